@@ -1,0 +1,53 @@
+# Two commands on a fresh machine: `make run` and `make test`.
+PYTHON ?= python3.11
+VENV := .venv
+BIN := $(VENV)/bin
+PY := $(BIN)/python
+export LITELLM_LOCAL_MODEL_COST_MAP := True
+export DEBUG ?= 1
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run test check fmt install install-test migrate seed serve e2e-deps clean
+
+$(PY):
+	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "Python 3.11 is required (set PYTHON=...)"; exit 1; }
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+
+$(VENV)/.installed: pyproject.toml constraints.txt | $(PY)
+	$(PY) -m pip install --quiet -c constraints.txt -e .
+	touch $@
+
+$(VENV)/.installed-test: pyproject.toml constraints.txt | $(PY)
+	$(PY) -m pip install --quiet -c constraints.txt -e ".[test]"
+	touch $(VENV)/.installed $@
+
+install: $(VENV)/.installed
+install-test: $(VENV)/.installed-test
+
+migrate: install
+	$(PY) manage.py migrate --no-input
+
+seed: migrate
+	$(PY) manage.py seed_demo
+
+run: seed
+	$(PY) manage.py collectstatic --no-input --verbosity 0
+	@echo "Serving on http://$(HOST):$(PORT)/ — log in with the accounts printed above."
+	$(PY) manage.py runserver $(HOST):$(PORT)
+
+test: install-test
+	DEBUG=0 $(BIN)/pytest $(PYTEST_ARGS)
+
+check: install-test
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy .
+
+fmt: install-test
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
+
+clean:
+	rm -rf $(VENV) var/backoffice.sqlite3* var/staticfiles

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class BackofficeConfig(AppConfig):
+    name = "backoffice"
+    verbose_name = "Backoffice core"

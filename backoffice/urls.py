@@ -1,0 +1,22 @@
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from backoffice import views
+
+api_v1 = [
+    path("", include("identity.api_urls")),
+    path("", include("tickets.api_urls")),
+    path("", include("payments_sandbox.api_urls")),
+    path("", include("evals.api_urls")),
+]
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("", include("identity.urls")),
+    path("tickets/", include("tickets.urls")),
+    path("payments/", include("payments_sandbox.urls")),
+    path("evals/", include("evals.urls")),
+    path("api/v1/", include(api_v1)),
+    path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+]

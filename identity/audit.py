@@ -1,0 +1,145 @@
+"""The audit trail: one hash-chained event per service call, in the caller's transaction.
+
+Every service in every app ends with `audit_record(...)` inside its `transaction.atomic()`
+block, so the event exists if and only if the change it records was committed.
+
+The chain: event n stores hash_n = sha256(hash_{n-1} || canonical(content_n)). Editing,
+deleting or reordering any stored event breaks the equality for that event or the next one,
+which `manage.py audit verify` finds by streaming the table in sequence order.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import decimal
+import enum
+import hashlib
+import json
+import uuid
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from django.db import models, transaction
+from django.utils import timezone
+
+from backoffice import request_context
+from identity.models import ActorType, AuditChainHead, AuditEvent, Operator
+
+GENESIS_HASH = "0" * 64
+
+
+def _jsonable(value: Any) -> Any:
+    if value is None or isinstance(value, bool | int | str):
+        return value
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, enum.Enum):
+        return _jsonable(value.value)
+    if isinstance(value, dt.datetime | dt.date | dt.time):
+        return value.isoformat()
+    if isinstance(value, dt.timedelta):
+        return value.total_seconds()
+    if isinstance(value, decimal.Decimal | uuid.UUID):
+        return str(value)
+    if isinstance(value, models.Model):
+        return value.pk
+    if isinstance(value, Mapping):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple | set | frozenset):
+        items = [_jsonable(v) for v in value]
+        return sorted(items, key=str) if isinstance(value, set | frozenset) else items
+    return str(value)
+
+
+def snapshot(instance: models.Model, fields: Iterable[str]) -> dict[str, Any]:
+    """The named fields of a model instance as JSON-safe values, for before/after."""
+    out: dict[str, Any] = {}
+    for name in fields:
+        field = instance._meta.get_field(name)
+        attname = getattr(field, "attname", name)
+        out[name] = _jsonable(getattr(instance, attname))
+    return out
+
+
+def changed(before: Mapping[str, Any], after: Mapping[str, Any]) -> tuple[dict, dict]:
+    """Only the keys whose value differs, so events show what changed, not whole rows."""
+    keys = [k for k in after if before.get(k) != after.get(k)]
+    return {k: before.get(k) for k in keys}, {k: after[k] for k in keys}
+
+
+def canonical_content(event: AuditEvent) -> bytes:
+    content = {
+        "seq": event.seq,
+        "occurred_at": event.occurred_at.astimezone(dt.UTC).isoformat(timespec="microseconds"),
+        "actor_type": event.actor_type,
+        "actor_id": event.actor_id,
+        "actor_label": event.actor_label,
+        "action": event.action,
+        "target_type": event.target_type,
+        "target_id": event.target_id,
+        "before": event.before,
+        "after": event.after,
+        "request_id": event.request_id,
+        "ip": event.ip,
+    }
+    return json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def compute_hash(prev_hash: str, event: AuditEvent) -> str:
+    digest = hashlib.sha256(prev_hash.encode("ascii"))
+    digest.update(canonical_content(event))
+    return digest.hexdigest()
+
+
+def _actor_fields(actor: Operator | None) -> tuple[str, int | None, str]:
+    if actor is None or not getattr(actor, "pk", None):
+        return ActorType.SYSTEM, None, "system"
+    kind = ActorType.SERVICE if actor.is_service_principal else ActorType.OPERATOR
+    return kind, actor.pk, actor.get_username()
+
+
+def audit_record(
+    *,
+    actor: Operator | None,
+    action: str,
+    target: models.Model | None = None,
+    target_type: str = "",
+    target_id: str | int = "",
+    before: Mapping[str, Any] | None = None,
+    after: Mapping[str, Any] | None = None,
+) -> AuditEvent:
+    """Append one event. `actor=None` means the system (a scheduled job).
+
+    Call it last in the service's transaction: it locks the chain head until commit, and
+    every other audited write waits for that lock, so the shorter the rest of the
+    transaction after it, the better concurrent writers fare.
+    """
+    if target is not None:
+        target_type = target_type or f"{target._meta.app_label}.{target._meta.model_name}"
+        target_id = target_id or target.pk
+    actor_type, actor_id, actor_label = _actor_fields(actor)
+    context = request_context.current()
+    with transaction.atomic():
+        head = AuditChainHead.objects.select_for_update().filter(pk=1).first()
+        if head is None:
+            AuditChainHead.objects.get_or_create(pk=1)
+            head = AuditChainHead.objects.select_for_update().get(pk=1)
+        event = AuditEvent(
+            seq=head.seq + 1,
+            occurred_at=timezone.now(),
+            actor_type=actor_type,
+            actor_id=actor_id,
+            actor_label=actor_label,
+            action=action,
+            target_type=target_type,
+            target_id=str(target_id),
+            before=_jsonable(dict(before or {})),
+            after=_jsonable(dict(after or {})),
+            request_id=context.request_id if context else "",
+            ip=context.ip if context else None,
+            prev_hash=head.hash,
+        )
+        event.hash = compute_hash(head.hash, event)
+        event.save()
+        AuditChainHead.objects.filter(pk=1).update(seq=event.seq, hash=event.hash)
+    return event

@@ -1,0 +1,74 @@
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils import timezone
+from rest_framework import authentication, exceptions, permissions
+from rest_framework.request import Request
+
+from identity import tokens
+from identity.models import ApiToken
+
+
+class ApiTokenAuthentication(authentication.BaseAuthentication):
+    """`Authorization: Bearer bo_…` for service principals. request.auth is the ApiToken."""
+
+    keyword = "Bearer"
+
+    def authenticate(self, request: Request) -> tuple[Any, ApiToken] | None:
+        header = request.META.get("HTTP_AUTHORIZATION", "")
+        if not header.startswith(f"{self.keyword} "):
+            return None
+        raw = header[len(self.keyword) + 1 :].strip()
+        prefix = tokens.parse_prefix(raw)
+        if prefix is None:
+            raise exceptions.AuthenticationFailed("Invalid API token.")
+        token = ApiToken.objects.select_related("operator").filter(prefix=prefix).first()
+        now = timezone.now()
+        if (
+            token is None
+            or not tokens.matches(raw, token.token_hash)
+            or token.revoked_at is not None
+            or (token.expires_at is not None and token.expires_at <= now)
+            or not token.operator.is_active
+        ):
+            raise exceptions.AuthenticationFailed("Invalid API token.")
+        # Bounded write: at most one last-used update per token per minute.
+        if token.last_used_at is None or (now - token.last_used_at).total_seconds() > 60:
+            ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
+        return token.operator, token
+
+    def authenticate_header(self, request: Request) -> str:
+        return self.keyword
+
+
+class VerifiedSessionAuthentication(authentication.SessionAuthentication):
+    """Session auth that only counts sessions verified with a second factor."""
+
+    def authenticate(self, request: Request) -> tuple[Any, None] | None:
+        result = super().authenticate(request)
+        if result is None:
+            return None
+        user = result[0]
+        if not getattr(request._request.user, "is_verified", lambda: False)():
+            return None
+        return user, None
+
+
+def scoped(*required: str) -> type[permissions.BasePermission]:
+    """Permission class: token callers need every scope listed; a verified human session
+    passes here and is judged by the view's role check (access.py)."""
+
+    class HasScopes(permissions.BasePermission):
+        message = f"This API token lacks the scope(s): {', '.join(required)}."
+
+        def has_permission(self, request: Request, view: Any) -> bool:
+            if not (request.user and request.user.is_authenticated):
+                return False
+            auth = request.auth
+            if isinstance(auth, ApiToken):
+                return all(auth.has_scope(scope) for scope in required)
+            return not getattr(request.user, "is_service_principal", False)
+
+    HasScopes.__name__ = f"HasScopes[{','.join(required)}]"
+    return HasScopes

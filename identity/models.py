@@ -1,0 +1,140 @@
+from __future__ import annotations
+
+from django.contrib.auth.models import AbstractUser
+from django.db import models
+
+
+class Role(models.TextChoices):
+    """Roles are auth Groups of these names; identity.roles maps each to its permissions."""
+
+    AGENT = "agent", "Agent"
+    APPROVER = "approver", "Approver"
+    SUPERVISOR = "supervisor", "Supervisor"
+    ADMIN = "admin", "Admin"
+    AUDITOR = "auditor", "Auditor"
+    RELEASE_MANAGER = "release_manager", "Release manager"
+
+
+class OperatorKind(models.TextChoices):
+    HUMAN = "human", "Human operator"
+    SERVICE = "service", "Service principal"
+
+
+class Operator(AbstractUser):
+    """A person working in the backoffice, or a service principal (the AI agent's runtime,
+    CI) that authenticates with API tokens only and never has a password or a session."""
+
+    display_name = models.CharField(max_length=150, blank=True)
+    kind = models.CharField(max_length=16, choices=OperatorKind.choices, default=OperatorKind.HUMAN)
+
+    class Meta:
+        ordering = ["username"]
+        permissions = [("manage_operators", "Can manage operators, roles, sessions and 2FA")]
+
+    def __str__(self) -> str:
+        return self.display_name or self.username
+
+    @property
+    def is_service_principal(self) -> bool:
+        return self.kind == OperatorKind.SERVICE
+
+    def role_names(self) -> frozenset[str]:
+        cached: frozenset[str] | None = getattr(self, "_role_names", None)
+        if cached is None:
+            cached = frozenset(self.groups.values_list("name", flat=True))
+            self._role_names = cached
+        return cached
+
+    def has_role(self, *roles: str) -> bool:
+        return bool(self.role_names() & set(roles))
+
+
+class ActorType(models.TextChoices):
+    OPERATOR = "operator", "Operator"
+    SERVICE = "service", "Service principal"
+    SYSTEM = "system", "System"
+
+
+class AuditEventQuerySet(models.QuerySet["AuditEvent"]):
+    def update(self, **kwargs: object) -> int:
+        raise PermissionError("Audit events are append-only; they cannot be updated.")
+
+    def delete(self) -> tuple[int, dict[str, int]]:
+        raise PermissionError("Audit events are append-only; they cannot be deleted.")
+
+
+class AuditEvent(models.Model):
+    """One entry of the append-only, hash-chained audit trail. Written only by
+    identity.audit.audit_record; `hash` covers the content and `prev_hash`."""
+
+    seq = models.PositiveBigIntegerField(unique=True)
+    occurred_at = models.DateTimeField(db_index=True)
+    actor_type = models.CharField(max_length=16, choices=ActorType.choices)
+    actor_id = models.BigIntegerField(null=True, blank=True, db_index=True)
+    actor_label = models.CharField(max_length=150, blank=True)
+    action = models.CharField(max_length=80, db_index=True)
+    target_type = models.CharField(max_length=80, blank=True)
+    target_id = models.CharField(max_length=80, blank=True)
+    before = models.JSONField(default=dict, blank=True)
+    after = models.JSONField(default=dict, blank=True)
+    request_id = models.CharField(max_length=64, blank=True)
+    ip = models.GenericIPAddressField(null=True, blank=True)
+    prev_hash = models.CharField(max_length=64)
+    hash = models.CharField(max_length=64)
+
+    objects = AuditEventQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["seq"]
+        indexes = [models.Index(fields=["target_type", "target_id"])]
+        permissions = [("view_audit_trail", "Can read and export the audit trail")]
+
+    def __str__(self) -> str:
+        return f"#{self.seq} {self.action} {self.target_type}:{self.target_id}"
+
+    def save(self, *args: object, **kwargs: object) -> None:
+        if not self._state.adding:
+            raise PermissionError("Audit events are append-only; they cannot be updated.")
+        super().save(*args, **kwargs)  # type: ignore[arg-type]
+
+    def delete(self, *args: object, **kwargs: object) -> tuple[int, dict[str, int]]:
+        raise PermissionError("Audit events are append-only; they cannot be deleted.")
+
+
+class AuditChainHead(models.Model):
+    """A single row holding the last sequence number and hash. Writers lock it, so events get
+    gap-free sequence numbers and each one chains onto the one before it."""
+
+    id = models.PositiveSmallIntegerField(primary_key=True, default=1)
+    seq = models.PositiveBigIntegerField(default=0)
+    hash = models.CharField(max_length=64, default="0" * 64)
+
+    def __str__(self) -> str:
+        return f"audit head #{self.seq}"
+
+
+class ApiToken(models.Model):
+    """A bearer token of a service principal, limited to `scopes`. Only a SHA-256 of the
+    secret is stored; the full token is shown once, when it is created."""
+
+    operator = models.ForeignKey(Operator, on_delete=models.CASCADE, related_name="api_tokens")
+    name = models.CharField(max_length=100)
+    prefix = models.CharField(max_length=12, unique=True)
+    token_hash = models.CharField(max_length=64)
+    scopes = models.JSONField(default=list)
+    created_at = models.DateTimeField(auto_now_add=True)
+    created_by = models.ForeignKey(
+        Operator, on_delete=models.PROTECT, related_name="+", null=True, blank=True
+    )
+    expires_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.prefix}…)"
+
+    def has_scope(self, scope: str) -> bool:
+        return scope in self.scopes

@@ -1,0 +1,46 @@
+"""Roles are auth Groups; this table is the single statement of what each role may do.
+
+Each app declares its permissions in its models' Meta and adds them here. `sync_roles()` runs
+after every migrate, so the groups in the database always match this table (permissions
+removed here are removed from the group too).
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import Group, Permission
+from django.db import transaction
+
+from identity.models import Operator, Role
+
+ROLE_PERMISSIONS: dict[str, list[str]] = {
+    Role.AGENT: [],
+    Role.APPROVER: [],
+    Role.SUPERVISOR: [],
+    Role.ADMIN: ["identity.manage_operators"],
+    Role.AUDITOR: ["identity.view_audit_trail"],
+    Role.RELEASE_MANAGER: [],
+}
+
+
+def _permission(label: str) -> Permission:
+    app_label, codename = label.split(".", 1)
+    try:
+        return Permission.objects.get(content_type__app_label=app_label, codename=codename)
+    except Permission.DoesNotExist as exc:
+        raise LookupError(f"Role table names an unknown permission {label!r}.") from exc
+
+
+@transaction.atomic
+def sync_roles() -> None:
+    for role, labels in ROLE_PERMISSIONS.items():
+        group, _ = Group.objects.get_or_create(name=str(role))
+        group.permissions.set([_permission(label) for label in labels])
+
+
+def grant(operator: Operator, role: str) -> None:
+    """Low-level membership change for fixtures and seeding; operator-facing role changes go
+    through identity.services.operator_roles_set, which audits and requires step-up."""
+    if role not in Role.values:
+        raise ValueError(f"Unknown role {role!r}.")
+    operator.groups.add(Group.objects.get(name=role))
+    operator.__dict__.pop("_role_names", None)

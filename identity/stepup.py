@@ -1,0 +1,73 @@
+"""Step-up ("sudo mode"): sensitive actions need a second factor verified in the last
+STEP_UP_SECONDS. The login OTP counts; after it expires the operator is re-challenged at
+identity:stepup and sent back to where they were.
+
+Views:   @stepup_required
+API:     permission_classes = [..., StepUpFresh]  -> 403 {"error": {"code": "step_up_required"}}
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django.conf import settings
+from django.contrib.sessions.backends.base import SessionBase
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.urls import reverse
+from django.utils.http import urlencode
+from rest_framework.permissions import BasePermission
+
+from backoffice.errors import StepUpRequired
+
+STEPUP_SESSION_KEY = "identity.otp_verified_at"
+
+
+def mark_verified(session: SessionBase, at: float | None = None) -> None:
+    session[STEPUP_SESSION_KEY] = time.time() if at is None else at
+
+
+def seconds_left(session: SessionBase) -> int:
+    verified_at = session.get(STEPUP_SESSION_KEY)
+    if not isinstance(verified_at, int | float):
+        return 0
+    return max(0, int(verified_at + settings.STEP_UP_SECONDS - time.time()))
+
+
+def is_fresh(request: HttpRequest) -> bool:
+    user = request.user
+    if not user.is_authenticated or not getattr(user, "is_verified", lambda: False)():
+        return False
+    return seconds_left(request.session) > 0
+
+
+def stepup_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if is_fresh(request):
+            return view(request, *args, **kwargs)
+        # A POST cannot be replayed across the challenge; send the operator back to the page
+        # they acted from (or the same URL for GETs) to submit again once verified.
+        back = request.get_full_path()
+        if request.method != "GET":
+            back = request.META.get("HTTP_REFERER") or back
+        return redirect(f"{reverse('identity:stepup')}?{urlencode({'next': back})}")
+
+    return wrapper
+
+
+class StepUpFresh(BasePermission):
+    """API counterpart: a token caller can never satisfy step-up (service principals have no
+    second factor), and a session must have verified an OTP recently."""
+
+    def has_permission(self, request: Any, view: Any) -> bool:
+        if request.auth is not None:
+            return False
+        if not is_fresh(request._request):
+            raise StepUpRequired(
+                "Re-enter a one-time code to continue: this action needs a recent verification."
+            )
+        return True

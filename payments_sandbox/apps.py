@@ -1,0 +1,5 @@
+from django.apps import AppConfig
+
+
+class PaymentsSandboxConfig(AppConfig):
+    name = "payments_sandbox"

@@ -1,0 +1,113 @@
+"""Shared fixtures: the persona operators every permission test is written against.
+
+Alice is an agent, Bob an approver, Sam a supervisor, Ada an admin, Audrey an auditor,
+Rita a release manager, Olga an outsider with no role, and `service` the AI agent's runtime
+(a service principal with an API token).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+import pytest
+from django.test import Client
+from django_otp import DEVICE_ID_SESSION_KEY
+from django_otp.plugins.otp_totp.models import TOTPDevice
+from rest_framework.test import APIClient
+
+from identity import roles, tokens
+from identity.models import ApiToken, Operator, OperatorKind, Role
+from identity.stepup import mark_verified
+
+PASSWORD = "correct horse battery staple"
+
+
+@pytest.fixture(autouse=True)
+def _roles(db: None) -> None:
+    roles.sync_roles()
+
+
+@pytest.fixture
+def make_operator(db: None) -> Callable[..., Operator]:
+    def make(username: str, role_list: Iterable[str] = (), *, totp: bool = True) -> Operator:
+        operator = Operator.objects.create_user(
+            username=username,
+            email=f"{username}@example.test",
+            password=PASSWORD,
+            display_name=username.capitalize(),
+        )
+        for role in role_list:
+            roles.grant(operator, role)
+        if totp:
+            TOTPDevice.objects.create(user=operator, name="default", confirmed=True)
+        return operator
+
+    return make
+
+
+def verified_client(operator: Operator, *, stepped_up: bool = True, api: bool = False) -> Client:
+    """A client whose session passed password and OTP (and, by default, a fresh step-up)."""
+    client: Client = APIClient() if api else Client()
+    client.force_login(operator)
+    device = TOTPDevice.objects.filter(user=operator, confirmed=True).first()
+    assert device is not None, "verified_client needs an operator with a confirmed TOTP device"
+    session = client.session
+    session[DEVICE_ID_SESSION_KEY] = device.persistent_id
+    if stepped_up:
+        mark_verified(session)
+    session.save()
+    return client
+
+
+@pytest.fixture
+def alice(make_operator: Callable[..., Operator]) -> Operator:
+    return make_operator("alice", [Role.AGENT])
+
+
+@pytest.fixture
+def bob(make_operator: Callable[..., Operator]) -> Operator:
+    return make_operator("bob", [Role.APPROVER])
+
+
+@pytest.fixture
+def sam(make_operator: Callable[..., Operator]) -> Operator:
+    return make_operator("sam", [Role.SUPERVISOR])
+
+
+@pytest.fixture
+def ada(make_operator: Callable[..., Operator]) -> Operator:
+    return make_operator("ada", [Role.ADMIN])
+
+
+@pytest.fixture
+def audrey(make_operator: Callable[..., Operator]) -> Operator:
+    return make_operator("audrey", [Role.AUDITOR])
+
+
+@pytest.fixture
+def rita(make_operator: Callable[..., Operator]) -> Operator:
+    return make_operator("rita", [Role.RELEASE_MANAGER])
+
+
+@pytest.fixture
+def olga(make_operator: Callable[..., Operator]) -> Operator:
+    return make_operator("olga")
+
+
+def make_service_token(scopes: Iterable[str], username: str = "agent-runtime") -> tuple[Operator, str]:
+    principal, _ = Operator.objects.get_or_create(
+        username=username, defaults={"kind": OperatorKind.SERVICE, "display_name": "AI agent runtime"}
+    )
+    principal.set_unusable_password()
+    principal.save()
+    raw, prefix, token_hash = tokens.generate()
+    ApiToken.objects.create(
+        operator=principal, name="test", prefix=prefix, token_hash=token_hash, scopes=list(scopes)
+    )
+    return principal, raw
+
+
+def token_client(raw_token: str) -> APIClient:
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {raw_token}")
+    return client
