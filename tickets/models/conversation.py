@@ -1,0 +1,87 @@
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class MessageKind(models.TextChoices):
+    CUSTOMER = "customer", "Customer"
+    AI_AGENT = "ai_agent", "AI agent"
+    PUBLIC_REPLY = "public_reply", "Public reply"
+    INTERNAL_NOTE = "internal_note", "Internal note"
+    SYSTEM = "system", "System"
+
+
+class Message(models.Model):
+    ticket = models.ForeignKey("tickets.Ticket", on_delete=models.CASCADE, related_name="messages")
+    kind = models.CharField(max_length=16, choices=MessageKind.choices)
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="ticket_messages",
+    )
+    # Who wrote it when there is no operator: the customer's name, "AI agent", "System".
+    author_label = models.CharField(max_length=200, blank=True)
+    body = models.TextField()
+    created_at = models.DateTimeField()
+    edited_at = models.DateTimeField(null=True, blank=True)
+    # Set on messages moved here by a merge: the ticket they were written on.
+    merged_from = models.ForeignKey(
+        "tickets.Ticket",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        indexes = [models.Index(fields=["ticket", "created_at"], name="message_ticket_created")]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} on #{self.ticket_id}"
+
+    @property
+    def is_note(self) -> bool:
+        return self.kind == MessageKind.INTERNAL_NOTE
+
+    @property
+    def display_author(self) -> str:
+        if self.author_id is not None:
+            return str(self.author)
+        return self.author_label or self.get_kind_display()
+
+
+class NoteRevision(models.Model):
+    """The text a note had before an edit; the current text is on the Message."""
+
+    message = models.ForeignKey(Message, on_delete=models.CASCADE, related_name="revisions")
+    body = models.TextField()
+    edited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    edited_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-edited_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"revision of message {self.message_id}"
+
+
+class Mention(models.Model):
+    message = models.ForeignKey(Message, on_delete=models.CASCADE, related_name="mentions")
+    operator = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ticket_mentions"
+    )
+    created_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["message", "operator"], name="mention_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"@{self.operator} in message {self.message_id}"

@@ -1,0 +1,37 @@
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class EscalationCategory(models.TextChoices):
+    DISPUTE = "dispute", "Dispute"
+    POLICY_EXCEPTION = "policy_exception", "Policy exception"
+    OUT_OF_SCOPE = "out_of_scope", "Out of scope"
+    CUSTOMER_REQUEST = "customer_request", "Customer asked for a human"
+    AGENT_FAILURE = "agent_failure", "Agent failure"
+
+
+class Escalation(models.Model):
+    """What the AI agent handed over: why, a summary, the whole transcript and what the
+    customer wants done. One per ticket it created."""
+
+    ticket = models.OneToOneField(
+        "tickets.Ticket", on_delete=models.CASCADE, related_name="escalation"
+    )
+    category = models.CharField(max_length=20, choices=EscalationCategory.choices)
+    reason = models.TextField()
+    summary = models.TextField()
+    transcript = models.JSONField(default=list)
+    requested_action = models.CharField(max_length=500)
+    conversation_id = models.CharField(max_length=100, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.get_category_display()} → #{self.ticket_id}"

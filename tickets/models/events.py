@@ -1,0 +1,93 @@
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class TicketEventKind(models.TextChoices):
+    CREATED = "created", "Created"
+    STATUS = "status", "Status"
+    PRIORITY = "priority", "Priority"
+    ASSIGNEE = "assignee", "Assignee"
+    TAGS = "tags", "Tags"
+    SLA = "sla", "SLA"
+    MERGE = "merge", "Merge"
+    REPLY = "reply", "Public reply"
+    NOTE = "note", "Internal note"
+    NOTE_EDIT = "note_edit", "Note edited"
+    CUSTOMER_MESSAGE = "customer_message", "Customer message"
+
+
+class TicketEvent(models.Model):
+    """The ticket's timeline: one row per change, with who, when, before and after.
+    `version` is the ticket's version after the change, so a stale view can be told exactly
+    what happened since the version it saw."""
+
+    ticket = models.ForeignKey("tickets.Ticket", on_delete=models.CASCADE, related_name="events")
+    kind = models.CharField(max_length=20, choices=TicketEventKind.choices)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    actor_label = models.CharField(max_length=150)
+    before = models.JSONField(default=dict, blank=True)
+    after = models.JSONField(default=dict, blank=True)
+    summary = models.CharField(max_length=300)
+    version = models.PositiveIntegerField()
+    created_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        indexes = [models.Index(fields=["ticket", "version"], name="ticketevent_ticket_version")]
+
+    def __str__(self) -> str:
+        return f"#{self.ticket_id} {self.summary}"
+
+
+class NotificationKind(models.TextChoices):
+    """Kinds the inbox sends; other apps pass their own dotted kinds (e.g. refund.approval)."""
+
+    ASSIGNMENT = "assignment", "Assignment"
+    MENTION = "mention", "Mention"
+    SLA_NEAR_BREACH = "sla_near_breach", "SLA near breach"
+    SLA_BREACH = "sla_breach", "SLA breached"
+
+
+class Notification(models.Model):
+    recipient = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"
+    )
+    kind = models.CharField(max_length=50)
+    title = models.CharField(max_length=200)
+    body = models.TextField(blank=True)
+    url = models.CharField(max_length=300, blank=True)
+    created_at = models.DateTimeField()
+    read_at = models.DateTimeField(null=True, blank=True)
+    emailed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [
+            models.Index(fields=["recipient", "read_at", "created_at"], name="notification_inbox")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} for {self.recipient_id}: {self.title}"
+
+
+class TicketPresence(models.Model):
+    """An operator had the ticket open at `last_seen_at` (refreshed by the page's poll)."""
+
+    ticket = models.ForeignKey("tickets.Ticket", on_delete=models.CASCADE, related_name="presence")
+    operator = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    last_seen_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["ticket", "operator"], name="presence_unique")
+        ]
+        indexes = [models.Index(fields=["ticket", "last_seen_at"], name="presence_ticket_seen")]
+
+    def __str__(self) -> str:
+        return f"{self.operator_id} on #{self.ticket_id}"

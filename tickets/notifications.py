@@ -1,0 +1,70 @@
+"""In-app notifications and system notes, for the inbox and for other apps.
+
+These are building blocks, not services: they write no audit event and open no transaction
+of their own. Call them from inside a service's `transaction.atomic()` block, whose single
+audit event covers the change that caused the notification. The email copy of a
+notification is handed to Celery with `transaction.on_commit`, so a rolled-back service
+sends nothing.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+
+from identity.models import Operator
+from tickets.models import Message, MessageKind, Notification, Ticket
+
+
+def notify(
+    *,
+    recipient: Operator,
+    kind: str,
+    title: str,
+    body: str = "",
+    url: str = "",
+    email: bool = True,
+) -> Notification:
+    """Add a notification to `recipient`'s in-app list and, after the caller's transaction
+    commits, email it (tickets.tasks.notification_email_send) when `email` is true.
+
+    `kind` is a short machine name: the inbox uses NotificationKind values; other apps use
+    their own dotted names (e.g. "refund.approval_requested"). Not audited: run it inside
+    the audited transaction of the service that caused it.
+    """
+    notification = Notification.objects.create(
+        recipient=recipient,
+        kind=kind[:50],
+        title=title[:200],
+        body=body,
+        url=url[:300],
+        created_at=timezone.now(),
+    )
+    if email and recipient.email:
+        from tickets.tasks import notification_email_send
+
+        notification_id = notification.pk
+        transaction.on_commit(lambda: notification_email_send.delay(notification_id))
+    return notification
+
+
+def post_system_note(*, ticket_id: int, body: str) -> Message:
+    """Add a system message (shown to operators, never to the customer) to a ticket's
+    conversation, e.g. "Refund of EUR 25.00 approved by Bob".
+
+    It does not change the ticket's version: a system note records something that happened
+    elsewhere, so it must not make an operator's open reply form stale. Not audited: run it
+    inside the audited transaction of the service that caused it.
+    """
+    now = timezone.now()
+    if not Ticket.objects.filter(pk=ticket_id).exists():
+        raise Ticket.DoesNotExist(f"Ticket {ticket_id} does not exist.")
+    message = Message.objects.create(
+        ticket_id=ticket_id,
+        kind=MessageKind.SYSTEM,
+        author_label="System",
+        body=body,
+        created_at=now,
+    )
+    Ticket.objects.filter(pk=ticket_id).update(updated_at=now)
+    return message
