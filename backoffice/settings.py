@@ -187,6 +187,11 @@ CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {}
+# Idempotency keys outlive IDEMPOTENCY_KEY_TTL_SECONDS by at most an hour.
+CELERY_BEAT_SCHEDULE["idempotency-purge"] = {
+    "task": "backoffice.tasks.idempotency_purge",
+    "schedule": 3600.0,
+}
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [

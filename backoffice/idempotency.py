@@ -1,0 +1,262 @@
+"""Idempotency-Key handling for every write endpoint of the API.
+
+    class RefundRequestView(APIView):
+        @idempotent(scope="refunds")
+        def post(self, request): ...
+
+The protocol (same as the big payment providers'):
+
+- The client sends `Idempotency-Key: <1-255 printable characters>` with every write; without
+  one the request is refused (400), never executed un-keyed.
+- The first request with a key inserts an *in-flight* record and commits it before the view
+  runs. A concurrent duplicate hits the unique constraint (principal, scope, key) and gets 409
+  instead of running the view a second time.
+- The view then runs inside one transaction together with the update that marks the record
+  *completed* with the response status and body. Either both commit or neither does: a
+  process that dies half-way leaves no side effect, only a stale in-flight record, which a
+  retry may take over once it is older than IN_FLIGHT_STALE_SECONDS.
+- A replay with the same key and the same request (fingerprint over method, path, body and
+  principal) returns the stored status and body with `Idempotent-Replayed: true`.
+- The same key with a different request is a client bug: 422.
+- A 5xx, an unexpected exception or a transient conflict (409, 429) removes the record so the
+  client may retry with the same key. Other 4xx outcomes are final and replayed as stored.
+- Records live IDEMPOTENCY_KEY_TTL_SECONDS (24 h by default); `idempotency_purge_expired`,
+  run by Celery beat, deletes them afterwards.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import uuid
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.http.request import RawPostDataException
+from django.utils import timezone
+from rest_framework.exceptions import APIException
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.utils.encoders import JSONEncoder
+
+from backoffice.errors import Conflict, DomainError, Unprocessable, ValidationFailed
+from backoffice.models import IdempotencyRecord, IdempotencyState
+from identity.audit import audit_record
+from payments_sandbox.domain import request_fingerprint
+
+HEADER = "Idempotency-Key"
+REPLAYED_HEADER = "Idempotent-Replayed"
+MAX_KEY_LENGTH = 255
+
+# An in-flight record older than this belongs to a request that died (its transaction rolled
+# back, so it changed nothing); a retry may take it over. Far above any sane request time so
+# a slow but live request is never raced.
+IN_FLIGHT_STALE_SECONDS = 300
+
+# Statuses that say "try again", not "this is the answer": the record is dropped so the same
+# key can be retried.
+_RETRYABLE_STATUSES = frozenset({409, 429})
+
+
+class _Superseded(Exception):
+    """The record was taken over by another request; this one must not commit."""
+
+
+class _Discard(Exception):
+    def __init__(self, response: Response) -> None:
+        self.response = response
+
+
+def validate_key(raw: str | None) -> str:
+    if raw is None or raw == "":
+        raise ValidationFailed(
+            f"Send an {HEADER} header with every write request: a unique value you generate "
+            "per operation (a UUID is ideal) and resend unchanged when you retry.",
+            code="idempotency_key_missing",
+        )
+    if len(raw) > MAX_KEY_LENGTH or not all(" " <= ch <= "~" for ch in raw):
+        raise ValidationFailed(
+            f"{HEADER} must be 1 to {MAX_KEY_LENGTH} printable ASCII characters.",
+            code="idempotency_key_invalid",
+        )
+    return raw
+
+
+def principal_label(user: Any) -> str:
+    if user is not None and getattr(user, "is_authenticated", False):
+        return f"operator:{user.pk}"
+    return "anonymous"
+
+
+def _request_body(request: Request) -> bytes | dict[str, Any]:
+    try:
+        return request._request.body
+    except RawPostDataException:
+        # A multipart body already streamed by a parser: fall back to the parsed form.
+        return {key: request.data.getlist(key) for key in request.data}
+
+
+def _jsonable(data: Any) -> Any:
+    return json.loads(json.dumps(data, cls=JSONEncoder))
+
+
+def _replay(record: IdempotencyRecord) -> Response:
+    return Response(
+        record.response_body,
+        status=record.response_status,
+        headers={REPLAYED_HEADER: "true"},
+    )
+
+
+def _claim(
+    *, principal: str, scope: str, key: str, fingerprint: str
+) -> tuple[IdempotencyRecord | None, Response | None]:
+    """Insert the in-flight record (committed), or answer from the existing one.
+
+    Returns (record we own, None) when this request should run the view, or (None, response)
+    when it must not.
+    """
+    now = timezone.now()
+    owner = uuid.uuid4().hex
+    for _attempt in range(3):
+        try:
+            with transaction.atomic():
+                record = IdempotencyRecord.objects.create(
+                    principal=principal,
+                    scope=scope,
+                    key=key,
+                    fingerprint=fingerprint,
+                    owner=owner,
+                    created_at=now,
+                    expires_at=now + dt.timedelta(seconds=settings.IDEMPOTENCY_KEY_TTL_SECONDS),
+                )
+            return record, None
+        except IntegrityError:
+            pass
+        existing = IdempotencyRecord.objects.filter(
+            principal=principal, scope=scope, key=key
+        ).first()
+        if existing is None:
+            continue  # deleted (failed or purged) between our insert and our read: retry
+        if existing.expires_at <= now:
+            IdempotencyRecord.objects.filter(pk=existing.pk, owner=existing.owner).delete()
+            continue
+        if existing.fingerprint != fingerprint:
+            raise Unprocessable(
+                f"This {HEADER} was already used for a different request. Use a new key for "
+                "a new operation; reuse a key only to retry the identical request.",
+                code="idempotency_key_reused",
+            )
+        if existing.state == IdempotencyState.COMPLETED:
+            return None, _replay(existing)
+        if (now - existing.created_at).total_seconds() > IN_FLIGHT_STALE_SECONDS:
+            taken = IdempotencyRecord.objects.filter(
+                pk=existing.pk, owner=existing.owner, state=IdempotencyState.IN_FLIGHT
+            ).update(owner=owner, created_at=now)
+            if taken:
+                existing.owner = owner
+                return existing, None
+            continue
+        raise Conflict(
+            "A request with this Idempotency-Key is still being processed. Retry shortly "
+            "with the same key to get its result.",
+            code="idempotency_in_flight",
+        )
+    raise Conflict(
+        "This Idempotency-Key is contended; retry shortly with the same key.",
+        code="idempotency_in_flight",
+    )
+
+
+def _complete(record: IdempotencyRecord, response: Response) -> None:
+    updated = IdempotencyRecord.objects.filter(
+        pk=record.pk, owner=record.owner, state=IdempotencyState.IN_FLIGHT
+    ).update(
+        state=IdempotencyState.COMPLETED,
+        response_status=response.status_code,
+        response_body=_jsonable(response.data),
+    )
+    if not updated:
+        raise _Superseded
+
+
+def _release(record: IdempotencyRecord) -> None:
+    IdempotencyRecord.objects.filter(
+        pk=record.pk, owner=record.owner, state=IdempotencyState.IN_FLIGHT
+    ).delete()
+
+
+ViewMethod = Callable[..., Response]
+
+
+def idempotent(*, scope: str) -> Callable[[ViewMethod], ViewMethod]:
+    """Decorate a DRF APIView handler method (post/put/patch/delete)."""
+
+    def decorator(method: ViewMethod) -> ViewMethod:
+        @wraps(method)
+        def wrapper(view: Any, request: Request, *args: Any, **kwargs: Any) -> Response:
+            key = validate_key(request.headers.get(HEADER))
+            principal = principal_label(request.user)
+            fingerprint = request_fingerprint(
+                method=request.method or "",
+                path=request.get_full_path(),
+                body=_request_body(request),
+                principal=principal,
+            )
+            record, answer = _claim(
+                principal=principal, scope=scope, key=key, fingerprint=fingerprint
+            )
+            if answer is not None:
+                return answer
+            assert record is not None
+            try:
+                # The view's writes and the completion of the record commit together.
+                with transaction.atomic():
+                    response = method(view, request, *args, **kwargs)
+                    if response.status_code >= 500 or response.status_code in _RETRYABLE_STATUSES:
+                        raise _Discard(response)
+                    _complete(record, response)
+                return response
+            except _Discard as discard:
+                _release(record)
+                return discard.response
+            except _Superseded:
+                raise Conflict(
+                    "This request took too long and was superseded by a retry with the same "
+                    "Idempotency-Key; nothing was changed by it.",
+                    code="idempotency_superseded",
+                ) from None
+            except (DomainError, APIException) as exc:
+                response = view.handle_exception(exc)
+                if response.status_code >= 500 or response.status_code in _RETRYABLE_STATUSES:
+                    _release(record)
+                    return response
+                # A definitive refusal (validation, permission, not found): nothing was
+                # written, and the same request will get the same answer on replay.
+                with transaction.atomic():
+                    _complete(record, response)
+                return response
+            except BaseException:
+                _release(record)
+                raise
+
+        return wrapper
+
+    return decorator
+
+
+@transaction.atomic
+def idempotency_purge_expired(*, now: dt.datetime | None = None) -> int:
+    """Delete records past their expiry; returns how many. Run by Celery beat."""
+    moment = now or timezone.now()
+    deleted, _ = IdempotencyRecord.objects.filter(expires_at__lte=moment).delete()
+    audit_record(
+        actor=None,
+        action="idempotency.purge",
+        target_type="backoffice.idempotencyrecord",
+        after={"deleted": deleted, "expired_before": moment},
+    )
+    return deleted
