@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 
 from django.conf import settings
@@ -7,7 +8,10 @@ from django.contrib.auth import logout
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.urls import Resolver404, resolve
+from django.utils import timezone
 from django.utils.http import urlencode
+
+from identity.models import OperatorSession
 
 # Pages a session may reach before its second factor is verified. Everything else under the
 # UI redirects to login (anonymous) or to the OTP step (password given, code not yet).
@@ -23,6 +27,22 @@ OPEN_URL_NAMES = frozenset(
 # The API answers for itself: DRF returns 401/403 JSON to callers without a verified
 # session or a valid token, which is what API clients expect instead of a redirect.
 API_PREFIX = "/api/"
+# "Last seen" on the sessions page is refreshed at most once a minute per session, so a busy
+# operator costs one extra write a minute, not one per request.
+LAST_SEEN_EVERY_SECONDS = 60
+LAST_SEEN_SESSION_KEY = "identity.last_seen"
+
+
+def touch_session(request: HttpRequest) -> None:
+    now = time.time()
+    seen = request.session.get(LAST_SEEN_SESSION_KEY)
+    if isinstance(seen, int | float) and now - seen < LAST_SEEN_EVERY_SECONDS:
+        return
+    request.session[LAST_SEEN_SESSION_KEY] = now
+    if request.session.session_key:
+        OperatorSession.objects.filter(session_key=request.session.session_key).update(
+            last_seen_at=timezone.now()
+        )
 
 
 class RequireVerifiedOperatorMiddleware:
@@ -42,11 +62,16 @@ class RequireVerifiedOperatorMiddleware:
             return self.get_response(request)
         user = request.user
         if not user.is_authenticated:
-            return redirect(f"{settings.LOGIN_URL_PATH}?{urlencode({'next': request.get_full_path()})}")
+            return redirect(
+                f"{settings.LOGIN_URL_PATH}?{urlencode({'next': request.get_full_path()})}"
+            )
         if getattr(user, "is_service_principal", False):
             # Service principals never use the UI; a session of one is a mistake or an attack.
             logout(request)
             return redirect(settings.LOGIN_URL_PATH)
         if not user.is_verified():  # type: ignore[union-attr]
-            return redirect(f"{settings.OTP_URL_PATH}?{urlencode({'next': request.get_full_path()})}")
+            return redirect(
+                f"{settings.OTP_URL_PATH}?{urlencode({'next': request.get_full_path()})}"
+            )
+        touch_session(request)
         return self.get_response(request)

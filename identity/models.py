@@ -138,3 +138,47 @@ class ApiToken(models.Model):
 
     def has_scope(self, scope: str) -> bool:
         return scope in self.scopes
+
+
+class ThrottleScope(models.TextChoices):
+    ACCOUNT = "account", "Account"
+    IP = "ip", "IP address"
+
+
+class LoginThrottle(models.Model):
+    """Failed password or OTP attempts for one account name or one client address, within
+    a window. Kept in the database, not the cache, so every process and every server sees
+    the same counts (a per-process locmem counter would multiply the allowance by the
+    number of workers)."""
+
+    scope = models.CharField(max_length=16, choices=ThrottleScope.choices)
+    key = models.CharField(max_length=150)
+    failures = models.PositiveIntegerField(default=0)
+    window_started_at = models.DateTimeField()
+    locked_until = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["scope", "key"], name="identity_throttle_scope_key")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.scope}:{self.key} ({self.failures})"
+
+
+class OperatorSession(models.Model):
+    """A browser signed in as an operator. The row mirrors a django_session row (same key);
+    revoking deletes both, so that browser is anonymous on its next request."""
+
+    session_key = models.CharField(max_length=40, unique=True)
+    operator = models.ForeignKey(Operator, on_delete=models.CASCADE, related_name="sessions")
+    ip = models.GenericIPAddressField(null=True, blank=True)
+    user_agent = models.CharField(max_length=300, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_seen_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-last_seen_at"]
+
+    def __str__(self) -> str:
+        return f"session of {self.operator_id} from {self.ip}"

@@ -1,0 +1,40 @@
+"""Demo data for `make run`. Idempotent: run on every start, it creates what is missing and
+never duplicates rows or changes secrets.
+
+Each app adds its own seeder module to SEEDERS: a module with
+`seed(*, operators: dict[str, Operator]) -> list[str]` returning lines to print.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import Any
+
+from django.core.management.base import BaseCommand
+
+from identity.demo import ensure_demo_operators
+
+SEEDERS = ["identity.seed"]
+
+
+class Command(BaseCommand):
+    help = "Create demo operators (with 2FA) and demo data; safe to run again."
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        operators, rows = ensure_demo_operators()
+        header = ("username", "role", "password", "TOTP secret (base32)", "backup code")
+        table = [header] + [
+            (r.username, r.role, r.password, r.totp_secret, r.backup_code) for r in rows
+        ]
+        widths = [max(len(row[i]) for row in table) for i in range(len(header))]
+        self.stdout.write("Demo operators (add the TOTP secret to an authenticator app):")
+        for row in table:
+            cells = (cell.ljust(w) for cell, w in zip(row, widths, strict=True))
+            self.stdout.write(("  " + "  ".join(cells)).rstrip())
+        self.stdout.write(
+            "  Current code without a phone (DEBUG only): python manage.py totp_code <username>"
+        )
+        for dotted in SEEDERS:
+            module = import_module(dotted)
+            for line in module.seed(operators=operators):
+                self.stdout.write(line)

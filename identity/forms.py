@@ -1,0 +1,100 @@
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+
+from identity import scopes
+from identity.models import ActorType, Operator, OperatorKind, Role
+
+
+class LoginForm(forms.Form):
+    username = forms.CharField(
+        max_length=150,
+        widget=forms.TextInput(attrs={"autofocus": True, "autocomplete": "username"}),
+    )
+    password = forms.CharField(
+        strip=False, widget=forms.PasswordInput(attrs={"autocomplete": "current-password"})
+    )
+
+
+class CodeForm(forms.Form):
+    code = forms.CharField(
+        label="Code",
+        max_length=32,
+        widget=forms.TextInput(
+            attrs={
+                "autofocus": True,
+                "autocomplete": "one-time-code",
+                "inputmode": "text",
+                "spellcheck": "false",
+            }
+        ),
+        help_text="The 6-digit code from your authenticator app, or one of your backup codes.",
+    )
+
+
+class EnrollForm(forms.Form):
+    code = forms.CharField(
+        label="Code from your app",
+        max_length=12,
+        widget=forms.TextInput(
+            attrs={"autofocus": True, "autocomplete": "one-time-code", "inputmode": "numeric"}
+        ),
+    )
+
+
+def _role_choices() -> list[tuple[str, str]]:
+    return [(str(value), str(label)) for value, label in Role.choices]
+
+
+class RolesForm(forms.Form):
+    roles = forms.MultipleChoiceField(
+        choices=_role_choices, required=False, widget=forms.CheckboxSelectMultiple
+    )
+
+
+class OperatorCreateForm(forms.Form):
+    username = forms.CharField(max_length=64)
+    display_name = forms.CharField(max_length=150, required=False)
+    email = forms.EmailField(required=False)
+    kind = forms.ChoiceField(choices=OperatorKind.choices, initial=OperatorKind.HUMAN)
+    roles = forms.MultipleChoiceField(
+        choices=_role_choices, required=False, widget=forms.CheckboxSelectMultiple
+    )
+
+
+class TokenCreateForm(forms.Form):
+    principal = forms.ModelChoiceField(queryset=Operator.objects.none())
+    name = forms.CharField(max_length=100)
+    scopes = forms.MultipleChoiceField(choices=(), widget=forms.CheckboxSelectMultiple)
+    expires_at = forms.DateTimeField(
+        required=False,
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
+        help_text="Leave empty for a token that lives until it is revoked.",
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["principal"].queryset = Operator.objects.filter(  # type: ignore[attr-defined]
+            kind=OperatorKind.SERVICE, is_active=True
+        )
+        self.fields["scopes"].choices = [  # type: ignore[attr-defined]
+            (name, f"{name} — {description}") for name, description in scopes.known().items()
+        ]
+
+
+class AuditFilterForm(forms.Form):
+    actor = forms.CharField(required=False, max_length=150, help_text="Username")
+    actor_type = forms.ChoiceField(choices=[("", "Any"), *ActorType.choices], required=False)
+    action = forms.CharField(
+        required=False, max_length=80, help_text="Exact, or a prefix ending in '.'"
+    )
+    target_type = forms.CharField(required=False, max_length=80)
+    target_id = forms.CharField(required=False, max_length=80)
+    since = forms.DateTimeField(
+        required=False, widget=forms.DateTimeInput(attrs={"type": "datetime-local"})
+    )
+    until = forms.DateTimeField(
+        required=False, widget=forms.DateTimeInput(attrs={"type": "datetime-local"})
+    )

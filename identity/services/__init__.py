@@ -1,0 +1,47 @@
+"""Identity writes. Each service runs in one transaction and records exactly one audit
+event as its last step (login failures and lockouts included)."""
+
+from identity.services.api_tokens import api_token_create, api_token_revoke
+from identity.services.login import (
+    GENERIC_LOGIN_ERROR,
+    LoginRefused,
+    OtpPurpose,
+    OtpRefused,
+    login_password_check,
+    logout_record,
+    otp_verify,
+)
+from identity.services.operators import (
+    operator_create,
+    operator_deactivate,
+    operator_force_logout,
+    operator_roles_set,
+    operator_totp_reset,
+)
+from identity.services.second_factor import (
+    backup_codes_regenerate,
+    operator_totp_enroll_confirm,
+    operator_totp_enroll_start,
+)
+from identity.services.sessions import session_revoke
+
+__all__ = [
+    "GENERIC_LOGIN_ERROR",
+    "LoginRefused",
+    "OtpPurpose",
+    "OtpRefused",
+    "api_token_create",
+    "api_token_revoke",
+    "backup_codes_regenerate",
+    "login_password_check",
+    "logout_record",
+    "operator_create",
+    "operator_deactivate",
+    "operator_force_logout",
+    "operator_roles_set",
+    "operator_totp_enroll_confirm",
+    "operator_totp_enroll_start",
+    "operator_totp_reset",
+    "otp_verify",
+    "session_revoke",
+]

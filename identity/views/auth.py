@@ -1,0 +1,204 @@
+"""Login (password, then TOTP or a backup code), first-login enrolment, step-up, logout."""
+
+from __future__ import annotations
+
+from django.contrib.auth import login as auth_login
+from django.contrib.auth import logout as auth_logout
+from django.db import connection
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme, urlencode
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_otp import login as otp_login
+from django_otp.plugins.otp_totp.models import TOTPDevice
+
+from backoffice.errors import Conflict
+from backoffice.middleware import client_ip
+from identity import otp, services, stepup
+from identity.forms import CodeForm, EnrollForm, LoginForm
+from identity.models import Operator
+
+ENROLL_SESSION_KEY = "identity.enroll_device"
+
+
+def safe_next(request: HttpRequest, default: str | None = None) -> str:
+    """The `next` parameter if it points into this site, else `default` (home)."""
+    candidate = request.POST.get("next") or request.GET.get("next") or ""
+    if candidate and url_has_allowed_host_and_scheme(
+        candidate, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return candidate
+    return default or reverse("home")
+
+
+def _with_next(url_name: str, next_url: str) -> str:
+    return f"{reverse(url_name)}?{urlencode({'next': next_url})}"
+
+
+def _is_verified(request: HttpRequest) -> bool:
+    return bool(request.user.is_authenticated and request.user.is_verified())  # type: ignore[union-attr]
+
+
+@never_cache
+@require_http_methods(["GET", "POST"])
+def login_view(request: HttpRequest) -> HttpResponse:
+    next_url = safe_next(request)
+    if _is_verified(request):
+        return redirect(next_url)
+    form = LoginForm(request.POST or None)
+    error = ""
+    if request.method == "POST" and form.is_valid():
+        try:
+            operator = services.login_password_check(
+                username=form.cleaned_data["username"],
+                password=form.cleaned_data["password"],
+                ip=client_ip(request),
+            )
+        except services.LoginRefused as exc:
+            error = exc.message
+        else:
+            auth_login(request, operator, backend="django.contrib.auth.backends.ModelBackend")
+            return redirect(_with_next("identity:otp_challenge", next_url))
+    return render(request, "identity/login.html", {"form": form, "error": error, "next": next_url})
+
+
+@never_cache
+@require_http_methods(["GET", "POST"])
+def otp_challenge(request: HttpRequest) -> HttpResponse:
+    next_url = safe_next(request)
+    user = request.user
+    if not user.is_authenticated:
+        return redirect(_with_next("identity:login", next_url))
+    if _is_verified(request):
+        return redirect(next_url)
+    assert isinstance(user, Operator)
+    if not otp.has_second_factor(user):
+        return redirect(_with_next("identity:enroll", next_url))
+    form = CodeForm(request.POST or None)
+    error = ""
+    if request.method == "POST" and form.is_valid():
+        try:
+            device = services.otp_verify(
+                operator=user,
+                code=form.cleaned_data["code"],
+                ip=client_ip(request),
+                purpose=services.OtpPurpose.LOGIN,
+            )
+        except services.OtpRefused as exc:
+            error = exc.message
+        else:
+            otp_login(request, device)
+            stepup.mark_verified(request.session)
+            return redirect(next_url)
+    return render(
+        request, "identity/otp_challenge.html", {"form": form, "error": error, "next": next_url}
+    )
+
+
+def _enroll_page(
+    request: HttpRequest, device: TOTPDevice, form: EnrollForm, next_url: str, error: str = ""
+) -> HttpResponse:
+    return render(
+        request,
+        "identity/enroll.html",
+        {
+            "form": form,
+            "error": error,
+            "next": next_url,
+            "secret": otp.secret_b32(device),
+            "qr_svg": otp.qr_svg(otp.provisioning_uri(device)),
+        },
+    )
+
+
+@never_cache
+@require_http_methods(["GET", "POST"])
+def enroll(request: HttpRequest) -> HttpResponse:
+    """First-login enrolment. Reachable with a password-only session, and only while the
+    account has no authenticator: otherwise a stolen password could enrol a new phone."""
+    next_url = safe_next(request)
+    user = request.user
+    if not user.is_authenticated:
+        return redirect(_with_next("identity:login", next_url))
+    assert isinstance(user, Operator)
+    if otp.has_second_factor(user):
+        return redirect(_with_next("identity:otp_challenge", next_url))
+    if request.method == "GET":
+        device = services.operator_totp_enroll_start(operator=user)
+        request.session[ENROLL_SESSION_KEY] = device.pk
+        return _enroll_page(request, device, EnrollForm(), next_url)
+    form = EnrollForm(request.POST)
+    device_id = request.session.get(ENROLL_SESSION_KEY)
+    pending = TOTPDevice.objects.filter(pk=device_id, user=user, confirmed=False).first()
+    if pending is None:
+        return redirect(_with_next("identity:enroll", next_url))
+    if not form.is_valid():
+        return _enroll_page(request, pending, form, next_url)
+    try:
+        device, codes = services.operator_totp_enroll_confirm(
+            operator=user,
+            device_id=pending.pk,
+            code=form.cleaned_data["code"],
+            ip=client_ip(request),
+        )
+    except services.OtpRefused as exc:
+        return _enroll_page(request, pending, EnrollForm(), next_url, error=exc.message)
+    except Conflict:
+        return redirect(_with_next("identity:enroll", next_url))
+    request.session.pop(ENROLL_SESSION_KEY, None)
+    otp_login(request, device)
+    stepup.mark_verified(request.session)
+    return render(
+        request,
+        "identity/backup_codes.html",
+        {"codes": codes, "next": next_url, "first_time": True},
+    )
+
+
+@never_cache
+@require_http_methods(["GET", "POST"])
+def stepup_view(request: HttpRequest) -> HttpResponse:
+    """Re-challenge before a sensitive action, then back to where the operator was."""
+    next_url = safe_next(request)
+    user = request.user
+    assert isinstance(user, Operator)
+    form = CodeForm(request.POST or None)
+    error = ""
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.otp_verify(
+                operator=user,
+                code=form.cleaned_data["code"],
+                ip=client_ip(request),
+                purpose=services.OtpPurpose.STEPUP,
+            )
+        except services.OtpRefused as exc:
+            error = exc.message
+        else:
+            stepup.mark_verified(request.session)
+            return redirect(next_url)
+    return render(request, "identity/stepup.html", {"form": form, "error": error, "next": next_url})
+
+
+@require_POST
+def logout_view(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        assert isinstance(request.user, Operator)
+        services.logout_record(actor=request.user, session_key=request.session.session_key)
+    auth_logout(request)
+    return redirect("identity:login")
+
+
+@never_cache
+@require_GET
+def healthz(request: HttpRequest) -> HttpResponse:
+    """Public liveness probe with a database round trip; says nothing else about the app."""
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+            cursor.fetchone()
+    except Exception:
+        return JsonResponse({"status": "error"}, status=503)
+    return JsonResponse({"status": "ok"})
