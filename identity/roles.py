@@ -13,9 +13,15 @@ from django.db import transaction
 from identity.models import Operator, Role
 
 ROLE_PERMISSIONS: dict[str, list[str]] = {
-    Role.AGENT: [],
+    Role.AGENT: ["tickets.work_tickets"],
     Role.APPROVER: [],
-    Role.SUPERVISOR: [],
+    Role.SUPERVISOR: [
+        "tickets.work_tickets",
+        "tickets.view_all_tickets",
+        "tickets.assign_tickets",
+        "tickets.merge_tickets",
+        "tickets.manage_queues",
+    ],
     Role.ADMIN: ["identity.manage_operators"],
     Role.AUDITOR: ["identity.view_audit_trail"],
     Role.RELEASE_MANAGER: [],
