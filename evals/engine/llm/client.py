@@ -1,0 +1,395 @@
+"""The model client: the one chokepoint through which every LLM call of the engine goes.
+
+    client = ModelClient()
+    spec = ModelSpec("openai/my-agent", api_base="http://127.0.0.1:8000/v1", api_key="x")
+    completion = client.complete(spec, messages, tools=tools, role=CallRole.AGENT,
+                                 accounting=trial_accounting)
+
+What it guarantees:
+- one attempt = one `litellm.completion` with LiteLLM's and the OpenAI SDK's own retries
+  off, so the retry policy here is the only one;
+- transient infrastructure failures (429 — honouring Retry-After —, timeouts, connection
+  errors, 5xx) are retried with exponential back-off and jitter, up to `max_attempts`, then
+  raise `ModelCallExhausted` (an `InfrastructureError`);
+- agent-caused outcomes (context window exceeded, content policy, bad request) are never
+  retried: `AgentModelError`; a malformed tool-call JSON is not an error here at all — it is
+  returned verbatim in the `ToolCall` and answered by the tool layer as the agent's mistake;
+- no fallback to another model: the spec names one model; fallback parameters are rejected;
+- every call, failed or not, appends a `CallRecord` to the trial's accounting;
+- concurrency is bounded per provider (or per explicit `api_base`); a retry's back-off sleep
+  holds no slot;
+- the optional cache is namespaced per trial (see `cache.py`).
+
+CPU matters at 256 concurrent trials: LiteLLM is imported lazily (importing the engine stays
+cheap), the per-spec keyword arguments and provider key are computed once, payloads are
+passed through untouched (no copies, no re-serialisation unless the cache is on).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from evals.engine.errors import EngineError
+from evals.engine.llm.accounting import CallRecord, CallRole, FailureClass, TrialAccounting
+from evals.engine.llm.cache import ResponseCache, cache_key
+from evals.engine.llm.errors import (
+    AgentModelError,
+    ModelCallExhausted,
+    ModelConfigurationError,
+    classify,
+)
+from evals.engine.llm.limits import ProviderLimits
+from evals.engine.messages import Message, ToolCall
+
+# Parameters that would let LiteLLM retry or silently answer with another model.
+_FORBIDDEN_PARAMS = frozenset(
+    {
+        "fallbacks",
+        "context_window_fallback_dict",
+        "model_list",
+        "num_retries",
+        "max_retries",
+        "messages",
+        "tools",
+        "model",
+        "api_base",
+        "api_key",
+        "timeout",
+    }
+)
+
+_litellm_module: Any = None
+_import_lock = threading.Lock()
+
+
+def litellm_module() -> Any:
+    """Import LiteLLM once, on first use, with the local price map (no network)."""
+    global _litellm_module
+    if _litellm_module is None:
+        with _import_lock:
+            if _litellm_module is None:
+                os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+                import litellm
+
+                litellm.suppress_debug_info = True  # no "Give Feedback" banner per error
+                litellm.telemetry = False
+                _litellm_module = litellm
+    return _litellm_module
+
+
+@dataclass(frozen=True)
+class ModelSpec:
+    """One model as a suite names it. `params` go to the provider (temperature, max_tokens,
+    seed, top_p, extra_headers, and LiteLLM pricing overrides such as
+    `input_cost_per_token` for self-hosted models). The API key is read from `api_key_env`
+    (or given directly, e.g. in tests); it is never serialised."""
+
+    model: str
+    api_base: str | None = None
+    api_key_env: str | None = None
+    api_key: str | None = field(default=None, repr=False)
+    params: Mapping[str, Any] = field(default_factory=dict)
+    timeout_s: float = 60.0
+
+    def __post_init__(self) -> None:
+        if not self.model:
+            raise EngineError("a model spec needs a model name")
+        bad = sorted(_FORBIDDEN_PARAMS & set(self.params))
+        if bad:
+            raise EngineError(
+                f"model params {bad} are not allowed: the model client owns retries and "
+                "never falls back to another model"
+            )
+        if self.timeout_s <= 0:
+            raise EngineError("timeout_s must be positive")
+        object.__setattr__(self, "params", MappingProxyType(dict(self.params)))
+
+    def resolved_api_key(self) -> str | None:
+        if self.api_key is not None:
+            return self.api_key
+        if self.api_key_env:
+            return os.environ.get(self.api_key_env)
+        return None
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"model": self.model, "timeout_s": self.timeout_s}
+        if self.api_base:
+            out["api_base"] = self.api_base
+        if self.api_key_env:
+            out["api_key_env"] = self.api_key_env
+        if self.params:
+            out["params"] = {k: v for k, v in self.params.items() if k != "extra_headers"}
+        return out
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """Attempts include the first one. Back-off before retry n (n = 1, 2, ...) is
+    base * 2**(n-1) capped at max_delay, half fixed and half jittered; a Retry-After from
+    the provider wins when it is longer, and one beyond `max_retry_after_s` ends the call
+    at once (waiting an hour inside a trial helps nobody)."""
+
+    max_attempts: int = 5
+    base_delay_s: float = 0.5
+    max_delay_s: float = 30.0
+    max_retry_after_s: float = 120.0
+
+    def __post_init__(self) -> None:
+        if self.max_attempts < 1:
+            raise EngineError("max_attempts must be >= 1")
+
+    def delay(self, retry: int, retry_after: float | None, rng: random.Random) -> float | None:
+        if retry_after is not None and retry_after > self.max_retry_after_s:
+            return None
+        backoff = min(self.max_delay_s, self.base_delay_s * 2 ** (retry - 1))
+        if retry_after is not None:
+            # Honour the provider's wait, plus up to 10% so woken callers do not stampede.
+            return retry_after * (1 + rng.uniform(0, 0.1))
+        return backoff / 2 + rng.uniform(0, backoff / 2)
+
+
+@dataclass(frozen=True, slots=True)
+class Completion:
+    """An assistant turn as the model produced it; tool-call arguments stay raw JSON text."""
+
+    content: str
+    tool_calls: tuple[ToolCall, ...]
+    finish_reason: str
+    record: CallRecord
+
+    def to_message(self) -> Message:
+        return Message.assistant(self.content, self.tool_calls)
+
+
+@dataclass(frozen=True, slots=True)
+class _Prepared:
+    kwargs: dict[str, Any]
+    endpoint: str
+    provider: str
+
+
+class ModelClient:
+    """Thread-safe; share one per run (it owns the per-provider semaphores)."""
+
+    def __init__(
+        self,
+        *,
+        retry: RetryPolicy | None = None,
+        limits: ProviderLimits | None = None,
+        cache: ResponseCache | None = None,
+        sleep: Callable[[float], None] = time.sleep,
+        rng: random.Random | None = None,
+    ) -> None:
+        self.retry = retry or RetryPolicy()
+        self.limits = limits or ProviderLimits()
+        self.cache = cache
+        self._sleep = sleep
+        self._rng = rng or random.Random()
+        # id(spec) -> (spec, prepared): specs are immutable; keeping the spec pins its id.
+        self._prepared: dict[int, tuple[ModelSpec, _Prepared]] = {}
+
+    # -- public ----------------------------------------------------------------------------
+    def complete(
+        self,
+        spec: ModelSpec,
+        messages: Sequence[Mapping[str, Any]],
+        *,
+        role: CallRole,
+        accounting: TrialAccounting,
+        tools: Sequence[Mapping[str, Any]] | None = None,
+    ) -> Completion:
+        litellm = litellm_module()
+        prepared = self._prepare(spec, litellm, role, accounting)
+        key = None
+        if self.cache is not None:
+            key = cache_key(
+                trial_id=accounting.trial_id,
+                role=role.value,
+                model=spec.model,
+                api_base=spec.api_base,
+                messages=messages,
+                tools=tools,
+                params=spec.params,
+            )
+            hit = self.cache.get(key)
+            if hit is not None:
+                return self._from_cache(hit, spec, prepared, role, accounting)
+
+        kwargs = dict(prepared.kwargs)
+        kwargs["messages"] = messages
+        if tools:
+            kwargs["tools"] = tools
+        semaphore = self.limits.semaphore(prepared.endpoint)
+        started = time.perf_counter()
+        attempt = 0
+        while True:
+            attempt += 1
+            try:
+                with semaphore:
+                    response = litellm.completion(**kwargs)
+                break
+            except Exception as exc:
+                verdict = classify(exc)
+                if verdict is None:
+                    raise
+                wait = None
+                if verdict.retryable and attempt < self.retry.max_attempts:
+                    wait = self.retry.delay(attempt, verdict.retry_after, self._rng)
+                if wait is None:
+                    self._fail(exc, verdict, spec, prepared, role, accounting, attempt, started)
+                self._sleep(wait)
+
+        completion = self._parse(response, spec, prepared, role, attempt, started)
+        accounting.add(completion.record)
+        if key is not None and self.cache is not None:
+            self.cache.put(key, _to_cache(completion))
+        return completion
+
+    # -- internals -------------------------------------------------------------------------
+    def _prepare(
+        self, spec: ModelSpec, litellm: Any, role: CallRole, accounting: TrialAccounting
+    ) -> _Prepared:
+        entry = self._prepared.get(id(spec))
+        if entry is not None:
+            return entry[1]
+        try:
+            _, provider, _, _ = litellm.get_llm_provider(model=spec.model, api_base=spec.api_base)
+        except Exception as exc:
+            accounting.add(
+                CallRecord(
+                    role,
+                    spec.model,
+                    "",
+                    "",
+                    error_class=type(exc).__name__,
+                    failure=FailureClass.INFRASTRUCTURE,
+                )
+            )
+            raise ModelConfigurationError(
+                f"LiteLLM cannot route model {spec.model!r}: {exc}", error_class=type(exc).__name__
+            ) from exc
+        kwargs: dict[str, Any] = {
+            "model": spec.model,
+            "timeout": spec.timeout_s,
+            "num_retries": 0,  # LiteLLM's own retries: off, ours decide
+            "max_retries": 0,  # the OpenAI SDK's retries: off
+            **spec.params,
+        }
+        if spec.api_base:
+            kwargs["api_base"] = spec.api_base
+        api_key = spec.resolved_api_key()
+        if api_key:
+            kwargs["api_key"] = api_key
+        prepared = _Prepared(kwargs, spec.api_base or provider, provider)
+        self._prepared[id(spec)] = (spec, prepared)
+        return prepared
+
+    def _parse(
+        self,
+        response: Any,
+        spec: ModelSpec,
+        prepared: _Prepared,
+        role: CallRole,
+        attempts: int,
+        started: float,
+    ) -> Completion:
+        choice = response.choices[0]
+        message = choice.message
+        calls: list[ToolCall] = []
+        malformed = 0
+        for i, call in enumerate(message.tool_calls or ()):
+            arguments = call.function.arguments or ""
+            try:
+                json.loads(arguments or "{}")
+            except ValueError:
+                malformed += 1
+            calls.append(ToolCall(call.id or f"call_{i}", call.function.name or "", arguments))
+        usage = getattr(response, "usage", None)
+        cost = response._hidden_params.get("response_cost")
+        record = CallRecord(
+            role=role,
+            model=spec.model,
+            resolved_model=response.model or spec.model,
+            provider=prepared.provider,
+            tokens_in=getattr(usage, "prompt_tokens", 0) or 0,
+            tokens_out=getattr(usage, "completion_tokens", 0) or 0,
+            cost=float(cost or 0.0),
+            cost_known=cost is not None,
+            latency_s=time.perf_counter() - started,
+            retries=attempts - 1,
+            malformed_tool_calls=malformed,
+        )
+        return Completion(message.content or "", tuple(calls), choice.finish_reason or "", record)
+
+    def _fail(
+        self,
+        exc: Exception,
+        verdict: Any,
+        spec: ModelSpec,
+        prepared: _Prepared,
+        role: CallRole,
+        accounting: TrialAccounting,
+        attempts: int,
+        started: float,
+    ) -> None:
+        error_class = type(exc).__name__
+        accounting.add(
+            CallRecord(
+                role=role,
+                model=spec.model,
+                resolved_model="",
+                provider=prepared.provider,
+                latency_s=time.perf_counter() - started,
+                retries=attempts - 1,
+                error_class=error_class,
+                failure=verdict.failure,
+            )
+        )
+        message = f"{spec.model} ({role.value}): {verdict.kind} after {attempts} attempt(s): {exc}"
+        if verdict.failure is FailureClass.AGENT:
+            raise AgentModelError(
+                message, kind=verdict.kind, error_class=error_class, role=role.value
+            ) from exc
+        if verdict.retryable:
+            raise ModelCallExhausted(message, error_class=error_class, attempts=attempts) from exc
+        raise ModelConfigurationError(message, error_class=error_class) from exc
+
+    def _from_cache(
+        self,
+        hit: Mapping[str, Any],
+        spec: ModelSpec,
+        prepared: _Prepared,
+        role: CallRole,
+        accounting: TrialAccounting,
+    ) -> Completion:
+        record = CallRecord(
+            role=role,
+            model=spec.model,
+            resolved_model=hit.get("model", spec.model),
+            provider=prepared.provider,
+            tokens_in=hit.get("tokens_in", 0),
+            tokens_out=hit.get("tokens_out", 0),
+            cached=True,
+        )
+        accounting.add(record)
+        calls = tuple(ToolCall.from_dict(c) for c in hit.get("tool_calls", ()))
+        return Completion(hit.get("content", ""), calls, hit.get("finish_reason", ""), record)
+
+
+def _to_cache(completion: Completion) -> dict[str, Any]:
+    return {
+        "content": completion.content,
+        "tool_calls": [c.to_dict() for c in completion.tool_calls],
+        "finish_reason": completion.finish_reason,
+        "model": completion.record.resolved_model,
+        "tokens_in": completion.record.tokens_in,
+        "tokens_out": completion.record.tokens_out,
+    }
