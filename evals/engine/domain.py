@@ -1,0 +1,70 @@
+"""A domain: everything the engine needs to run trials in one business area."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from evals.engine.errors import EngineError
+from evals.engine.policy import RuleCheck
+from evals.engine.protocols import AgentFactory, UserFactory
+from evals.engine.task import Task
+from evals.engine.tools import ToolSet
+from evals.engine.world import World
+
+
+@dataclass(frozen=True)
+class Domain:
+    """`build_world(seed)` returns a pristine world (the domain may cache it; the engine only
+    ever uses copies). `load_tasks()` returns every task; splits are tags on the tasks.
+    `reference_agent` / `scripted_user`: the domain's offline `sandbox/reference` and
+    `sandbox/scripted` factories (None when the domain has none)."""
+
+    name: str
+    policy: str
+    tools: ToolSet
+    rules: RuleCheck
+    build_world: Callable[[int], World]
+    load_tasks: Callable[[], Sequence[Task]]
+    reference_agent: AgentFactory | None = None
+    scripted_user: UserFactory | None = None
+    description: str = ""
+    _cache: dict[str, object] = field(default_factory=dict, repr=False, compare=False)
+
+    def fresh_world(self, seed: int) -> World:
+        return self.build_world(seed).copy()
+
+    @cached_property
+    def tasks_by_id(self) -> dict[str, Task]:
+        out: dict[str, Task] = {}
+        for task in self.load_tasks():
+            if task.id in out:
+                raise EngineError(f"Domain {self.name}: duplicate task id {task.id!r}")
+            out[task.id] = task
+        return out
+
+    def tasks(self, split: str = "all") -> list[Task]:
+        found = [t for t in self.tasks_by_id.values() if split in t.splits]
+        if not found:
+            raise EngineError(f"Domain {self.name} has no task in split {split!r}")
+        return found
+
+    def task(self, task_id: str) -> Task:
+        try:
+            return self.tasks_by_id[task_id]
+        except KeyError:
+            raise EngineError(f"Domain {self.name} has no task {task_id!r}") from None
+
+    def splits(self) -> list[str]:
+        seen: dict[str, None] = {}
+        for t in self.tasks_by_id.values():
+            for s in t.splits:
+                seen[s] = None
+        return list(seen)
+
+
+def domain_tasks(domain: Domain, split: str, task_ids: Sequence[str] = ()) -> list[Task]:
+    if task_ids:
+        return [domain.task(t) for t in task_ids]
+    return domain.tasks(split)

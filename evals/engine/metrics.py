@@ -1,0 +1,247 @@
+"""pass^k, pass@k, bootstrap confidence intervals and breakdowns, aggregated incrementally.
+
+A *cell* is (domain, task, persona): its n trials and c successes. pass^k is the mean over
+cells of C(c,k)/C(n,k) — the chance that k trials drawn without replacement all succeed —
+never (c/n)^k. Trials that ended in an infrastructure error are left out of n and c, counted
+and reported; a cell whose trials all errored is listed, never dropped silently.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from math import comb
+from typing import Any, Protocol
+
+
+def pass_hat_k(n: int, c: int, k: int) -> float:
+    """C(c,k)/C(n,k) for one cell; ValueError when k > n (too few trials to estimate)."""
+    if k < 1 or n < 0 or not 0 <= c <= n:
+        raise ValueError(f"invalid n={n}, c={c}, k={k}")
+    if k > n:
+        raise ValueError(f"pass^{k} needs at least {k} trials per task, got {n}")
+    return comb(c, k) / comb(n, k)
+
+
+def pass_at_k(n: int, c: int, k: int) -> float:
+    """1 - C(n-c,k)/C(n,k): the chance that at least one of k trials succeeds."""
+    if k < 1 or n < 0 or not 0 <= c <= n:
+        raise ValueError(f"invalid n={n}, c={c}, k={k}")
+    if k > n:
+        raise ValueError(f"pass@{k} needs at least {k} trials per task, got {n}")
+    return 1.0 - comb(n - c, k) / comb(n, k)
+
+
+def mean_pass_hat_k(cells: Iterable[tuple[int, int]], k: int) -> float:
+    values = [pass_hat_k(n, c, k) for n, c in cells]
+    if not values:
+        raise ValueError("no task to average over")
+    return sum(values) / len(values)
+
+
+def bootstrap_ci(
+    values: Sequence[float], *, seed: int = 0, iterations: int = 1000, level: float = 0.95
+) -> tuple[float, float]:
+    """Percentile bootstrap over tasks (resampling cells with replacement), seeded."""
+    if not values:
+        return (0.0, 0.0)
+    rng = random.Random(seed)
+    n = len(values)
+    means = sorted(sum(rng.choices(values, k=n)) / n for _ in range(iterations))
+    lo = means[int((1 - level) / 2 * iterations)]
+    hi = means[min(iterations - 1, int((1 + level) / 2 * iterations))]
+    return (lo, hi)
+
+
+@dataclass(frozen=True)
+class Estimate:
+    value: float
+    low: float
+    high: float
+    cells: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"value": self.value, "low": self.low, "high": self.high, "cells": self.cells}
+
+
+class RecordLike(Protocol):
+    domain: str
+    task_id: str
+    persona: str
+    reward: float
+    failure: str
+    infrastructure: bool
+    agent_turns: int
+    questions: int
+
+
+@dataclass
+class _Cell:
+    n: int = 0
+    c: int = 0
+    infra: int = 0
+
+
+@dataclass
+class Aggregator:
+    """Feed trial records one at a time (memory grows with cells, not trials)."""
+
+    cells: dict[tuple[str, str, str], _Cell] = field(default_factory=lambda: defaultdict(_Cell))
+    failures: Counter[str] = field(default_factory=Counter)
+    failures_by_persona: dict[str, Counter[str]] = field(
+        default_factory=lambda: defaultdict(Counter)
+    )
+    trials: int = 0
+    infrastructure_errors: int = 0
+    resolved: int = 0
+    resolved_agent_turns: int = 0
+    resolved_questions: int = 0
+    reward_sum: float = 0.0
+
+    def add(self, r: RecordLike) -> None:
+        cell = self.cells[(r.domain, r.task_id, r.persona)]
+        self.trials += 1
+        if r.infrastructure:
+            cell.infra += 1
+            self.infrastructure_errors += 1
+            return
+        cell.n += 1
+        self.reward_sum += r.reward
+        if r.reward >= 1.0:
+            cell.c += 1
+            self.resolved += 1
+            self.resolved_agent_turns += r.agent_turns
+            self.resolved_questions += r.questions
+        else:
+            self.failures[r.failure] += 1
+            self.failures_by_persona[r.persona][r.failure] += 1
+
+    def report(self, ks: Sequence[int], *, seed: int = 0) -> Report:
+        return summarise_cells(self, ks, seed=seed)
+
+
+@dataclass(frozen=True)
+class Report:
+    ks: tuple[int, ...]
+    trials: int
+    evaluated: int
+    mean_reward: float
+    pass_hat: Mapping[int, Estimate]
+    pass_at: Mapping[int, Estimate]
+    by_persona: Mapping[str, Mapping[int, Estimate]]
+    by_domain: Mapping[str, Mapping[int, Estimate]]
+    failures: Mapping[str, int]
+    failures_by_persona: Mapping[str, Mapping[str, int]]
+    infrastructure_errors: int
+    all_errored: tuple[str, ...]
+    insufficient: Mapping[int, int]
+    agent_turns_per_resolved: float
+    questions_per_resolved: float
+
+    def to_dict(self) -> dict[str, Any]:
+        def est(m: Mapping[int, Estimate]) -> dict[str, Any]:
+            return {str(k): e.to_dict() for k, e in m.items()}
+
+        return {
+            "ks": list(self.ks),
+            "trials": self.trials,
+            "evaluated": self.evaluated,
+            "mean_reward": self.mean_reward,
+            "pass_hat": est(self.pass_hat),
+            "pass_at": est(self.pass_at),
+            "by_persona": {p: est(m) for p, m in self.by_persona.items()},
+            "by_domain": {d: est(m) for d, m in self.by_domain.items()},
+            "failures": dict(self.failures),
+            "failures_by_persona": {p: dict(c) for p, c in self.failures_by_persona.items()},
+            "infrastructure_errors": self.infrastructure_errors,
+            "all_errored": list(self.all_errored),
+            "insufficient": {str(k): v for k, v in self.insufficient.items()},
+            "agent_turns_per_resolved": self.agent_turns_per_resolved,
+            "questions_per_resolved": self.questions_per_resolved,
+        }
+
+
+def _estimate(cells: list[_Cell], k: int, fn: Any, seed: int) -> Estimate | None:
+    values = [fn(c.n, c.c, k) for c in cells if c.n >= k]
+    if not values:
+        return None
+    lo, hi = bootstrap_ci(values, seed=seed + k)
+    return Estimate(sum(values) / len(values), lo, hi, len(values))
+
+
+def _by(
+    agg: Aggregator, index: int, ks: Sequence[int], seed: int
+) -> dict[str, dict[int, Estimate]]:
+    groups: dict[str, list[_Cell]] = defaultdict(list)
+    for key, cell in agg.cells.items():
+        groups[key[index]].append(cell)
+    out: dict[str, dict[int, Estimate]] = {}
+    for name, cells in sorted(groups.items()):
+        row = {k: e for k in ks if (e := _estimate(cells, k, pass_hat_k, seed)) is not None}
+        out[name] = row
+    return out
+
+
+def summarise_cells(agg: Aggregator, ks: Sequence[int], *, seed: int = 0) -> Report:
+    cells = list(agg.cells.values())
+    pass_hat = {k: e for k in ks if (e := _estimate(cells, k, pass_hat_k, seed)) is not None}
+    pass_at = {k: e for k in ks if (e := _estimate(cells, k, pass_at_k, seed)) is not None}
+    all_errored = tuple(
+        "/".join(key) for key, cell in agg.cells.items() if cell.n == 0 and cell.infra > 0
+    )
+    evaluated = sum(c.n for c in cells)
+    return Report(
+        ks=tuple(ks),
+        trials=agg.trials,
+        evaluated=evaluated,
+        mean_reward=agg.reward_sum / evaluated if evaluated else 0.0,
+        pass_hat=pass_hat,
+        pass_at=pass_at,
+        by_persona=_by(agg, 2, ks, seed),
+        by_domain=_by(agg, 0, ks, seed),
+        failures=dict(agg.failures.most_common()),
+        failures_by_persona={p: dict(c.most_common()) for p, c in agg.failures_by_persona.items()},
+        infrastructure_errors=agg.infrastructure_errors,
+        all_errored=all_errored,
+        insufficient={k: sum(1 for c in cells if c.n < k) for k in ks},
+        agent_turns_per_resolved=agg.resolved_agent_turns / agg.resolved if agg.resolved else 0.0,
+        questions_per_resolved=agg.resolved_questions / agg.resolved if agg.resolved else 0.0,
+    )
+
+
+def summarise(records: Iterable[RecordLike], ks: Sequence[int], *, seed: int = 0) -> Report:
+    agg = Aggregator()
+    for r in records:
+        agg.add(r)
+    return agg.report(ks, seed=seed)
+
+
+def render_table(report: Report) -> str:
+    """The pass^k table as plain text (what the command prints)."""
+
+    def fmt(e: Estimate | None) -> str:
+        return "   -   " if e is None else f"{e.value:.3f} [{e.low:.2f},{e.high:.2f}]"
+
+    head = "".join(f"  pass^{k:<16}" for k in report.ks)
+    lines = [f"{'':<16}{head}"]
+    rows: list[tuple[str, Mapping[int, Estimate]]] = [("all", report.pass_hat)]
+    rows += [(f"persona {p}", m) for p, m in report.by_persona.items()]
+    if len(report.by_domain) > 1:
+        rows += [(f"domain {d}", m) for d, m in report.by_domain.items()]
+    for name, m in rows:
+        lines.append(f"{name:<16}" + "".join(f"  {fmt(m.get(k)):<22}" for k in report.ks))
+    lines.append("pass@k: " + ", ".join(f"@{k}={e.value:.3f}" for k, e in report.pass_at.items()))
+    lines.append(
+        f"trials {report.trials}, evaluated {report.evaluated}, mean reward "
+        f"{report.mean_reward:.3f}, infrastructure errors {report.infrastructure_errors}"
+        + (f" (all trials errored: {', '.join(report.all_errored)})" if report.all_errored else "")
+    )
+    if report.failures:
+        lines.append("failures: " + ", ".join(f"{k} {v}" for k, v in report.failures.items()))
+    lines.append(
+        f"per resolved task: {report.agent_turns_per_resolved:.1f} agent turns, "
+        f"{report.questions_per_resolved:.1f} questions"
+    )
+    return "\n".join(lines)

@@ -1,0 +1,233 @@
+"""The deterministic oracle: reward and failure class of one trial.
+
+Reward is the product of the task's components (`Task.reward_basis`):
+- state: the final world equals the gold replay (the gold writes replayed on a fresh world
+  built from the task's seed), compared by canonical hash; a readable diff when not;
+- handoff: a handoff with the required category exists (when the task requires one);
+- communicate: every required piece of information appears in the agent's messages;
+- policy: no policy verdict with a violation (blocked attempts count: without the guard they
+  would have gone through).
+A trial the user abandoned scores 0. The oracle never reads what the agent claims it did.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from enum import StrEnum
+from typing import Any
+
+from evals.engine.domain import Domain
+from evals.engine.errors import EngineError, ToolError
+from evals.engine.messages import Role, TerminationReason, Trajectory
+from evals.engine.task import GoldCall, Task
+from evals.engine.tools import ToolKind
+from evals.engine.world import World, diff
+from evals.engine.world import state_hash as _hash
+
+
+class FailureClass(StrEnum):
+    NONE = "none"
+    INTENT_MISREAD = "intent_misread"
+    WRONG_ORDER = "wrong_order"
+    WRONG_ARGUMENTS = "wrong_arguments"
+    OMISSION = "omission"
+    POLICY_VIOLATION = "policy_violation"
+    USER_ABANDONED = "user_abandoned"
+    COORDINATION = "coordination_failure"
+    AGENT_ERROR = "agent_error"
+    INFRASTRUCTURE = "infrastructure"
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    reward: float
+    components: Mapping[str, float]
+    failure: FailureClass
+    diff: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "reward": self.reward,
+            "components": dict(self.components),
+            "failure": self.failure.value,
+            "diff": list(self.diff),
+            "notes": list(self.notes),
+        }
+
+
+@dataclass(frozen=True)
+class GoldState:
+    hash: str
+    canonical: Mapping[str, Any]
+
+
+_gold_cache: dict[tuple[str, str], GoldState] = {}
+_gold_lock = threading.Lock()
+
+
+def replay(domain: Domain, calls: Sequence[GoldCall], world: World) -> World:
+    """Apply writes directly (no guard, no conversation); a failing gold call is a broken
+    task and raises EngineError."""
+    for call in calls:
+        tool = domain.tools[call.name]
+        try:
+            tool.fn(world, **tool.parse_arguments(json.dumps(dict(call.arguments))))
+        except ToolError as exc:
+            raise EngineError(f"Gold call {call.name}{dict(call.arguments)} failed: {exc}") from exc
+    return world
+
+
+def gold_state(domain: Domain, task: Task) -> GoldState:
+    key = (domain.name, task.id)
+    cached = _gold_cache.get(key)
+    if cached is not None:
+        return cached
+    world = replay(domain, task.gold, domain.fresh_world(task.world_seed))
+    canonical = world.canonical()
+    state = GoldState(hash=_hash(canonical), canonical=canonical)
+    with _gold_lock:
+        _gold_cache[key] = state
+    return state
+
+
+_NUM = re.compile(r"\d+(?:[.,]\d+)*")
+
+
+def _numbers(text: str) -> set[Decimal]:
+    out = set()
+    for raw in _NUM.findall(text):
+        try:
+            out.add(Decimal(raw.replace(",", "")))
+        except InvalidOperation:
+            continue
+    return out
+
+
+def communicated(texts: Sequence[str], alternatives: Sequence[str]) -> bool:
+    joined = "\n".join(texts).lower()
+    numbers: set[Decimal] | None = None
+    for alt in alternatives:
+        if alt.lower() in joined:
+            return True
+        try:
+            value = Decimal(alt)
+        except InvalidOperation:
+            continue
+        if numbers is None:
+            numbers = _numbers(joined)
+        if value in numbers:
+            return True
+    return False
+
+
+@dataclass(frozen=True, slots=True)
+class _Write:
+    name: str
+    key: str
+    ok: bool
+
+
+def _writes(domain: Domain, trajectory: Trajectory) -> list[_Write]:
+    """The agent's WRITE calls with valid arguments, in order, and whether each succeeded."""
+    results = {m.tool_call_id: m for m in trajectory.messages if m.role is Role.TOOL}
+    out = []
+    for m in trajectory.messages:
+        if m.role is not Role.ASSISTANT:
+            continue
+        for call in m.tool_calls:
+            tool = domain.tools.get(call.name)
+            if tool is None or tool.kind is not ToolKind.WRITE:
+                continue
+            try:
+                args = tool.parse_arguments(call.arguments)
+            except ToolError:
+                continue
+            result = results.get(call.id)
+            out.append(
+                _Write(call.name, _key(domain, call.name, args), not (result and result.error))
+            )
+    return out
+
+
+def _key(domain: Domain, name: str, args: Mapping[str, Any]) -> str:
+    tool = domain.tools.get(name)
+    drop = set(tool.free_text) if tool else set()
+    kept = {k: v for k, v in args.items() if k not in drop}
+    return name + json.dumps(kept, sort_keys=True, ensure_ascii=False)
+
+
+def _classify_state(domain: Domain, task: Task, writes: list[_Write]) -> FailureClass:
+    gold = [(g.name, _key(domain, g.name, g.arguments)) for g in task.gold]
+    gold_names = {n for n, _ in gold}
+    done = [w for w in writes if w.ok]
+    if any(w.name not in gold_names for w in done):
+        return FailureClass.INTENT_MISREAD
+    if not writes:
+        return FailureClass.OMISSION
+    attempted_keys = [w.key for w in writes]
+    gold_keys = [k for _, k in gold]
+    if gold_keys and all(k in attempted_keys for k in gold_keys):
+        first = sorted(gold_keys, key=attempted_keys.index)
+        if first != gold_keys:
+            return FailureClass.WRONG_ORDER
+    done_keys = [w.key for w in done]
+    unmatched = [(n, k) for n, k in gold if k not in done_keys]
+    if any(n in {w.name for w in writes} for n, _ in unmatched):
+        return FailureClass.WRONG_ARGUMENTS
+    if unmatched:
+        return FailureClass.OMISSION
+    if not gold:
+        return FailureClass.INTENT_MISREAD
+    return FailureClass.WRONG_ARGUMENTS
+
+
+def evaluate(domain: Domain, task: Task, trajectory: Trajectory, world: World) -> Evaluation:
+    if trajectory.termination is TerminationReason.INFRASTRUCTURE_ERROR:
+        return Evaluation(0.0, {}, FailureClass.INFRASTRUCTURE, notes=(trajectory.error,))
+    gold = gold_state(domain, task)
+    final = world.canonical()
+    components: dict[str, float] = {}
+    diff_lines: tuple[str, ...] = ()
+    if "state" in task.reward_basis:
+        same = _hash(final) == gold.hash
+        components["state"] = 1.0 if same else 0.0
+        if not same:
+            diff_lines = tuple(diff(gold.canonical, final))
+    if "handoff" in task.reward_basis and task.handoff_category:
+        components["handoff"] = float(
+            any(h.category == task.handoff_category for h in world.backoffice.handoffs)
+        )
+    texts = trajectory.agent_texts()
+    missing = [alts for alts in task.communicate if not communicated(texts, alts)]
+    if "communicate" in task.reward_basis and task.communicate:
+        components["communicate"] = 0.0 if missing else 1.0
+    violations = [v for v in trajectory.verdicts if v.violations]
+    if "policy" in task.reward_basis:
+        components["policy"] = 0.0 if violations else 1.0
+    reward = 1.0
+    for value in components.values():
+        reward *= value
+    notes = [f"not communicated: {' | '.join(alts)}" for alts in missing]
+    notes += [f"{v.tool}: {x.code}" for v in violations for x in v.violations]
+    abandoned = trajectory.termination is TerminationReason.USER_ABANDON
+    if abandoned:
+        reward = 0.0
+    if reward == 1.0:
+        return Evaluation(1.0, components, FailureClass.NONE, diff_lines, tuple(notes))
+    if trajectory.termination is TerminationReason.AGENT_ERROR:
+        failure = FailureClass.AGENT_ERROR
+    elif components.get("policy") == 0.0:
+        failure = FailureClass.POLICY_VIOLATION
+    elif abandoned:
+        failure = FailureClass.USER_ABANDONED
+    elif components.get("state") == 0.0 or components.get("handoff") == 0.0:
+        failure = _classify_state(domain, task, _writes(domain, trajectory))
+    else:
+        failure = FailureClass.OMISSION
+    return Evaluation(reward, components, failure, diff_lines, tuple(notes))

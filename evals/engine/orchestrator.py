@@ -1,0 +1,222 @@
+"""Runs one trial: the agent, the user and the world take turns.
+
+Turn order: a fixed greeting from the agent, then the user speaks; then the agent acts
+(tool calls are executed on the world, guarded before every WRITE, and the agent is called
+again with their results) until it answers with text, which goes to the user. The user sees
+only the agent's text. The trial ends when the user stops or abandons, the agent ends or hands
+over to a human, or a limit (turns, tool errors, wall time) is reached.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from evals.engine.domain import Domain
+from evals.engine.errors import InfrastructureError
+from evals.engine.messages import (
+    Message,
+    PolicyVerdict,
+    Role,
+    Signal,
+    TerminationReason,
+    ToolCall,
+    ToolResult,
+    Trajectory,
+    TurnTiming,
+)
+from evals.engine.policy import PolicyGuard, blocked_message
+from evals.engine.protocols import Agent, UserSimulator
+from evals.engine.tools import Actor, ToolKind
+from evals.engine.world import World
+
+GREETING = "Hi! How can I help you today?"
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """`max_turns` counts agent + user messages with text (tool steps are bounded by
+    `max_steps_per_turn`); `max_tool_errors` ends the trial once exceeded."""
+
+    max_turns: int = 40
+    max_tool_errors: int = 8
+    wall_time_s: float = 300.0
+    max_steps_per_turn: int = 12
+
+
+class _Stop(Exception):
+    def __init__(self, reason: TerminationReason, error: str = "") -> None:
+        self.reason = reason
+        self.error = error
+
+
+def _user_view(messages: list[Message]) -> list[Message]:
+    view = []
+    for m in messages:
+        if m.role is Role.USER:
+            view.append(m)
+        elif m.role is Role.ASSISTANT and m.content:
+            view.append(Message.assistant(m.content, signal=m.signal))
+    return view
+
+
+class Orchestrator:
+    def __init__(
+        self,
+        *,
+        domain: Domain,
+        world: World,
+        agent: Agent,
+        user: UserSimulator,
+        guard: PolicyGuard,
+        limits: Limits = Limits(),
+    ) -> None:
+        self.domain = domain
+        self.world = world
+        self.agent = agent
+        self.user = user
+        self.guard = guard
+        self.limits = limits
+        self.messages: list[Message] = [Message.system(domain.policy)]
+        self.verdicts: list[PolicyVerdict] = []
+        self.timings: list[TurnTiming] = []
+        self.tool_errors = 0
+        self.turns = 0
+        self._tools = domain.tools.schemas(Actor.AGENT)
+        self._deadline = 0.0
+
+    def _time(self, actor: str, start: float) -> None:
+        self.timings.append(TurnTiming(len(self.timings), actor, time.perf_counter() - start))
+
+    def _check_limits(self) -> None:
+        if self.turns >= self.limits.max_turns:
+            raise _Stop(TerminationReason.MAX_TURNS)
+        if time.perf_counter() > self._deadline:
+            raise _Stop(TerminationReason.WALL_TIME)
+
+    def _call_agent(self) -> Message:
+        start = time.perf_counter()
+        try:
+            reply = self.agent.respond(self.messages, self._tools)
+        except InfrastructureError as exc:
+            raise _Stop(TerminationReason.INFRASTRUCTURE_ERROR, repr(exc)) from None
+        except Exception as exc:
+            raise _Stop(TerminationReason.AGENT_ERROR, repr(exc)) from None
+        finally:
+            self._time("agent", start)
+        if not isinstance(reply, Message) or reply.role is not Role.ASSISTANT:
+            raise _Stop(TerminationReason.AGENT_ERROR, f"agent returned {reply!r}")
+        return reply
+
+    def _execute(self, call: ToolCall) -> tuple[ToolResult, bool]:
+        """Run one agent tool call; returns the result and whether it ends the conversation."""
+        tool = self.domain.tools.get(call.name)
+        if tool is None or tool.actor is not Actor.AGENT:
+            return self.domain.tools.unknown(call), False
+        if tool.kind is ToolKind.WRITE:
+            try:
+                arguments = tool.parse_arguments(call.arguments)
+            except Exception as exc:
+                return ToolResult(call.id, tool.name, f"Error: {exc}", error=True), False
+            verdict = self.guard.check(
+                world=self.world,
+                tool=tool,
+                arguments=arguments,
+                call_id=call.id,
+                messages=self.messages,
+            )
+            self.verdicts.append(verdict)
+            if verdict.blocked:
+                return ToolResult(call.id, tool.name, blocked_message(verdict), error=True), False
+        try:
+            result, _ = tool.invoke(self.world, call)
+        except Exception as exc:
+            # A crash inside a tool is a harness bug, not the agent's fault: report it apart.
+            raise _Stop(
+                TerminationReason.INFRASTRUCTURE_ERROR, f"tool {tool.name}: {exc!r}"
+            ) from None
+        return result, tool.terminal and not result.error
+
+    def _agent_turn(self) -> None:
+        for _ in range(self.limits.max_steps_per_turn):
+            reply = self._call_agent()
+            self.messages.append(reply)
+            if reply.tool_calls:
+                start = time.perf_counter()
+                transferred = False
+                for call in reply.tool_calls:
+                    result, terminal = self._execute(call)
+                    transferred = transferred or terminal
+                    if result.error:
+                        self.tool_errors += 1
+                    self.messages.append(Message.tool(result))
+                self._time("tool", start)
+                if self.tool_errors > self.limits.max_tool_errors:
+                    raise _Stop(TerminationReason.MAX_ERRORS)
+                if transferred:
+                    raise _Stop(TerminationReason.TRANSFER_TO_HUMAN)
+            if reply.signal is Signal.END:
+                raise _Stop(TerminationReason.AGENT_END)
+            if reply.content:
+                self.turns += 1
+                return
+            if not reply.tool_calls:
+                raise _Stop(TerminationReason.AGENT_ERROR, "empty assistant message")
+            self._check_limits()
+        raise _Stop(TerminationReason.MAX_ERRORS, "too many tool steps without a reply")
+
+    def _user_turn(self) -> None:
+        start = time.perf_counter()
+        try:
+            reply = self.user.respond(_user_view(self.messages))
+        except InfrastructureError as exc:
+            raise _Stop(TerminationReason.INFRASTRUCTURE_ERROR, f"user: {exc!r}") from None
+        except Exception as exc:
+            # The simulator is part of the harness: its crash is not the agent's failure.
+            raise _Stop(TerminationReason.INFRASTRUCTURE_ERROR, f"user crashed: {exc!r}") from None
+        finally:
+            self._time("user", start)
+        self.messages.append(reply)
+        self.turns += 1
+        if reply.signal is Signal.STOP:
+            raise _Stop(TerminationReason.USER_STOP)
+        if reply.signal is Signal.ABANDON:
+            raise _Stop(TerminationReason.USER_ABANDON)
+
+    def run(self) -> Trajectory:
+        started = time.perf_counter()
+        self._deadline = started + self.limits.wall_time_s
+        self.messages.append(Message.assistant(GREETING))
+        reason, error = TerminationReason.MAX_TURNS, ""
+        try:
+            while True:
+                self._user_turn()
+                self._check_limits()
+                self._agent_turn()
+                self._check_limits()
+        except _Stop as stop:
+            reason, error = stop.reason, stop.error
+        return Trajectory(
+            messages=tuple(self.messages),
+            verdicts=tuple(self.verdicts),
+            timings=tuple(self.timings),
+            termination=reason,
+            tool_errors=self.tool_errors,
+            seconds=time.perf_counter() - started,
+            error=error,
+            usage=_usage(self.agent, self.user),
+        )
+
+
+def _usage(agent: Any, user: Any) -> Mapping[str, float]:
+    """Token and cost counters of participants that keep them (`usage() -> dict`), prefixed
+    by role: {"agent.prompt_tokens": ..., "user.cost_usd": ...}."""
+    out: dict[str, float] = {}
+    for role, participant in (("agent", agent), ("user", user)):
+        usage = getattr(participant, "usage", None)
+        if callable(usage):
+            for key, value in usage().items():
+                out[f"{role}.{key}"] = float(value)
+    return out

@@ -1,0 +1,120 @@
+"""Agents and user simulators addressable by name, like any model.
+
+Exact names (`sandbox/reference`, `sandbox/scripted`) are registered here; families of names
+are handled by resolvers keyed by prefix (`python:` for `python:module:function`, and the
+empty prefix as the fallback that treats any other name as a LiteLLM model). The longest
+matching prefix wins. Registering a name or prefix twice is an error.
+
+Plugins register themselves when imported; `PLUGIN_MODULES` lists the modules imported on
+first lookup (a missing plugin module is skipped, so the engine works before it exists).
+"""
+
+from __future__ import annotations
+
+import importlib
+import threading
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from evals.engine.errors import EngineError
+from evals.engine.protocols import Agent, AgentFactory, UserFactory, UserSimulator
+
+PLUGIN_MODULES: tuple[str, ...] = ("evals.engine.adapters",)
+
+AgentResolver = Callable[[str], AgentFactory]
+UserResolver = Callable[[str], UserFactory]
+
+_agents: dict[str, AgentFactory] = {}
+_users: dict[str, UserFactory] = {}
+_agent_resolvers: dict[str, AgentResolver] = {}
+_user_resolvers: dict[str, UserResolver] = {}
+_plugins_loaded = False
+_lock = threading.Lock()
+
+
+def _add(table: dict[str, Any], key: str, value: Any, what: str) -> None:
+    with _lock:
+        if key in table:
+            raise EngineError(f"{what} {key!r} is already registered")
+        table[key] = value
+
+
+def register_agent(name: str, factory: AgentFactory) -> None:
+    _add(_agents, name, factory, "Agent")
+
+
+def register_user(name: str, factory: UserFactory) -> None:
+    _add(_users, name, factory, "User simulator")
+
+
+def register_agent_resolver(prefix: str, resolver: AgentResolver) -> None:
+    _add(_agent_resolvers, prefix, resolver, "Agent name prefix")
+
+
+def register_user_resolver(prefix: str, resolver: UserResolver) -> None:
+    _add(_user_resolvers, prefix, resolver, "User simulator name prefix")
+
+
+def _load_plugins() -> None:
+    global _plugins_loaded
+    if _plugins_loaded:
+        return
+    _plugins_loaded = True
+    for module in PLUGIN_MODULES:
+        try:
+            importlib.import_module(module)
+        except ModuleNotFoundError as exc:
+            if exc.name != module:
+                raise
+
+
+def _resolve(name: str, exact: Mapping[str, Any], resolvers: Mapping[str, Any], what: str) -> Any:
+    _load_plugins()
+    if name in exact:
+        return exact[name]
+    for prefix in sorted(resolvers, key=len, reverse=True):
+        if name.startswith(prefix):
+            return resolvers[prefix](name)
+    known = ", ".join(sorted(exact)) or "none"
+    raise EngineError(f"Unknown {what} {name!r}; registered: {known}")
+
+
+def agent_factory(name: str) -> AgentFactory:
+    return _resolve(name, _agents, _agent_resolvers, "agent")  # type: ignore[no-any-return]
+
+
+def user_factory(name: str) -> UserFactory:
+    return _resolve(name, _users, _user_resolvers, "user simulator")  # type: ignore[no-any-return]
+
+
+def agent_names() -> list[str]:
+    _load_plugins()
+    return sorted(_agents)
+
+
+def user_names() -> list[str]:
+    _load_plugins()
+    return sorted(_users)
+
+
+# -- the offline sandbox models: each domain supplies how they speak it --------------------
+
+
+def _sandbox_reference(*, domain: Any, params: Mapping[str, Any], seed: int) -> Agent:
+    if domain.reference_agent is None:
+        raise EngineError(f"Domain {domain.name} has no sandbox/reference agent")
+    return domain.reference_agent(domain=domain, params=params, seed=seed)  # type: ignore[no-any-return]
+
+
+def _sandbox_scripted(
+    *, domain: Any, scenario: Any, persona: Any, params: Mapping[str, Any], seed: int
+) -> UserSimulator:
+    if domain.scripted_user is None:
+        raise EngineError(f"Domain {domain.name} has no sandbox/scripted user")
+    return domain.scripted_user(  # type: ignore[no-any-return]
+        domain=domain, scenario=scenario, persona=persona, params=params, seed=seed
+    )
+
+
+register_agent("sandbox/reference", _sandbox_reference)
+register_user("sandbox/scripted", _sandbox_scripted)

@@ -1,0 +1,173 @@
+"""Planning and executing a run: `plan`, `run_unit` (pure, picklable inputs: what a Celery
+task calls) and `run` (inline or thread pool, streaming records to a sink, resumable)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+
+from evals.domains import get_domain
+from evals.engine.domain import domain_tasks
+from evals.engine.errors import InfrastructureError
+from evals.engine.messages import Role, TerminationReason, Trajectory
+from evals.engine.metrics import Aggregator, Report
+from evals.engine.oracle import Evaluation, FailureClass, evaluate
+from evals.engine.orchestrator import Orchestrator
+from evals.engine.persona import parse_persona
+from evals.engine.policy import PolicyGuard
+from evals.engine.registry import agent_factory, user_factory
+from evals.engine.runner.records import TrialRecord
+from evals.engine.runner.sink import Sink
+from evals.engine.runner.spec import RunSpec, WorkUnit, derive_seed
+
+Progress = Callable[[TrialRecord, int, int], None]
+
+
+def plan(spec: RunSpec) -> list[WorkUnit]:
+    """Every work unit of the run, in a stable order (domain, task, persona, trial)."""
+    units: list[WorkUnit] = []
+    for domain_name in spec.domains:
+        domain = get_domain(domain_name)
+        tasks = domain_tasks(domain, spec.split, spec.task_ids)
+        for persona in spec.personas:
+            parse_persona(persona)  # fail early on a bad persona spec
+        for task in tasks:
+            for persona in spec.personas:
+                for trial in range(spec.trials):
+                    seed = derive_seed(spec.seed, domain_name, task.id, persona, trial)
+                    units.append(WorkUnit(domain_name, task.id, persona, trial, seed))
+    return units
+
+
+def _record(
+    spec: RunSpec,
+    unit: WorkUnit,
+    trajectory: Trajectory,
+    evaluation: Evaluation,
+    started: float,
+) -> TrialRecord:
+    texts = [m for m in trajectory.messages[2:] if m.role is Role.ASSISTANT and m.content]
+    user_turns = sum(1 for m in trajectory.messages if m.role is Role.USER)
+    tool_calls = sum(len(m.tool_calls) for m in trajectory.messages if m.role is Role.ASSISTANT)
+    return TrialRecord(
+        domain=unit.domain,
+        task_id=unit.task_id,
+        persona=unit.persona,
+        trial=unit.trial,
+        seed=unit.seed,
+        reward=evaluation.reward,
+        failure=evaluation.failure.value,
+        termination=trajectory.termination.value,
+        components=evaluation.components,
+        agent_turns=len(texts),
+        user_turns=user_turns,
+        questions=sum(1 for m in texts if "?" in m.content or "？" in m.content),
+        tool_calls=tool_calls,
+        tool_errors=trajectory.tool_errors,
+        policy_violations=sum(1 for v in trajectory.verdicts if v.violations),
+        seconds=time.perf_counter() - started,
+        participant_seconds=sum(t.seconds for t in trajectory.timings if t.actor != "tool"),
+        diff=evaluation.diff,
+        notes=evaluation.notes,
+        error=trajectory.error,
+        usage=trajectory.usage,
+        trajectory=trajectory.to_dict() if spec.include_trajectory else None,
+    )
+
+
+def run_unit(spec: RunSpec, unit: WorkUnit) -> TrialRecord:
+    """Run and judge one trial. Deterministic for a given (spec, unit) with offline models."""
+    started = time.perf_counter()
+    domain = get_domain(unit.domain)
+    task = domain.task(unit.task_id)
+    persona = parse_persona(unit.persona)
+    world = domain.fresh_world(task.world_seed)
+    try:
+        agent = agent_factory(spec.agent)(
+            domain=domain, params=spec.agent_params, seed=derive_seed(unit.seed, "agent")
+        )
+        user = user_factory(spec.user)(
+            domain=domain,
+            scenario=task.scenario,
+            persona=persona,
+            params=spec.user_params,
+            seed=unit.seed,
+        )
+    except InfrastructureError as exc:
+        return TrialRecord(
+            domain=unit.domain,
+            task_id=unit.task_id,
+            persona=unit.persona,
+            trial=unit.trial,
+            seed=unit.seed,
+            reward=0.0,
+            failure=FailureClass.INFRASTRUCTURE.value,
+            termination=TerminationReason.INFRASTRUCTURE_ERROR.value,
+            error=repr(exc),
+            seconds=time.perf_counter() - started,
+        )
+    trajectory = Orchestrator(
+        domain=domain,
+        world=world,
+        agent=agent,
+        user=user,
+        guard=PolicyGuard(domain.rules, spec.guard_mode),
+        limits=spec.limits,
+    ).run()
+    evaluation = evaluate(domain, task, trajectory, world)
+    return _record(spec, unit, trajectory, evaluation, started)
+
+
+def _pending(spec: RunSpec, sink: Sink, resume: bool) -> list[WorkUnit]:
+    units = plan(spec)
+    if not resume:
+        return units
+    done = sink.finished_keys()
+    return [u for u in units if u.key not in done]
+
+
+def _execute(spec: RunSpec, units: Sequence[WorkUnit], workers: int) -> Iterator[TrialRecord]:
+    if workers <= 1:
+        for unit in units:
+            yield run_unit(spec, unit)
+        return
+    # A bounded window of in-flight futures keeps memory flat however long the run is.
+    window = workers * 4
+    it = iter(units)
+    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="evals") as pool:
+        inflight: set[Future[TrialRecord]] = set()
+        for unit in it:
+            inflight.add(pool.submit(run_unit, spec, unit))
+            if len(inflight) >= window:
+                finished, inflight = wait(inflight, return_when=FIRST_COMPLETED)
+                for f in finished:
+                    yield f.result()
+        for f in inflight:
+            yield f.result()
+
+
+def run(
+    spec: RunSpec,
+    sink: Sink,
+    *,
+    workers: int = 1,
+    on_progress: Progress | None = None,
+    resume: bool = True,
+    ks: Sequence[int] = (1,),
+    previous: Iterable[TrialRecord] = (),
+) -> Report:
+    """Run every unit not already in `sink` (when `resume`), append each record as it
+    finishes, and return the report over `previous` records (pass what the sink already holds
+    to report on the whole run) plus the new ones."""
+    agg = Aggregator()
+    for record in previous:
+        agg.add(record)
+    pending = _pending(spec, sink, resume)
+    total = len(pending)
+    for done, record in enumerate(_execute(spec, pending, workers), start=1):
+        sink.append(record)
+        agg.add(record)
+        if on_progress is not None:
+            on_progress(record, done, total)
+    return agg.report([k for k in ks if k <= spec.trials] or [1], seed=spec.seed)

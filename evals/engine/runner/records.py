@@ -1,0 +1,109 @@
+"""TrialRecord: one finished trial, as stored (one JSON line) and aggregated."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from evals.engine.runner.spec import WorkUnit
+
+
+@dataclass(frozen=True)
+class TrialRecord:
+    domain: str
+    task_id: str
+    persona: str
+    trial: int
+    seed: int
+    reward: float
+    failure: str
+    termination: str
+    components: Mapping[str, float] = field(default_factory=dict)
+    agent_turns: int = 0
+    user_turns: int = 0
+    questions: int = 0
+    tool_calls: int = 0
+    tool_errors: int = 0
+    policy_violations: int = 0
+    seconds: float = 0.0
+    participant_seconds: float = 0.0
+    diff: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+    error: str = ""
+    usage: Mapping[str, float] = field(default_factory=dict)
+    trajectory: Mapping[str, Any] | None = None
+
+    @property
+    def key(self) -> str:
+        return f"{self.domain}/{self.task_id}/{self.persona}/{self.trial}"
+
+    @property
+    def infrastructure(self) -> bool:
+        return self.termination == "infrastructure_error"
+
+    @property
+    def unit(self) -> WorkUnit:
+        return WorkUnit(self.domain, self.task_id, self.persona, self.trial, self.seed)
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "key": self.key,
+            "domain": self.domain,
+            "task_id": self.task_id,
+            "persona": self.persona,
+            "trial": self.trial,
+            "seed": self.seed,
+            "reward": self.reward,
+            "failure": self.failure,
+            "termination": self.termination,
+            "components": dict(self.components),
+            "agent_turns": self.agent_turns,
+            "user_turns": self.user_turns,
+            "questions": self.questions,
+            "tool_calls": self.tool_calls,
+            "tool_errors": self.tool_errors,
+            "policy_violations": self.policy_violations,
+            "seconds": round(self.seconds, 6),
+            "participant_seconds": round(self.participant_seconds, 6),
+            "diff": list(self.diff),
+            "notes": list(self.notes),
+            "error": self.error,
+            "usage": dict(self.usage),
+        }
+        if self.trajectory is not None:
+            data["trajectory"] = self.trajectory
+        return data
+
+    def to_json_line(self) -> bytes:
+        return (
+            json.dumps(self.to_dict(), ensure_ascii=False, separators=(",", ":")) + "\n"
+        ).encode()
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> TrialRecord:
+        return cls(
+            domain=d["domain"],
+            task_id=d["task_id"],
+            persona=d["persona"],
+            trial=int(d["trial"]),
+            seed=int(d["seed"]),
+            reward=float(d["reward"]),
+            failure=d["failure"],
+            termination=d["termination"],
+            components=dict(d.get("components", {})),
+            agent_turns=int(d.get("agent_turns", 0)),
+            user_turns=int(d.get("user_turns", 0)),
+            questions=int(d.get("questions", 0)),
+            tool_calls=int(d.get("tool_calls", 0)),
+            tool_errors=int(d.get("tool_errors", 0)),
+            policy_violations=int(d.get("policy_violations", 0)),
+            seconds=float(d.get("seconds", 0.0)),
+            participant_seconds=float(d.get("participant_seconds", 0.0)),
+            diff=tuple(d.get("diff", ())),
+            notes=tuple(d.get("notes", ())),
+            error=d.get("error", ""),
+            usage=dict(d.get("usage", {})),
+            trajectory=d.get("trajectory"),
+        )

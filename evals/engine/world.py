@@ -1,0 +1,165 @@
+"""World: the state of one trial.
+
+A world is a set of tables of *immutable* records (frozen dataclasses, tuples inside) plus the
+backoffice effects the agent can cause (handoffs to named humans, sandbox refund requests,
+notifications). Tools change a world by replacing records, never by mutating them, so a fresh
+copy of a pristine world is a shallow copy of its tables: cheap enough to build one per trial
+(the runner does) without sharing anything between trials.
+
+`session` holds what the conversation established (which customer was verified); it guides the
+policy guard but is not part of the state compared by the oracle.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+
+@dataclass(frozen=True, slots=True)
+class Handoff:
+    """A conversation handed to a named human: `category` routes it, `summary` is free text
+    for the human and is left out of the compared state."""
+
+    category: str
+    assignee: str
+    customer_id: str
+    reference: str
+    summary: str
+
+    canonical_exclude: ClassVar[frozenset[str]] = frozenset({"summary"})
+
+
+@dataclass(frozen=True, slots=True)
+class RefundRequest:
+    """A refund the agent asked for; it stays in the sandbox until a named human approves it
+    (state from payments_sandbox.domain.RefundState). `reason` is free text, not compared."""
+
+    reference: str
+    amount: int
+    currency: str
+    state: str
+    reason: str
+
+    canonical_exclude: ClassVar[frozenset[str]] = frozenset({"reason"})
+
+
+@dataclass(frozen=True, slots=True)
+class Notification:
+    customer_id: str
+    kind: str
+    reference: str
+
+
+@dataclass
+class Session:
+    verified_customer_id: str = ""
+
+
+@dataclass
+class Backoffice:
+    handoffs: list[Handoff] = field(default_factory=list)
+    refund_requests: list[RefundRequest] = field(default_factory=list)
+    notifications: list[Notification] = field(default_factory=list)
+
+    def copy(self) -> Backoffice:
+        return Backoffice(list(self.handoffs), list(self.refund_requests), list(self.notifications))
+
+
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def canonical(value: Any) -> Any:
+    """JSON-compatible form: dataclasses become dicts of their compared fields, tuples lists."""
+    if value is None or isinstance(value, str | int | float | bool):
+        return value
+    cls = type(value)
+    names = _FIELDS.get(cls)
+    if names is None and dataclasses.is_dataclass(value):
+        exclude = getattr(cls, "canonical_exclude", frozenset())
+        names = tuple(f.name for f in dataclasses.fields(value) if f.name not in exclude)
+        _FIELDS[cls] = names
+    if names is not None:
+        return {n: canonical(getattr(value, n)) for n in names}
+    if isinstance(value, Mapping):
+        return {str(k): canonical(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [canonical(v) for v in value]
+    raise TypeError(f"Cannot canonicalise {cls.__name__}")
+
+
+class World:
+    """Base world. Subclasses add typed accessors and build themselves from a seed."""
+
+    def __init__(
+        self,
+        tables: dict[str, dict[str, Any]],
+        backoffice: Backoffice | None = None,
+        session: Session | None = None,
+    ) -> None:
+        self.tables = tables
+        self.backoffice = backoffice or Backoffice()
+        self.session = session or Session()
+
+    def copy(self) -> World:
+        """A fresh, independent world with the same state (records are immutable, so the
+        tables are copied one level deep) and an empty session."""
+        clone = object.__new__(type(self))
+        clone.__dict__.update(self.__dict__)
+        clone.tables = {name: dict(rows) for name, rows in self.tables.items()}
+        clone.backoffice = self.backoffice.copy()
+        clone.session = Session()
+        return clone
+
+    def canonical(self) -> dict[str, Any]:
+        return {
+            "tables": {name: canonical(rows) for name, rows in self.tables.items()},
+            "backoffice": {
+                "handoffs": canonical(self.backoffice.handoffs),
+                "refund_requests": canonical(self.backoffice.refund_requests),
+                "notifications": canonical(self.backoffice.notifications),
+            },
+        }
+
+    def state_hash(self) -> str:
+        return state_hash(self.canonical())
+
+
+def state_hash(canonical_state: Mapping[str, Any]) -> str:
+    text = json.dumps(canonical_state, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _flatten(value: Any, path: str, out: dict[str, Any]) -> None:
+    if isinstance(value, dict) and value:
+        for k, v in value.items():
+            _flatten(v, f"{path}.{k}" if path else str(k), out)
+    elif isinstance(value, list) and value and any(isinstance(v, dict | list) for v in value):
+        for i, v in enumerate(value):
+            _flatten(v, f"{path}[{i}]", out)
+    else:
+        out[path] = value
+
+
+def diff(expected: Mapping[str, Any], actual: Mapping[str, Any], limit: int = 20) -> list[str]:
+    """Readable differences between two canonical states, one line per changed leaf:
+    `tables.orders.#W1.status: expected 'cancelled', got 'pending'`."""
+    a: dict[str, Any] = {}
+    b: dict[str, Any] = {}
+    _flatten(dict(expected), "", a)
+    _flatten(dict(actual), "", b)
+    lines: list[str] = []
+    for key in sorted(set(a) | set(b)):
+        if key not in b:
+            lines.append(f"{key}: expected {a[key]!r}, missing")
+        elif key not in a:
+            lines.append(f"{key}: unexpected {b[key]!r}")
+        elif a[key] != b[key]:
+            lines.append(f"{key}: expected {a[key]!r}, got {b[key]!r}")
+    if len(lines) > limit:
+        lines = [*lines[:limit], f"... and {len(lines) - limit} more differences"]
+    return lines
