@@ -14,13 +14,16 @@ import datetime as dt
 import decimal
 import enum
 import hashlib
+import ipaddress
 import json
 import uuid
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.db import models, transaction
 from django.utils import timezone
+from django.utils.ipv6 import clean_ipv6_address
 
 from backoffice import request_context
 from identity.models import ActorType, AuditChainHead, AuditEvent, Operator
@@ -67,28 +70,58 @@ def changed(before: Mapping[str, Any], after: Mapping[str, Any]) -> tuple[dict, 
     return {k: before.get(k) for k in keys}, {k: after[k] for k in keys}
 
 
+# The hashed fields, in the order verify reads them with values_list. The canonical form is
+# JSON with sorted keys and no whitespace, so it does not depend on how a database stores
+# JSON (PostgreSQL's jsonb reorders keys) or on column order.
+CONTENT_FIELDS = (
+    "seq",
+    "occurred_at",
+    "actor_type",
+    "actor_id",
+    "actor_label",
+    "action",
+    "target_type",
+    "target_id",
+    "before",
+    "after",
+    "request_id",
+    "ip",
+)
+_ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def canonical_values(values: tuple[Any, ...]) -> bytes:
+    """Canonical bytes of one event from its CONTENT_FIELDS values, in that order."""
+    content = dict(zip(CONTENT_FIELDS, values, strict=True))
+    content["occurred_at"] = values[1].astimezone(dt.UTC).isoformat(timespec="microseconds")
+    return _ENCODER.encode(content).encode()
+
+
 def canonical_content(event: AuditEvent) -> bytes:
-    content = {
-        "seq": event.seq,
-        "occurred_at": event.occurred_at.astimezone(dt.UTC).isoformat(timespec="microseconds"),
-        "actor_type": event.actor_type,
-        "actor_id": event.actor_id,
-        "actor_label": event.actor_label,
-        "action": event.action,
-        "target_type": event.target_type,
-        "target_id": event.target_id,
-        "before": event.before,
-        "after": event.after,
-        "request_id": event.request_id,
-        "ip": event.ip,
-    }
-    return json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+    return canonical_values(tuple(getattr(event, name) for name in CONTENT_FIELDS))
+
+
+def hash_values(prev_hash: str, values: tuple[Any, ...]) -> str:
+    digest = hashlib.sha256(prev_hash.encode("ascii"))
+    digest.update(canonical_values(values))
+    return digest.hexdigest()
 
 
 def compute_hash(prev_hash: str, event: AuditEvent) -> str:
-    digest = hashlib.sha256(prev_hash.encode("ascii"))
-    digest.update(canonical_content(event))
-    return digest.hexdigest()
+    return hash_values(prev_hash, tuple(getattr(event, name) for name in CONTENT_FIELDS))
+
+
+def _normalized_ip(ip: str | None) -> str | None:
+    """The address as the database will return it: the hash is computed before the row is
+    stored, so it must see the same text verify will read back (IPv6 is compressed)."""
+    if not ip:
+        return None
+    try:
+        if ":" in ip:
+            return clean_ipv6_address(ip)
+        return str(ipaddress.IPv4Address(ip))
+    except (ValueError, ValidationError):
+        return None
 
 
 def _actor_fields(actor: Operator | None) -> tuple[str, int | None, str]:
@@ -136,7 +169,7 @@ def audit_record(
             before=_jsonable(dict(before or {})),
             after=_jsonable(dict(after or {})),
             request_id=context.request_id if context else "",
-            ip=context.ip if context else None,
+            ip=_normalized_ip(context.ip) if context else None,
             prev_hash=head.hash,
         )
         event.hash = compute_hash(head.hash, event)

@@ -1,0 +1,124 @@
+"""`audit verify` on an untouched chain, and after tampering with raw SQL (the ORM refuses).
+
+On PostgreSQL the append-only trigger also refuses raw UPDATE/DELETE, so these tests
+disable it first (inside the test transaction, which rolls it back) to play the attacker
+who owns the table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from django.core.management import CommandError, call_command
+from django.db import connection, transaction
+from django.db.utils import DatabaseError
+
+from identity.audit import audit_record
+from identity.models import AuditEvent
+
+pytestmark = pytest.mark.django_db
+
+TRIGGER = "identity_auditevent_append_only"
+
+
+@pytest.fixture
+def chain(alice) -> list[AuditEvent]:
+    return [audit_record(actor=alice, action=f"test.step{i}", after={"i": i}) for i in range(1, 7)]
+
+
+@pytest.fixture
+def raw_sql() -> Iterator[None]:
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(f"ALTER TABLE identity_auditevent DISABLE TRIGGER {TRIGGER}")
+    yield
+
+
+def run_sql(sql: str, params: list) -> None:
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+
+
+def verify() -> str:
+    from io import StringIO
+
+    out = StringIO()
+    call_command("audit", "verify", "--chunk-size", "2", stdout=out)
+    return out.getvalue()
+
+
+def test_it_passes_on_an_untouched_chain(chain) -> None:
+    assert f"OK: {len(chain)} events" in verify()
+
+
+def test_it_names_the_event_altered_by_a_direct_sql_update(chain, raw_sql) -> None:
+    target = chain[3]
+    run_sql("UPDATE identity_auditevent SET after = %s WHERE id = %s", ['{"i": 999}', target.pk])
+    with pytest.raises(CommandError, match=rf"\(altered\): event #{target.seq} \(id {target.pk},"):
+        verify()
+
+
+def test_it_names_the_event_whose_hash_was_rewritten(chain, raw_sql) -> None:
+    target = chain[1]
+    run_sql("UPDATE identity_auditevent SET hash = %s WHERE id = %s", ["f" * 64, target.pk])
+    with pytest.raises(CommandError, match=rf"\(altered\): event #{target.seq} "):
+        verify()
+
+
+def test_it_names_the_deleted_event(chain, raw_sql) -> None:
+    target = chain[2]
+    run_sql("DELETE FROM identity_auditevent WHERE id = %s", [target.pk])
+    with pytest.raises(CommandError, match=rf"\(deleted\): event #{target.seq} is missing"):
+        verify()
+
+
+def test_it_notices_deletion_at_the_tail(chain, raw_sql) -> None:
+    run_sql("DELETE FROM identity_auditevent WHERE id = %s", [chain[-1].pk])
+    with pytest.raises(
+        CommandError, match=rf"\(deleted\): event #{chain[-1].seq} is missing at the end"
+    ):
+        verify()
+
+
+def test_it_names_reordered_events(chain, raw_sql) -> None:
+    first, second = chain[2], chain[3]
+    parking = 10**12  # seq is unique: move one row aside to swap
+    run_sql("UPDATE identity_auditevent SET seq = %s WHERE id = %s", [parking, first.pk])
+    run_sql("UPDATE identity_auditevent SET seq = %s WHERE id = %s", [first.seq, second.pk])
+    run_sql("UPDATE identity_auditevent SET seq = %s WHERE id = %s", [second.seq, first.pk])
+    with pytest.raises(CommandError, match=rf"\(reordered\): event #{first.seq} \(id {second.pk},"):
+        verify()
+
+
+def test_it_catches_a_deleted_event_with_the_rest_renumbered(chain, raw_sql) -> None:
+    removed = chain[2]
+    run_sql("DELETE FROM identity_auditevent WHERE id = %s", [removed.pk])
+    for event in chain[3:]:
+        run_sql("UPDATE identity_auditevent SET seq = %s WHERE id = %s", [event.seq - 1, event.pk])
+    with pytest.raises(CommandError, match=rf"event #{removed.seq} \(id {chain[3].pk},"):
+        verify()
+
+
+def test_the_orm_refuses_to_update_or_delete_audit_rows(chain) -> None:
+    event = chain[0]
+    with pytest.raises(PermissionError):
+        event.save()
+    with pytest.raises(PermissionError):
+        event.delete()
+    with pytest.raises(PermissionError):
+        AuditEvent.objects.filter(pk=event.pk).update(action="x")
+    with pytest.raises(PermissionError):
+        AuditEvent.objects.filter(pk=event.pk).delete()
+
+
+@pytest.mark.skipif(
+    connection.vendor != "postgresql", reason="the trigger exists on PostgreSQL only"
+)
+def test_postgresql_refuses_raw_update_and_delete_of_audit_rows(chain) -> None:
+    for sql in (
+        "UPDATE identity_auditevent SET action = 'x' WHERE id = %s",
+        "DELETE FROM identity_auditevent WHERE id = %s",
+    ):
+        with pytest.raises(DatabaseError, match="append-only"), transaction.atomic():
+            run_sql(sql, [chain[0].pk])
