@@ -192,6 +192,18 @@ CELERY_BEAT_SCHEDULE["idempotency-purge"] = {
     "task": "backoffice.tasks.idempotency_purge",
     "schedule": 3600.0,
 }
+# Tickets: raise SLA near-breach/breach flags (and notify) every minute; route tickets left
+# unrouted (a safety net behind the event-driven routing) every two minutes.
+CELERY_BEAT_SCHEDULE["tickets-sla-evaluate"] = {
+    "task": "tickets.tasks.sla_evaluate_task",
+    "schedule": 60.0,
+}
+CELERY_BEAT_SCHEDULE["tickets-routing-sweep"] = {
+    "task": "tickets.tasks.routing_sweep_task",
+    "schedule": 120.0,
+}
+TICKETS_ESCALATION_QUEUE = os.environ.get("TICKETS_ESCALATION_QUEUE", "general")
+BACKOFFICE_BASE_URL = os.environ.get("BACKOFFICE_BASE_URL", "")
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
