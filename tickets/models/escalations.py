@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models
 
 
@@ -22,7 +23,7 @@ class Escalation(models.Model):
     category = models.CharField(max_length=20, choices=EscalationCategory.choices)
     reason = models.TextField()
     summary = models.TextField()
-    transcript = models.JSONField(default=list)
+    transcript = models.JSONField(default=list, encoder=DjangoJSONEncoder)
     requested_action = models.CharField(max_length=500)
     conversation_id = models.CharField(max_length=100, blank=True)
     created_by = models.ForeignKey(

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models
 
 
@@ -29,8 +30,8 @@ class TicketEvent(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
     )
     actor_label = models.CharField(max_length=150)
-    before = models.JSONField(default=dict, blank=True)
-    after = models.JSONField(default=dict, blank=True)
+    before = models.JSONField(default=dict, blank=True, encoder=DjangoJSONEncoder)
+    after = models.JSONField(default=dict, blank=True, encoder=DjangoJSONEncoder)
     summary = models.CharField(max_length=300)
     version = models.PositiveIntegerField()
     created_at = models.DateTimeField()

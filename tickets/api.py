@@ -1,0 +1,440 @@
+"""The inbox REST API: one view per operation, documented with drf-spectacular.
+
+Humans call it with their verified session; the AI agent's service principal with a bearer
+token limited by scopes (`escalations:create`, `tickets:read`, `tickets:write`). Ticket writes
+carry the `version` the caller saw; a stale one gets 409 and changes nothing. The escalation
+endpoint is idempotent on the Idempotency-Key header.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Prefetch
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from rest_framework import serializers as drf_serializers
+from rest_framework import status as http
+from rest_framework.permissions import BasePermission, IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from backoffice.errors import Forbidden, NotFound, ValidationFailed
+from backoffice.idempotency import idempotent
+from backoffice.pagination import StandardPagination
+from identity.authentication import scoped
+from tickets import selectors, services
+from tickets import serializers as s
+from tickets.models import Message, Tag, Ticket
+
+ERROR = inline_serializer(
+    "Error",
+    {
+        "error": inline_serializer(
+            "ErrorBody",
+            {
+                "code": drf_serializers.CharField(),
+                "message": drf_serializers.CharField(),
+                "fields": drf_serializers.DictField(required=False),
+            },
+        )
+    },
+)
+WRITE_ERRORS = {400: ERROR, 403: ERROR, 404: ERROR, 409: ERROR}
+
+
+class OperatorSession(BasePermission):
+    """A human operator's verified session (no token): the ones who work tickets."""
+
+    message = "Only operators signed in to the backoffice may do this."
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        user = request.user
+        return bool(
+            user
+            and user.is_authenticated
+            and request.auth is None
+            and not user.is_service_principal
+        )
+
+
+def _changed(ticket_id: int) -> dict[str, Any]:
+    ticket = (
+        Ticket.objects.select_related("assignee")
+        .prefetch_related(Prefetch("tags", queryset=Tag.objects.order_by("name")))
+        .get(pk=ticket_id)
+    )
+    return s.TicketChangeOutSerializer(ticket).data
+
+
+def _csv(value: str | None) -> tuple[str, ...]:
+    return tuple(part.strip() for part in (value or "").split(",") if part.strip())
+
+
+def _int(value: str | None, name: str) -> int | None:
+    if value in (None, ""):
+        return None
+    try:
+        return int(value)
+    except ValueError:
+        raise ValidationFailed("Not a number.", fields={name: ["Must be an integer."]}) from None
+
+
+class TicketListApi(APIView):
+    permission_classes = [IsAuthenticated, scoped("tickets:read")]
+
+    @extend_schema(
+        operation_id="tickets_list",
+        summary="List tickets of an inbox view",
+        parameters=[
+            OpenApiParameter("view", str, enum=list(selectors.VIEWS), default="mine"),
+            OpenApiParameter("status", str, description="Comma-separated statuses."),
+            OpenApiParameter("priority", str, description="Comma-separated priorities."),
+            OpenApiParameter("queue", int),
+            OpenApiParameter("tag", str),
+            OpenApiParameter("assignee", str, description="Operator id, or 'none'."),
+            OpenApiParameter("q", str, description="Full-text search in subjects and messages."),
+            OpenApiParameter("sort", str, enum=list(selectors.SORTS), default="newest"),
+            OpenApiParameter("page", int),
+            OpenApiParameter("page_size", int),
+        ],
+        responses={200: s.TicketListItemSerializer(many=True), 403: ERROR},
+    )
+    def get(self, request: Request) -> Response:
+        params = request.query_params
+        assignee = params.get("assignee", "")
+        filters = selectors.InboxFilters(
+            status=_csv(params.get("status")),
+            priority=_csv(params.get("priority")),
+            queue_id=_int(params.get("queue"), "queue"),
+            tag=params.get("tag", ""),
+            assignee_id=None if assignee == "none" else _int(assignee, "assignee"),
+            unassigned=assignee == "none",
+        )
+        # A service principal's "all" is the tickets it escalated (access.visible_q).
+        view = "all" if request.user.is_service_principal else params.get("view", "mine")
+        tickets = selectors.ticket_list_for_inbox(
+            operator=request.user,
+            view=view,
+            filters=filters,
+            search=params.get("q", ""),
+            sort=params.get("sort", "newest"),
+        )
+        paginator = StandardPagination()
+        page = paginator.paginate_queryset(tickets, request, view=self)
+        return paginator.get_paginated_response(s.TicketListItemSerializer(page, many=True).data)
+
+
+class TicketDetailApi(APIView):
+    permission_classes = [IsAuthenticated, scoped("tickets:read")]
+
+    @extend_schema(
+        operation_id="tickets_retrieve",
+        summary="A ticket with its conversation and timeline",
+        description="Service principals see only tickets they escalated, without internal "
+        "notes, system messages or the timeline.",
+        responses={200: s.TicketDetailSerializer, 404: ERROR},
+    )
+    def get(self, request: Request, ticket_id: int) -> Response:
+        ticket = selectors.ticket_get_for_operator(operator=request.user, ticket_id=ticket_id)
+        context = {"internal": not request.user.is_service_principal}
+        return Response(s.TicketDetailSerializer(ticket, context=context).data)
+
+
+class TicketReplyApi(APIView):
+    permission_classes = [OperatorSession]
+
+    @extend_schema(
+        operation_id="tickets_reply",
+        summary="Reply to the customer (public)",
+        request=s.ReplyInput,
+        responses={201: s.MessageOutSerializer, **WRITE_ERRORS},
+    )
+    def post(self, request: Request, ticket_id: int) -> Response:
+        data = _valid(s.ReplyInput, request)
+        message = services.ticket_reply(
+            actor=request.user,
+            ticket_id=ticket_id,
+            body=data["body"],
+            expected_version=data["version"],
+            status=data.get("status", ""),
+        )
+        return Response(
+            s.MessageOutSerializer(_message(message.pk)).data, status=http.HTTP_201_CREATED
+        )
+
+
+class TicketNoteApi(APIView):
+    permission_classes = [OperatorSession]
+
+    @extend_schema(
+        operation_id="tickets_note_add",
+        summary="Add an internal note (@username notifies)",
+        request=s.NoteInput,
+        responses={201: s.MessageOutSerializer, **WRITE_ERRORS},
+    )
+    def post(self, request: Request, ticket_id: int) -> Response:
+        data = _valid(s.NoteInput, request)
+        message = services.ticket_note_add(
+            actor=request.user,
+            ticket_id=ticket_id,
+            body=data["body"],
+            expected_version=data["version"],
+        )
+        return Response(
+            s.MessageOutSerializer(_message(message.pk)).data, status=http.HTTP_201_CREATED
+        )
+
+
+class TicketNoteEditApi(APIView):
+    permission_classes = [OperatorSession]
+
+    @extend_schema(
+        operation_id="tickets_note_edit",
+        summary="Edit an internal note (the previous text is kept as a revision)",
+        request=s.NoteInput,
+        responses={200: s.MessageOutSerializer, **WRITE_ERRORS},
+    )
+    def patch(self, request: Request, ticket_id: int, note_id: int) -> Response:
+        data = _valid(s.NoteInput, request)
+        if not Message.objects.filter(pk=note_id, ticket_id=ticket_id).exists():
+            raise NotFound("No such note.")
+        message = services.ticket_note_edit(
+            actor=request.user, note_id=note_id, body=data["body"], expected_version=data["version"]
+        )
+        return Response(s.MessageOutSerializer(_message(message.pk)).data)
+
+
+class TicketAssignmentApi(APIView):
+    permission_classes = [OperatorSession]
+
+    @extend_schema(
+        operation_id="tickets_assign",
+        summary="Assign, reassign (supervisors) or take a ticket",
+        request=s.AssignmentInput,
+        responses={200: s.TicketChangeOutSerializer, **WRITE_ERRORS},
+    )
+    def post(self, request: Request, ticket_id: int) -> Response:
+        data = _valid(s.AssignmentInput, request)
+        if data.get("take"):
+            services.ticket_take(
+                actor=request.user, ticket_id=ticket_id, expected_version=data["version"]
+            )
+        else:
+            services.ticket_assign(
+                actor=request.user,
+                ticket_id=ticket_id,
+                assignee_id=data["assignee_id"],
+                expected_version=data["version"],
+            )
+        return Response(_changed(ticket_id))
+
+
+class TicketStatusApi(APIView):
+    permission_classes = [OperatorSession]
+
+    @extend_schema(
+        operation_id="tickets_status",
+        summary="Set the status (pending customer / on hold pause the SLA)",
+        request=s.StatusInput,
+        responses={200: s.TicketChangeOutSerializer, **WRITE_ERRORS},
+    )
+    def post(self, request: Request, ticket_id: int) -> Response:
+        data = _valid(s.StatusInput, request)
+        services.ticket_status_set(
+            actor=request.user,
+            ticket_id=ticket_id,
+            status=data["status"],
+            expected_version=data["version"],
+        )
+        return Response(_changed(ticket_id))
+
+
+class TicketPriorityApi(APIView):
+    permission_classes = [OperatorSession]
+
+    @extend_schema(
+        operation_id="tickets_priority",
+        summary="Set the priority (SLA due times are recalculated)",
+        request=s.PriorityInput,
+        responses={200: s.TicketChangeOutSerializer, **WRITE_ERRORS},
+    )
+    def post(self, request: Request, ticket_id: int) -> Response:
+        data = _valid(s.PriorityInput, request)
+        services.ticket_priority_set(
+            actor=request.user,
+            ticket_id=ticket_id,
+            priority=data["priority"],
+            expected_version=data["version"],
+        )
+        return Response(_changed(ticket_id))
+
+
+class TicketTagsApi(APIView):
+    permission_classes = [OperatorSession]
+
+    @extend_schema(
+        operation_id="tickets_tags",
+        summary="Replace the ticket's tags",
+        request=s.TagsInput,
+        responses={200: s.TicketChangeOutSerializer, **WRITE_ERRORS},
+    )
+    def put(self, request: Request, ticket_id: int) -> Response:
+        data = _valid(s.TagsInput, request)
+        services.ticket_tags_set(
+            actor=request.user,
+            ticket_id=ticket_id,
+            tags=data["tags"],
+            expected_version=data["version"],
+        )
+        return Response(_changed(ticket_id))
+
+
+class TicketMergeApi(APIView):
+    permission_classes = [OperatorSession]
+
+    @extend_schema(
+        operation_id="tickets_merge",
+        summary="Merge this ticket into another of the same customer (supervisors)",
+        request=s.MergeInput,
+        responses={200: s.TicketChangeOutSerializer, **WRITE_ERRORS},
+    )
+    def post(self, request: Request, ticket_id: int) -> Response:
+        data = _valid(s.MergeInput, request)
+        target = services.ticket_merge(
+            actor=request.user,
+            source_id=ticket_id,
+            target_id=data["target_id"],
+            expected_source_version=data["version"],
+            expected_target_version=data["target_version"],
+        )
+        return Response(_changed(target.pk))
+
+
+class TicketCustomerMessageApi(APIView):
+    permission_classes = [IsAuthenticated, scoped("tickets:write")]
+
+    @extend_schema(
+        operation_id="tickets_customer_message",
+        summary="Relay a new customer message (the AI agent's runtime, for tickets it escalated)",
+        request=s.CustomerMessageInput,
+        responses={201: s.MessageOutSerializer, **WRITE_ERRORS},
+    )
+    @idempotent(scope="tickets.customer_message")
+    def post(self, request: Request, ticket_id: int) -> Response:
+        data = _valid(s.CustomerMessageInput, request)
+        message = services.ticket_customer_message_add(
+            actor=request.user,
+            ticket_id=ticket_id,
+            body=data["body"],
+            author_label=data.get("author", ""),
+        )
+        return Response(
+            s.MessageOutSerializer(_message(message.pk)).data, status=http.HTTP_201_CREATED
+        )
+
+
+class EscalationCreateApi(APIView):
+    permission_classes = [IsAuthenticated, scoped("escalations:create")]
+
+    @extend_schema(
+        operation_id="escalations_create",
+        summary="Hand a conversation to a named human (the AI agent)",
+        description="Creates a ticket (priority from the category: dispute → urgent, agent "
+        "failure and policy exception → high, customer request → normal, out of scope → low), "
+        "routes it to an on-duty operator with capacity and returns that owner. Send an "
+        "Idempotency-Key header; a retry with the same key and body returns the original "
+        "answer, the same key with a different body gets 422, a duplicate still in flight 409.",
+        parameters=[
+            OpenApiParameter(
+                "Idempotency-Key", OpenApiTypes.STR, OpenApiParameter.HEADER, required=True
+            )
+        ],
+        request=s.EscalationInput,
+        responses={201: s.EscalationOutput, 400: ERROR, 403: ERROR, 409: ERROR, 422: ERROR},
+    )
+    @idempotent(scope="tickets.escalation")
+    def post(self, request: Request) -> Response:
+        if not request.user.is_service_principal:
+            raise Forbidden("Escalations come from the AI agent's service principal.")
+        data = _valid(s.EscalationInput, request)
+        customer = data["customer"]
+        result = services.escalation_create(
+            actor=request.user,
+            customer_name=customer["name"],
+            customer_email=customer.get("email", ""),
+            customer_external_id=customer.get("external_id", ""),
+            category=data["category"],
+            reason=data["reason"],
+            summary=data["summary"],
+            transcript=[
+                {k: (v.isoformat() if hasattr(v, "isoformat") else v) for k, v in turn.items()}
+                for turn in data["transcript"]
+            ],
+            requested_action=data["requested_action"],
+            subject=data.get("subject", ""),
+            queue_slug=data.get("queue", ""),
+            conversation_id=data.get("conversation_id", ""),
+            tags=data.get("tags", []),
+        )
+        body = {
+            "ticket_id": result.ticket_id,
+            "owner": {"id": result.owner_id, "name": result.owner_name}
+            if result.owner_id
+            else None,
+            "owner_name": result.owner_name,
+            "unrouted": result.unrouted,
+            "priority": result.priority,
+            "queue": result.queue,
+        }
+        return Response(body, status=http.HTTP_201_CREATED)
+
+
+class NotificationListApi(APIView):
+    permission_classes = [OperatorSession]
+
+    @extend_schema(
+        operation_id="notifications_list",
+        summary="My notifications, newest first",
+        parameters=[OpenApiParameter("unread", bool)],
+        responses={200: s.NotificationSerializer(many=True)},
+    )
+    def get(self, request: Request) -> Response:
+        rows = selectors.notification_list(
+            operator=request.user, unread_only=request.query_params.get("unread") in ("1", "true")
+        )
+        paginator = StandardPagination()
+        page = paginator.paginate_queryset(rows, request, view=self)
+        return paginator.get_paginated_response(s.NotificationSerializer(page, many=True).data)
+
+
+class NotificationReadApi(APIView):
+    permission_classes = [OperatorSession]
+
+    @extend_schema(
+        operation_id="notifications_mark_read",
+        summary="Mark notifications read (all when no ids are given)",
+        request=s.MarkReadInput,
+        responses={200: s.MarkReadOutput},
+    )
+    def post(self, request: Request) -> Response:
+        data = _valid(s.MarkReadInput, request)
+        count = services.notifications_mark_read(
+            actor=request.user, notification_ids=data.get("ids")
+        )
+        return Response({"marked": count})
+
+
+def _valid(serializer_class: type[drf_serializers.Serializer], request: Request) -> dict[str, Any]:
+    serializer = serializer_class(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)
+
+
+def _message(message_id: int) -> Message:
+    return (
+        Message.objects.select_related("author", "ticket")
+        .prefetch_related("revisions")
+        .get(pk=message_id)
+    )

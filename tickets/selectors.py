@@ -1,0 +1,248 @@
+"""Every read of the inbox. Lists use select_related/prefetch_related so that a page costs
+the same handful of queries whatever its length."""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import re
+
+from django.contrib.postgres.search import SearchQuery, SearchVector
+from django.db import connection
+from django.db.models import F, Prefetch, Q, QuerySet
+from django.utils import timezone
+
+from backoffice.errors import Forbidden
+from identity.models import Operator, OperatorKind
+from tickets import access
+from tickets.models import (
+    ACTIVE_STATUSES,
+    Message,
+    NoteRevision,
+    Notification,
+    OperatorAvailability,
+    Queue,
+    QueueMembership,
+    Tag,
+    Ticket,
+    TicketEvent,
+    TicketPresence,
+)
+
+VIEWS: dict[str, str] = {
+    "mine": "Mine",
+    "unassigned": "Unassigned",
+    "queues": "My queues",
+    "escalated": "Escalated by AI",
+    "breaching": "Breaching SLA",
+    "all": "All",
+}
+SORTS: dict[str, tuple[str, ...]] = {
+    "newest": ("-created_at", "-id"),
+    "oldest": ("created_at", "id"),
+    "updated": ("-updated_at", "-id"),
+    "priority": ("-priority_rank", "created_at", "id"),
+    "due": ("sla_next_due_at", "id"),
+}
+SORT_LABELS = {
+    "newest": "Newest first",
+    "oldest": "Oldest first",
+    "updated": "Recently updated",
+    "priority": "Most urgent first",
+    "due": "SLA due soonest",
+}
+_TICKET_NUMBER = re.compile(r"^#?(\d{1,12})$")
+
+
+@dataclasses.dataclass(frozen=True)
+class InboxFilters:
+    status: tuple[str, ...] = ()
+    priority: tuple[str, ...] = ()
+    queue_id: int | None = None
+    tag: str = ""
+    assignee_id: int | None = None
+    unassigned: bool = False
+
+
+def views_for(operator: Operator) -> dict[str, str]:
+    if access.sees_all(operator):
+        return VIEWS
+    return {key: label for key, label in VIEWS.items() if key != "all"}
+
+
+def _search_filter(search: str) -> Q:
+    """Subject or any message (reply, note, customer, AI agent) matches; "#123" finds the
+    ticket by number. PostgreSQL uses full-text search on the GIN indexes created by
+    migration 0002 (same expressions); other databases a case-insensitive substring."""
+    search = search.strip()
+    number = _TICKET_NUMBER.match(search)
+    if number:
+        return Q(pk=int(number.group(1)))
+    if connection.vendor == "postgresql":
+        query = SearchQuery(search, config="english", search_type="websearch")
+        subject_hits = Ticket.objects.annotate(_v=SearchVector("subject", config="english")).filter(
+            _v=query
+        )
+        message_hits = Message.objects.annotate(_v=SearchVector("body", config="english")).filter(
+            _v=query
+        )
+        return Q(pk__in=subject_hits.values("pk")) | Q(pk__in=message_hits.values("ticket_id"))
+    return Q(subject__icontains=search) | Q(
+        pk__in=Message.objects.filter(body__icontains=search).values("ticket_id")
+    )
+
+
+def ticket_list_for_inbox(
+    *,
+    operator: Operator,
+    view: str = "mine",
+    filters: InboxFilters | None = None,
+    search: str = "",
+    sort: str = "newest",
+) -> QuerySet[Ticket]:
+    """The tickets of one inbox view that `operator` may see, filtered, searched, sorted.
+
+    Views: mine (owned by me, active), unassigned (active, no owner), queues (active, in my
+    queues), escalated (active, handed over by the AI agent), breaching (active, near or
+    past an SLA deadline), all (supervisors; every status). A status filter replaces the
+    view's "active" restriction."""
+    if view not in VIEWS:
+        view = "mine"
+    if view == "all" and not (access.sees_all(operator) or operator.is_service_principal):
+        raise Forbidden("Only supervisors see all tickets.")
+    filters = filters or InboxFilters()
+    tickets = Ticket.objects.filter(access.visible_q(operator))
+    if view == "mine":
+        tickets = tickets.filter(assignee=operator)
+    elif view == "unassigned":
+        tickets = tickets.filter(assignee__isnull=True)
+    elif view == "queues":
+        tickets = tickets.filter(
+            queue_id__in=QueueMembership.objects.filter(operator=operator).values("queue_id")
+        )
+    elif view == "escalated":
+        tickets = tickets.filter(escalation__isnull=False)
+    elif view == "breaching":
+        tickets = tickets.filter(Q(sla_near_breach=True) | Q(sla_breached=True))
+    if filters.status:
+        tickets = tickets.filter(status__in=filters.status)
+    elif view != "all":
+        tickets = tickets.filter(status__in=ACTIVE_STATUSES)
+    if filters.priority:
+        tickets = tickets.filter(priority__in=filters.priority)
+    if filters.queue_id:
+        tickets = tickets.filter(queue_id=filters.queue_id)
+    if filters.tag:
+        tickets = tickets.filter(
+            pk__in=Ticket.tags.through.objects.filter(tag__name=filters.tag.strip().lower()).values(
+                "ticket_id"
+            )
+        )
+    if filters.unassigned:
+        tickets = tickets.filter(assignee__isnull=True)
+    elif filters.assignee_id:
+        tickets = tickets.filter(assignee_id=filters.assignee_id)
+    if search.strip():
+        tickets = tickets.filter(_search_filter(search))
+    order = SORTS.get(sort, SORTS["newest"])
+    if sort == "due":
+        tickets = tickets.order_by(F("sla_next_due_at").asc(nulls_last=True), "id")
+    else:
+        tickets = tickets.order_by(*order)
+    return tickets.select_related("customer", "queue", "assignee", "escalation").prefetch_related(
+        Prefetch("tags", queryset=Tag.objects.order_by("name"))
+    )
+
+
+def ticket_get_for_operator(*, operator: Operator, ticket_id: int) -> Ticket:
+    """One ticket with its conversation, note revisions, timeline and tags, or NotFound
+    when it does not exist or the operator may not see it."""
+    ticket = (
+        Ticket.objects.select_related("customer", "queue", "assignee", "merged_into", "escalation")
+        .prefetch_related(
+            Prefetch("tags", queryset=Tag.objects.order_by("name")),
+            Prefetch(
+                "messages",
+                queryset=Message.objects.select_related("author", "merged_from").prefetch_related(
+                    Prefetch(
+                        "revisions",
+                        queryset=NoteRevision.objects.select_related("edited_by"),
+                    )
+                ),
+            ),
+            Prefetch("events", queryset=TicketEvent.objects.order_by("created_at", "id")),
+            Prefetch(
+                "merged_tickets", queryset=Ticket.objects.only("id", "subject", "merged_into")
+            ),
+        )
+        .filter(pk=ticket_id)
+        .first()
+    )
+    return access.ensure_view(operator, ticket)
+
+
+def ticket_versions(*, ticket_ids: list[int]) -> dict[int, int]:
+    return dict(Ticket.objects.filter(pk__in=ticket_ids).values_list("pk", "version"))
+
+
+def queue_list_for(*, operator: Operator) -> QuerySet[Queue]:
+    if access.sees_all(operator):
+        return Queue.objects.order_by("name")
+    return Queue.objects.filter(memberships__operator=operator).order_by("name")
+
+
+def assignable_operators(*, operator: Operator, ticket: Ticket | None = None) -> list[Operator]:
+    """Who `operator` may pick as an owner: supervisors anyone who works tickets, agents
+    the members of the ticket's queue (or of their own queues, for bulk)."""
+    workers = Operator.objects.filter(
+        is_active=True,
+        kind=OperatorKind.HUMAN,
+        groups__permissions__codename__in=["work_tickets"],
+        groups__permissions__content_type__app_label="tickets",
+    ).distinct()
+    if not operator.has_perm(access.ASSIGN):
+        queues = (
+            [ticket.queue_id]
+            if ticket is not None
+            else QueueMembership.objects.filter(operator=operator).values("queue_id")
+        )
+        workers = workers.filter(queue_memberships__queue_id__in=queues)
+    return list(workers.order_by("username"))
+
+
+def availability_of(*, operator: Operator) -> OperatorAvailability | None:
+    return OperatorAvailability.objects.filter(operator=operator).first()
+
+
+def presence_others(
+    *, ticket_id: int, operator: Operator, window_seconds: int = 60
+) -> list[Operator]:
+    since = timezone.now() - dt.timedelta(seconds=window_seconds)
+    rows = (
+        TicketPresence.objects.filter(ticket_id=ticket_id, last_seen_at__gte=since)
+        .exclude(operator=operator)
+        .select_related("operator")
+    )
+    return [row.operator for row in rows]
+
+
+def notification_list(*, operator: Operator, unread_only: bool = False) -> QuerySet[Notification]:
+    rows = Notification.objects.filter(recipient=operator)
+    if unread_only:
+        rows = rows.filter(read_at__isnull=True)
+    return rows.order_by("-created_at", "-id")
+
+
+def notification_unread_count(*, operator: Operator) -> int:
+    return Notification.objects.filter(recipient=operator, read_at__isnull=True).count()
+
+
+def inbox_counts(*, operator: Operator) -> dict[str, int]:
+    """Figures for the dashboard panel: my open tickets, unowned ones I can see, and my
+    tickets near or past an SLA deadline."""
+    visible = Ticket.objects.filter(access.visible_q(operator), status__in=ACTIVE_STATUSES)
+    return {
+        "mine": visible.filter(assignee=operator).count(),
+        "unassigned": visible.filter(assignee__isnull=True).count(),
+        "breaching": visible.filter(Q(sla_near_breach=True) | Q(sla_breached=True)).count(),
+    }

@@ -1,0 +1,287 @@
+"""Shared steps of the ticket services: locking with the stale-view check, the
+compare-and-set save, timeline rows and SLA bookkeeping. Private to tickets.services."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from django.db.models import Q
+
+from backoffice.errors import Conflict, NotFound, ValidationFailed
+from identity.models import Operator
+from tickets import access, sla
+from tickets.models import (
+    PAUSED_STATUSES,
+    Mention,
+    Message,
+    NotificationKind,
+    SlaTarget,
+    Tag,
+    Ticket,
+    TicketEvent,
+)
+from tickets.notifications import notify
+
+TICKET_AUDIT_FIELDS = [
+    "subject",
+    "status",
+    "priority",
+    "queue",
+    "assignee",
+    "unrouted",
+    "version",
+    "merged_into",
+    "first_response_due_at",
+    "next_response_due_at",
+    "resolution_due_at",
+    "sla_paused_since",
+]
+_TAG_RE = re.compile(r"^[a-z0-9][a-z0-9_\-:. ]{0,49}$")
+_MENTION_RE = re.compile(r"(?<![\w@])@([A-Za-z0-9_.+-]{1,150})")
+
+
+def ticket_url(ticket_id: int) -> str:
+    return f"/tickets/{ticket_id}/"
+
+
+def lock_ticket(ticket_id: int) -> Ticket:
+    ticket = (
+        Ticket.objects.select_for_update()
+        .select_related("queue", "assignee", "customer")
+        .filter(pk=ticket_id)
+        .first()
+    )
+    if ticket is None:
+        raise NotFound("No such ticket.")
+    return ticket
+
+
+def lock_for_work(actor: Operator, ticket_id: int, expected_version: int | None) -> Ticket:
+    """Lock the row, check the actor may work it (404/403 first, so a stale-view message
+    never leaks a ticket), then the version the actor saw."""
+    ticket = access.ensure_work(actor, lock_ticket(ticket_id))
+    check_version(ticket, expected_version)
+    return ticket
+
+
+def check_version(ticket: Ticket, expected_version: int | None) -> None:
+    if expected_version is None:
+        raise ValidationFailed(
+            "The ticket version you saw is required.",
+            fields={"version": ["This field is required."]},
+        )
+    if ticket.version != expected_version:
+        raise stale(ticket, expected_version)
+
+
+def stale(ticket: Ticket, seen_version: int) -> Conflict:
+    events = list(
+        TicketEvent.objects.filter(ticket_id=ticket.pk, version__gt=seen_version).order_by(
+            "version", "id"
+        )[:5]
+    )
+    if events:
+        what = "; ".join(f"{e.actor_label}: {e.summary}" for e in events)
+    else:
+        what = "it was updated by someone else"
+    return Conflict(
+        f"This ticket changed since you opened it: {what}. Nothing was saved; reload the "
+        "ticket to see the changes and try again.",
+        code="stale_ticket",
+        fields={"version": [f"You saw version {seen_version}; it is now {ticket.version}."]},
+    )
+
+
+def save_ticket(ticket: Ticket, fields: Iterable[str], now: dt.datetime) -> None:
+    """Compare-and-set: UPDATE ... WHERE id = %s AND version = <the version we checked>.
+    The row lock already serialises writers on PostgreSQL; the version predicate is what
+    makes the guarantee hold on any backend (and against writers that did not lock)."""
+    seen = ticket.version
+    values: dict[str, Any] = {}
+    for name in set(fields):
+        field = Ticket._meta.get_field(name)
+        values[field.attname] = getattr(ticket, field.attname)
+    rows = Ticket.objects.filter(pk=ticket.pk, version=seen).update(
+        version=seen + 1, updated_at=now, **values
+    )
+    if rows != 1:
+        raise stale(ticket, seen)
+    ticket.version = seen + 1
+    ticket.updated_at = now
+
+
+def event(
+    ticket: Ticket,
+    *,
+    kind: str,
+    actor: Operator | None,
+    summary: str,
+    now: dt.datetime,
+    before: dict[str, Any] | None = None,
+    after: dict[str, Any] | None = None,
+) -> TicketEvent:
+    return TicketEvent.objects.create(
+        ticket=ticket,
+        kind=kind,
+        actor=actor if actor is not None and actor.pk else None,
+        actor_label=str(actor) if actor is not None else "System",
+        before=before or {},
+        after=after or {},
+        summary=summary[:300],
+        version=ticket.version,
+        created_at=now,
+    )
+
+
+# SLA -------------------------------------------------------------------------------------
+
+
+def targets_for(ticket: Ticket, priority: str | None = None) -> sla.Targets:
+    priority = priority or ticket.priority
+    row = SlaTarget.objects.filter(queue_id=ticket.queue_id, priority=priority).first()
+    overrides = (
+        {
+            priority: sla.Targets(
+                row.first_response_minutes, row.next_response_minutes, row.resolution_minutes
+            )
+        }
+        if row
+        else None
+    )
+    return sla.targets_for(priority, overrides)
+
+
+def clock_of(ticket: Ticket) -> sla.Clock:
+    return sla.Clock(
+        first_response_due=ticket.first_response_due_at,
+        next_response_due=ticket.next_response_due_at,
+        resolution_due=ticket.resolution_due_at,
+        paused_since=ticket.sla_paused_since,
+        paused_seconds=ticket.sla_paused_seconds,
+    )
+
+
+SLA_FIELDS = [
+    "first_response_due_at",
+    "next_response_due_at",
+    "resolution_due_at",
+    "sla_next_due_at",
+    "sla_paused_since",
+    "sla_paused_seconds",
+    "sla_near_breach",
+    "sla_breached",
+]
+
+
+def apply_clock(ticket: Ticket, clock: sla.Clock, now: dt.datetime) -> list[str]:
+    """Store the clock on the ticket. Flags are only ever cleared here (a reply met the
+    clock that was breaching); raising them, and notifying, is sla_evaluate's job."""
+    ticket.first_response_due_at = clock.first_response_due
+    ticket.next_response_due_at = clock.next_response_due
+    ticket.resolution_due_at = clock.resolution_due
+    ticket.sla_next_due_at = clock.next_due
+    ticket.sla_paused_since = clock.paused_since
+    ticket.sla_paused_seconds = clock.paused_seconds
+    if ticket.sla_near_breach or ticket.sla_breached:
+        evaluation = sla.evaluate(clock, targets_for(ticket), now)
+        ticket.sla_breached = ticket.sla_breached and evaluation.breached
+        ticket.sla_near_breach = ticket.sla_near_breach and (
+            evaluation.near_breach or evaluation.breached
+        )
+        if ticket.sla_breached:
+            ticket.sla_near_breach = False
+    return SLA_FIELDS
+
+
+def clock_for_status(
+    ticket: Ticket, old_status: str, new_status: str, now: dt.datetime
+) -> sla.Clock:
+    clock = clock_of(ticket)
+    was_paused = old_status in PAUSED_STATUSES
+    will_pause = new_status in PAUSED_STATUSES
+    done = {"resolved", "closed"}
+    if new_status in done:
+        return sla.resolve(sla.resume(clock, now))
+    if old_status in done:
+        return sla.reopen(clock, now, targets_for(ticket))
+    if will_pause and not was_paused:
+        return sla.pause(clock, now)
+    if was_paused and not will_pause:
+        return sla.resume(clock, now)
+    return clock
+
+
+# Tags and mentions -------------------------------------------------------------------------
+
+
+def normalise_tags(names: Iterable[str]) -> list[str]:
+    out: list[str] = []
+    for raw in names:
+        name = " ".join(str(raw).strip().lower().split())
+        if not name:
+            continue
+        if not _TAG_RE.match(name):
+            raise ValidationFailed(
+                f"Tag {raw!r} is not valid: use letters, digits, spaces and - _ : . (max 50).",
+                fields={"tags": [f"Invalid tag {raw!r}."]},
+            )
+        if name not in out:
+            out.append(name)
+    if len(out) > 20:
+        raise ValidationFailed("A ticket has at most 20 tags.", fields={"tags": ["Too many tags."]})
+    return sorted(out)
+
+
+def tags_get_or_create(names: list[str]) -> list[Tag]:
+    existing = {tag.name: tag for tag in Tag.objects.filter(name__in=names)}
+    missing = [Tag(name=name) for name in names if name not in existing]
+    if missing:
+        Tag.objects.bulk_create(missing, ignore_conflicts=True)
+        existing = {tag.name: tag for tag in Tag.objects.filter(name__in=names)}
+    return [existing[name] for name in names]
+
+
+def mentioned_operators(body: str, *, exclude: Operator | None = None) -> list[Operator]:
+    names = {match.group(1).rstrip(".").lower() for match in _MENTION_RE.finditer(body)}
+    if not names:
+        return []
+    query = Q()
+    for name in names:
+        query |= Q(username__iexact=name)
+    operators = Operator.objects.filter(query, is_active=True, kind="human")
+    return [op for op in operators if exclude is None or op.pk != exclude.pk]
+
+
+def record_mentions(
+    message: Message, ticket: Ticket, actor: Operator, now: dt.datetime, *, previous: str = ""
+) -> list[Operator]:
+    """Mention (and notify) operators named in a note who can see the ticket and were not
+    already mentioned in it; an edit notifies only newly added names."""
+    already = {op.pk for op in mentioned_operators(previous)} if previous else set()
+    notified = []
+    for operator in mentioned_operators(message.body, exclude=actor):
+        if operator.pk in already or not access.can_view(operator, ticket):
+            continue
+        _, created = Mention.objects.get_or_create(
+            message=message, operator=operator, defaults={"created_at": now}
+        )
+        if not created:
+            continue
+        notify(
+            recipient=operator,
+            kind=NotificationKind.MENTION,
+            title=f"{actor} mentioned you on ticket #{ticket.pk}",
+            body=message.body[:500],
+            url=f"{ticket_url(ticket.pk)}#message-{message.pk}",
+        )
+        notified.append(operator)
+    return notified
+
+
+def snapshot_ticket(ticket: Ticket) -> dict[str, Any]:
+    from identity.audit import snapshot
+
+    return snapshot(ticket, TICKET_AUDIT_FIELDS)

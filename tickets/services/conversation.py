@@ -1,0 +1,388 @@
+"""Creating tickets and writing in them: customer messages, public replies, notes."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from django.db import transaction
+from django.utils import timezone
+
+from backoffice.errors import Forbidden, NotFound, ValidationFailed
+from identity.audit import audit_record
+from identity.models import Operator
+from tickets import access, routing, sla
+from tickets.models import (
+    Channel,
+    Customer,
+    Message,
+    MessageKind,
+    NoteRevision,
+    Priority,
+    Queue,
+    Status,
+    Ticket,
+    TicketEventKind,
+)
+from tickets.services import _common as c
+
+MAX_BODY = 50_000
+
+
+def _body(body: str, field: str = "body") -> str:
+    body = (body or "").strip()
+    if not body:
+        raise ValidationFailed(
+            "Write something first.", fields={field: ["This field is required."]}
+        )
+    if len(body) > MAX_BODY:
+        raise ValidationFailed(
+            "The message is too long.", fields={field: [f"At most {MAX_BODY} characters."]}
+        )
+    return body
+
+
+def customer_upsert(*, name: str, email: str = "", external_id: str = "") -> Customer:
+    """The customer with this external id (else this email), created or refreshed. Runs
+    inside the calling service's transaction."""
+    name = name.strip()[:200] or email or external_id or "Unknown customer"
+    customer = None
+    if external_id:
+        customer = Customer.objects.filter(external_id=external_id).first()
+    if customer is None and email:
+        customer = Customer.objects.filter(email__iexact=email).order_by("id").first()
+    if customer is None:
+        return Customer.objects.create(name=name, email=email, external_id=external_id)
+    changed = []
+    if external_id and not customer.external_id:
+        customer.external_id = external_id
+        changed.append("external_id")
+    if email and not customer.email:
+        customer.email = email
+        changed.append("email")
+    if changed:
+        customer.save(update_fields=changed)
+    return customer
+
+
+def create_ticket_row(
+    *,
+    actor: Operator | None,
+    subject: str,
+    customer: Customer,
+    queue: Queue,
+    priority: str,
+    channel: str,
+    status: str,
+    tags: list[str],
+    now: dt.datetime,
+) -> Ticket:
+    """Insert a ticket with its SLA clocks started and its creation on the timeline; the
+    caller routes it and audits. Runs inside the caller's transaction."""
+    subject = subject.strip()[:300]
+    if not subject:
+        raise ValidationFailed(
+            "A subject is required.", fields={"subject": ["This field is required."]}
+        )
+    if priority not in Priority.values:
+        raise ValidationFailed(
+            "Unknown priority.", fields={"priority": [f"Not one of {Priority.values}."]}
+        )
+    ticket = Ticket(
+        subject=subject,
+        customer=customer,
+        queue=queue,
+        priority=priority,
+        channel=channel,
+        status=status,
+        unrouted=True,
+        created_at=now,
+        updated_at=now,
+        last_customer_message_at=now,
+    )
+    clock = sla.start(now, c.targets_for(ticket))
+    c.apply_clock(ticket, clock, now)
+    ticket.save()
+    if tags:
+        ticket.tags.set(c.tags_get_or_create(c.normalise_tags(tags)))
+    c.event(
+        ticket,
+        kind=TicketEventKind.CREATED,
+        actor=actor,
+        summary=f"Created in {queue.name} with priority {ticket.get_priority_display()}",
+        now=now,
+        after={"queue": queue.pk, "priority": priority, "status": status},
+    )
+    return ticket
+
+
+def ticket_create(
+    *,
+    actor: Operator,
+    subject: str,
+    body: str,
+    customer_name: str,
+    customer_email: str = "",
+    customer_external_id: str = "",
+    queue_id: int,
+    priority: str = Priority.NORMAL,
+    channel: str = Channel.EMAIL,
+    tags: list[str] | None = None,
+) -> Ticket:
+    """An operator logs a ticket on a customer's behalf (phone, walk-in): the customer's
+    words become the first message, then the ticket is routed."""
+    body = _body(body)
+    if not access.can_use_inbox(actor):
+        raise Forbidden("You may not create tickets.")
+    if channel not in Channel.values:
+        raise ValidationFailed("Unknown channel.", fields={"channel": ["Not a valid channel."]})
+    with transaction.atomic():
+        queue = Queue.objects.filter(pk=queue_id).first()
+        if queue is None:
+            raise ValidationFailed("Unknown queue.", fields={"queue": ["No such queue."]})
+        if not access.sees_all(actor) and not access.is_queue_member(actor, queue.pk):
+            raise Forbidden("You can only create tickets in queues you work.")
+        now = timezone.now()
+        customer = customer_upsert(
+            name=customer_name, email=customer_email, external_id=customer_external_id
+        )
+        ticket = create_ticket_row(
+            actor=actor,
+            subject=subject,
+            customer=customer,
+            queue=queue,
+            priority=priority,
+            channel=channel,
+            status=Status.NEW,
+            tags=tags or [],
+            now=now,
+        )
+        Message.objects.create(
+            ticket=ticket,
+            kind=MessageKind.CUSTOMER,
+            author_label=customer.name,
+            body=body,
+            created_at=now,
+        )
+        routed = routing.route_queue(queue.pk, now=now)
+        ticket.refresh_from_db()
+        audit_record(
+            actor=actor,
+            action="ticket.create",
+            target=ticket,
+            after={
+                **c.snapshot_ticket(ticket),
+                "routed": [r.ticket_id for r in routed],
+            },
+        )
+    return ticket
+
+
+def ticket_customer_message_add(
+    *, actor: Operator, ticket_id: int, body: str, author_label: str = ""
+) -> Message:
+    """A customer wrote again (relayed by the AI agent's runtime or an operator). Starts
+    the next-response clock, resumes a ticket that was waiting on the customer, and
+    reopens a resolved one. Does not require a version: the customer cannot see ours."""
+    body = _body(body)
+    with transaction.atomic():
+        ticket = c.lock_ticket(ticket_id)
+        if actor.is_service_principal:
+            access.ensure_view(actor, ticket)
+        else:
+            access.ensure_work(actor, ticket)
+        if ticket.status == Status.CLOSED or ticket.merged_into_id:
+            raise ValidationFailed("This ticket is closed; open a new ticket instead.")
+        now = timezone.now()
+        old_status = ticket.status
+        new_status = (
+            Status.OPEN if old_status in (Status.PENDING_CUSTOMER, Status.RESOLVED) else old_status
+        )
+        clock = c.clock_for_status(ticket, old_status, new_status, now)
+        clock = sla.customer_message(
+            clock,
+            now,
+            c.targets_for(ticket),
+            first_response_met=ticket.first_responded_at is not None,
+        )
+        ticket.status = new_status
+        ticket.last_customer_message_at = now
+        if new_status != Status.RESOLVED:
+            ticket.resolved_at = None
+        fields = [
+            "status",
+            "last_customer_message_at",
+            "resolved_at",
+            *c.apply_clock(ticket, clock, now),
+        ]
+        c.save_ticket(ticket, fields, now)
+        message = Message.objects.create(
+            ticket=ticket,
+            kind=MessageKind.CUSTOMER,
+            author_label=author_label or ticket.customer.name,
+            body=body,
+            created_at=now,
+        )
+        c.event(
+            ticket,
+            kind=TicketEventKind.CUSTOMER_MESSAGE,
+            actor=actor,
+            summary="Customer wrote",
+            now=now,
+        )
+        if new_status != old_status:
+            c.event(
+                ticket,
+                kind=TicketEventKind.STATUS,
+                actor=actor,
+                summary=f"Status {Status(old_status).label} → {Status(new_status).label}",
+                now=now,
+                before={"status": old_status},
+                after={"status": new_status},
+            )
+        audit_record(
+            actor=actor,
+            action="ticket.customer_message",
+            target=ticket,
+            after={"message": message.pk, "status": new_status, "version": ticket.version},
+        )
+    return message
+
+
+def ticket_reply(
+    *, actor: Operator, ticket_id: int, body: str, expected_version: int | None, status: str = ""
+) -> Message:
+    """A public reply to the customer. Meets the first-response clock (and any
+    next-response clock); optionally sets the status in the same step (e.g. reply and set
+    pending customer), as help desks do."""
+    body = _body(body)
+    with transaction.atomic():
+        ticket = c.lock_for_work(actor, ticket_id, expected_version)
+        if ticket.merged_into_id or ticket.status == Status.CLOSED:
+            raise ValidationFailed("This ticket is closed; reply on the ticket it was merged into.")
+        now = timezone.now()
+        old_status = ticket.status
+        new_status = status or (
+            Status.OPEN if old_status in (Status.NEW, Status.ESCALATED) else old_status
+        )
+        if new_status not in Status.values:
+            raise ValidationFailed("Unknown status.", fields={"status": ["Not a valid status."]})
+        clock = sla.public_reply(c.clock_for_status(ticket, old_status, new_status, now))
+        if ticket.first_responded_at is None:
+            ticket.first_responded_at = now
+        ticket.status = new_status
+        if new_status == Status.RESOLVED:
+            ticket.resolved_at = now
+        fields = ["status", "first_responded_at", "resolved_at", *c.apply_clock(ticket, clock, now)]
+        c.save_ticket(ticket, fields, now)
+        message = Message.objects.create(
+            ticket=ticket, kind=MessageKind.PUBLIC_REPLY, author=actor, body=body, created_at=now
+        )
+        c.event(
+            ticket,
+            kind=TicketEventKind.REPLY,
+            actor=actor,
+            summary="Replied to the customer",
+            now=now,
+        )
+        routed: list[routing.Routed] = []
+        if new_status != old_status:
+            c.event(
+                ticket,
+                kind=TicketEventKind.STATUS,
+                actor=actor,
+                summary=f"Status {Status(old_status).label} → {Status(new_status).label}",
+                now=now,
+                before={"status": old_status},
+                after={"status": new_status},
+            )
+            if new_status in (Status.RESOLVED, Status.CLOSED) and ticket.assignee_id:
+                routed = routing.route_queues(routing.queues_of(ticket.assignee_id), now=now)
+        audit_record(
+            actor=actor,
+            action="ticket.reply",
+            target=ticket,
+            before={"status": old_status, "version": ticket.version - 1},
+            after={
+                "message": message.pk,
+                "status": new_status,
+                "version": ticket.version,
+                "routed": [r.ticket_id for r in routed],
+            },
+        )
+    return message
+
+
+def ticket_note_add(
+    *, actor: Operator, ticket_id: int, body: str, expected_version: int | None
+) -> Message:
+    """An internal note (never shown to the customer). @username notifies that operator if
+    they can see the ticket."""
+    body = _body(body)
+    with transaction.atomic():
+        ticket = c.lock_for_work(actor, ticket_id, expected_version)
+        now = timezone.now()
+        c.save_ticket(ticket, [], now)
+        message = Message.objects.create(
+            ticket=ticket, kind=MessageKind.INTERNAL_NOTE, author=actor, body=body, created_at=now
+        )
+        mentioned = c.record_mentions(message, ticket, actor, now)
+        c.event(
+            ticket,
+            kind=TicketEventKind.NOTE,
+            actor=actor,
+            summary="Added an internal note",
+            now=now,
+        )
+        audit_record(
+            actor=actor,
+            action="ticket.note_add",
+            target=ticket,
+            after={
+                "message": message.pk,
+                "mentions": [op.pk for op in mentioned],
+                "version": ticket.version,
+            },
+        )
+    return message
+
+
+def ticket_note_edit(
+    *, actor: Operator, note_id: int, body: str, expected_version: int | None
+) -> Message:
+    """Change a note's text, keeping the previous text as a revision. Newly @mentioned
+    operators are notified; ones already mentioned are not notified again."""
+    body = _body(body)
+    with transaction.atomic():
+        note = Message.objects.filter(pk=note_id, kind=MessageKind.INTERNAL_NOTE).first()
+        if note is None:
+            raise NotFound("No such note.")
+        ticket = c.lock_for_work(actor, note.ticket_id, expected_version)
+        note = Message.objects.select_for_update().get(pk=note_id)
+        if not access.can_edit_note(actor, note.author_id):
+            raise Forbidden("Only the note's author or a supervisor may edit it.")
+        if note.body == body:
+            return note
+        now = timezone.now()
+        previous = note.body
+        NoteRevision.objects.create(message=note, body=previous, edited_by=actor, edited_at=now)
+        note.body = body
+        note.edited_at = now
+        note.save(update_fields=["body", "edited_at"])
+        c.save_ticket(ticket, [], now)
+        mentioned = c.record_mentions(note, ticket, actor, now, previous=previous)
+        c.event(
+            ticket,
+            kind=TicketEventKind.NOTE_EDIT,
+            actor=actor,
+            summary="Edited an internal note",
+            now=now,
+            after={"message": note.pk},
+        )
+        audit_record(
+            actor=actor,
+            action="ticket.note_edit",
+            target=note,
+            before={"body": previous},
+            after={"body": body, "mentions": [op.pk for op in mentioned], "ticket": ticket.pk},
+        )
+    return note

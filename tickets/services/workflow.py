@@ -1,0 +1,482 @@
+"""Changing a ticket: owner, status, priority, tags, merge, and the same in bulk."""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+
+from django.db import transaction
+from django.utils import timezone
+
+from backoffice.errors import DomainError, Forbidden, ValidationFailed
+from identity.audit import audit_record
+from identity.models import Operator, OperatorKind
+from tickets import access, routing, sla
+from tickets.models import (
+    PAUSED_STATUSES,
+    Message,
+    MessageKind,
+    NotificationKind,
+    Priority,
+    QueueMembership,
+    Status,
+    Tag,
+    Ticket,
+    TicketEventKind,
+)
+from tickets.notifications import notify
+from tickets.services import _common as c
+
+DONE = (Status.RESOLVED, Status.CLOSED)
+
+
+def _assignee(assignee_id: int) -> Operator:
+    operator = Operator.objects.filter(
+        pk=assignee_id, is_active=True, kind=OperatorKind.HUMAN
+    ).first()
+    if operator is None or not operator.has_perm(access.WORK):
+        raise ValidationFailed(
+            "That operator cannot work tickets.",
+            fields={"assignee": ["Not an active operator who works tickets."]},
+        )
+    return operator
+
+
+def _set_owner(
+    ticket: Ticket, assignee: Operator, actor: Operator, now: dt.datetime, *, verb: str
+) -> tuple[int | None, list[routing.Routed]]:
+    previous_id = ticket.assignee_id
+    previous_name = str(ticket.assignee) if ticket.assignee else None
+    ticket.assignee = assignee
+    ticket.assigned_at = now
+    ticket.unrouted = False
+    c.save_ticket(ticket, ["assignee", "assigned_at", "unrouted"], now)
+    QueueMembership.objects.filter(queue_id=ticket.queue_id, operator=assignee).update(
+        last_assigned_at=now
+    )
+    c.event(
+        ticket,
+        kind=TicketEventKind.ASSIGNEE,
+        actor=actor,
+        summary=f"{verb} {assignee}" + (f" (was {previous_name})" if previous_name else ""),
+        now=now,
+        before={"assignee": previous_id, "assignee_name": previous_name},
+        after={"assignee": assignee.pk, "assignee_name": str(assignee)},
+    )
+    if assignee.pk != actor.pk:
+        notify(
+            recipient=assignee,
+            kind=NotificationKind.ASSIGNMENT,
+            title=f"{actor} assigned ticket #{ticket.pk} to you",
+            body=ticket.subject,
+            url=c.ticket_url(ticket.pk),
+        )
+    routed: list[routing.Routed] = []
+    if previous_id is not None and ticket.is_active:
+        # The previous owner just gained a free slot.
+        routed = routing.route_queues(routing.queues_of(previous_id), now=now)
+    return previous_id, routed
+
+
+def ticket_assign(
+    *, actor: Operator, ticket_id: int, assignee_id: int, expected_version: int | None
+) -> Ticket:
+    """Give a ticket an owner. Agents may assign an unowned ticket of their queue to a
+    member of that queue; changing an existing owner is a reassignment (supervisors)."""
+    with transaction.atomic():
+        ticket = c.lock_for_work(actor, ticket_id, expected_version)
+        assignee = _assignee(assignee_id)
+        if ticket.assignee_id == assignee.pk:
+            raise ValidationFailed(f"Ticket #{ticket.pk} is already assigned to {assignee}.")
+        if not access.can_assign_to(actor, ticket, assignee):
+            raise Forbidden(
+                "Only a supervisor may reassign an owned ticket or assign outside its queue."
+            )
+        reassign = ticket.assignee_id is not None
+        now = timezone.now()
+        previous, routed = _set_owner(
+            ticket, assignee, actor, now, verb="Reassigned to" if reassign else "Assigned to"
+        )
+        audit_record(
+            actor=actor,
+            action="ticket.reassign" if reassign else "ticket.assign",
+            target=ticket,
+            before={"assignee": previous},
+            after={
+                "assignee": assignee.pk,
+                "version": ticket.version,
+                "routed": [r.ticket_id for r in routed],
+            },
+        )
+    return ticket
+
+
+def ticket_reassign(
+    *, actor: Operator, ticket_id: int, assignee_id: int, expected_version: int | None
+) -> Ticket:
+    """Move a ticket to another owner (supervisors only)."""
+    if not access.can_reassign(actor):
+        # Existence check first: an agent must not learn whether a hidden ticket exists.
+        access.ensure_view(actor, Ticket.objects.filter(pk=ticket_id).first())
+        raise Forbidden("Only a supervisor may reassign tickets.")
+    return ticket_assign(
+        actor=actor, ticket_id=ticket_id, assignee_id=assignee_id, expected_version=expected_version
+    )
+
+
+def ticket_take(*, actor: Operator, ticket_id: int, expected_version: int | None) -> Ticket:
+    """Take ownership: an agent takes an unowned ticket of their queue; a supervisor may
+    take any ticket."""
+    with transaction.atomic():
+        ticket = c.lock_for_work(actor, ticket_id, expected_version)
+        if ticket.assignee_id == actor.pk:
+            raise ValidationFailed("You already own this ticket.")
+        if not access.can_take(actor, ticket):
+            raise Forbidden(
+                f"Ticket #{ticket.pk} belongs to {ticket.assignee}; only a supervisor may take it."
+            )
+        now = timezone.now()
+        previous, routed = _set_owner(ticket, actor, actor, now, verb="Taken by")
+        audit_record(
+            actor=actor,
+            action="ticket.take",
+            target=ticket,
+            before={"assignee": previous},
+            after={
+                "assignee": actor.pk,
+                "version": ticket.version,
+                "routed": [r.ticket_id for r in routed],
+            },
+        )
+    return ticket
+
+
+def _change_status(
+    ticket: Ticket, status: str, actor: Operator | None, now: dt.datetime
+) -> list[routing.Routed]:
+    old = ticket.status
+    if status not in Status.values:
+        raise ValidationFailed(
+            "Unknown status.", fields={"status": [f"Not one of {Status.values}."]}
+        )
+    if status == old:
+        raise ValidationFailed(f"The ticket is already {Status(old).label.lower()}.")
+    if status == Status.NEW:
+        raise ValidationFailed(
+            "A ticket cannot go back to New.", fields={"status": ["Not allowed."]}
+        )
+    if old == Status.CLOSED:
+        raise ValidationFailed("A closed ticket stays closed.", fields={"status": ["Not allowed."]})
+    clock = c.clock_for_status(ticket, old, status, now)
+    ticket.status = status
+    if status == Status.RESOLVED:
+        ticket.resolved_at = now
+    elif status == Status.CLOSED:
+        ticket.closed_at = now
+        ticket.resolved_at = ticket.resolved_at or now
+    else:
+        ticket.resolved_at = None
+    c.save_ticket(
+        ticket, ["status", "resolved_at", "closed_at", *c.apply_clock(ticket, clock, now)], now
+    )
+    c.event(
+        ticket,
+        kind=TicketEventKind.STATUS,
+        actor=actor,
+        summary=f"Status {Status(old).label} → {Status(status).label}",
+        now=now,
+        before={"status": old},
+        after={"status": status},
+    )
+    if (status in PAUSED_STATUSES) != (old in PAUSED_STATUSES):
+        c.event(
+            ticket,
+            kind=TicketEventKind.SLA,
+            actor=actor,
+            summary="SLA paused" if status in PAUSED_STATUSES else "SLA resumed",
+            now=now,
+            after={
+                "paused_since": ticket.sla_paused_since,
+                "paused_seconds": ticket.sla_paused_seconds,
+            },
+        )
+    if status in DONE and old not in DONE and ticket.assignee_id:
+        return routing.route_queues(routing.queues_of(ticket.assignee_id), now=now)
+    return []
+
+
+def ticket_status_set(
+    *, actor: Operator, ticket_id: int, status: str, expected_version: int | None
+) -> Ticket:
+    """Move a ticket through its lifecycle. Pending customer and on hold pause the SLA;
+    resolved and closed stop it and free the owner's capacity for waiting tickets."""
+    with transaction.atomic():
+        ticket = c.lock_for_work(actor, ticket_id, expected_version)
+        if ticket.merged_into_id:
+            raise ValidationFailed("This ticket was merged; change the ticket it was merged into.")
+        old = ticket.status
+        now = timezone.now()
+        routed = _change_status(ticket, status, actor, now)
+        audit_record(
+            actor=actor,
+            action="ticket.status",
+            target=ticket,
+            before={"status": old},
+            after={
+                "status": status,
+                "version": ticket.version,
+                "routed": [r.ticket_id for r in routed],
+            },
+        )
+    return ticket
+
+
+def ticket_priority_set(
+    *, actor: Operator, ticket_id: int, priority: str, expected_version: int | None
+) -> Ticket:
+    """Change priority; the running SLA clocks are recomputed from the new targets."""
+    if priority not in Priority.values:
+        raise ValidationFailed(
+            "Unknown priority.", fields={"priority": [f"Not one of {Priority.values}."]}
+        )
+    with transaction.atomic():
+        ticket = c.lock_for_work(actor, ticket_id, expected_version)
+        old = ticket.priority
+        if old == priority:
+            raise ValidationFailed(f"The priority is already {Priority(old).label.lower()}.")
+        now = timezone.now()
+        before_due = c.clock_of(ticket).next_due
+        ticket.priority = priority
+        clock = sla.retarget(
+            c.clock_of(ticket),
+            created_at=ticket.created_at,
+            last_customer_message_at=ticket.last_customer_message_at,
+            targets=c.targets_for(ticket, priority),
+        )
+        c.save_ticket(ticket, ["priority", *c.apply_clock(ticket, clock, now)], now)
+        c.event(
+            ticket,
+            kind=TicketEventKind.PRIORITY,
+            actor=actor,
+            summary=f"Priority {Priority(old).label} → {Priority(priority).label}",
+            now=now,
+            before={"priority": old},
+            after={"priority": priority},
+        )
+        c.event(
+            ticket,
+            kind=TicketEventKind.SLA,
+            actor=actor,
+            summary="SLA targets recalculated for the new priority",
+            now=now,
+            before={"next_due": before_due},
+            after={"next_due": ticket.sla_next_due_at},
+        )
+        audit_record(
+            actor=actor,
+            action="ticket.priority",
+            target=ticket,
+            before={"priority": old},
+            after={"priority": priority, "version": ticket.version},
+        )
+    return ticket
+
+
+def ticket_tags_set(
+    *, actor: Operator, ticket_id: int, tags: list[str], expected_version: int | None
+) -> Ticket:
+    """Replace the ticket's tags (normalised to lower case, at most 20)."""
+    names = c.normalise_tags(tags)
+    with transaction.atomic():
+        ticket = c.lock_for_work(actor, ticket_id, expected_version)
+        before = sorted(ticket.tags.values_list("name", flat=True))
+        if before == names:
+            raise ValidationFailed("The tags are unchanged.")
+        now = timezone.now()
+        c.save_ticket(ticket, [], now)
+        ticket.tags.set(c.tags_get_or_create(names))
+        added = sorted(set(names) - set(before))
+        removed = sorted(set(before) - set(names))
+        parts = ([f"added {', '.join(added)}"] if added else []) + (
+            [f"removed {', '.join(removed)}"] if removed else []
+        )
+        c.event(
+            ticket,
+            kind=TicketEventKind.TAGS,
+            actor=actor,
+            summary="Tags: " + "; ".join(parts),
+            now=now,
+            before={"tags": before},
+            after={"tags": names},
+        )
+        audit_record(
+            actor=actor,
+            action="ticket.tags",
+            target=ticket,
+            before={"tags": before},
+            after={"tags": names, "version": ticket.version},
+        )
+    return ticket
+
+
+def ticket_merge(
+    *,
+    actor: Operator,
+    source_id: int,
+    target_id: int,
+    expected_source_version: int | None,
+    expected_target_version: int | None,
+) -> Ticket:
+    """Merge `source` into `target` (supervisors only; both tickets of the same customer).
+
+    The source's messages move to the target, each marked with the ticket it came from;
+    each ticket keeps its own timeline; the source is closed with a pointer to the target;
+    tags are combined. Returns the target."""
+    if source_id == target_id:
+        raise ValidationFailed(
+            "A ticket cannot be merged into itself.", fields={"target": ["Same ticket."]}
+        )
+    with transaction.atomic():
+        # Lock in id order so two merges of the same pair cannot deadlock.
+        first, second = sorted([source_id, target_id])
+        locked = {first: c.lock_ticket(first), second: c.lock_ticket(second)}
+        source = access.ensure_view(actor, locked[source_id])
+        target = access.ensure_view(actor, locked[target_id])
+        if not access.can_merge(actor):
+            raise Forbidden("Only a supervisor may merge tickets.")
+        c.check_version(source, expected_source_version)
+        c.check_version(target, expected_target_version)
+        if source.customer_id != target.customer_id:
+            raise ValidationFailed(
+                "Only tickets of the same customer can be merged.",
+                fields={"target": ["This ticket belongs to another customer."]},
+            )
+        for ticket in (source, target):
+            if ticket.merged_into_id:
+                raise ValidationFailed(f"Ticket #{ticket.pk} was already merged.")
+        if target.status == Status.CLOSED:
+            raise ValidationFailed("Merge into an open ticket, not a closed one.")
+        now = timezone.now()
+        moved = Message.objects.filter(ticket=source).count()
+        Message.objects.filter(ticket=source, merged_from__isnull=True).update(merged_from=source)
+        Message.objects.filter(ticket=source).update(ticket=target)
+        target_tags = set(target.tags.values_list("name", flat=True))
+        source_tags = set(source.tags.values_list("name", flat=True))
+        if source_tags - target_tags:
+            target.tags.set(c.tags_get_or_create(sorted(source_tags | target_tags)))
+        if source.last_customer_message_at and (
+            target.last_customer_message_at is None
+            or source.last_customer_message_at > target.last_customer_message_at
+        ):
+            target.last_customer_message_at = source.last_customer_message_at
+        c.save_ticket(target, ["last_customer_message_at"], now)
+        old_source_status = source.status
+        clock = sla.resolve(sla.resume(c.clock_of(source), now))
+        source.status = Status.CLOSED
+        source.closed_at = now
+        source.merged_into = target
+        c.save_ticket(
+            source, ["status", "closed_at", "merged_into", *c.apply_clock(source, clock, now)], now
+        )
+        Message.objects.create(
+            ticket=target,
+            kind=MessageKind.SYSTEM,
+            author_label="System",
+            body=f"{actor} merged ticket #{source.pk} into this ticket ({moved} messages moved).",
+            created_at=now,
+        )
+        c.event(
+            source,
+            kind=TicketEventKind.MERGE,
+            actor=actor,
+            summary=f"Merged into #{target.pk}",
+            now=now,
+            before={"status": old_source_status},
+            after={"merged_into": target.pk, "status": Status.CLOSED},
+        )
+        c.event(
+            target,
+            kind=TicketEventKind.MERGE,
+            actor=actor,
+            summary=f"Ticket #{source.pk} merged into this one",
+            now=now,
+            after={"merged_from": source.pk, "messages": moved},
+        )
+        routed: list[routing.Routed] = []
+        if source.assignee_id and old_source_status not in DONE:
+            routed = routing.route_queues(routing.queues_of(source.assignee_id), now=now)
+        audit_record(
+            actor=actor,
+            action="ticket.merge",
+            target=target,
+            before={"source": source.pk, "source_status": old_source_status},
+            after={
+                "source": source.pk,
+                "merged_into": target.pk,
+                "messages_moved": moved,
+                "routed": [r.ticket_id for r in routed],
+            },
+        )
+    return target
+
+
+BULK_ACTIONS = ("assign", "status", "priority", "tag")
+
+
+@dataclasses.dataclass
+class BulkResult:
+    updated: list[int] = dataclasses.field(default_factory=list)
+    skipped: dict[int, str] = dataclasses.field(default_factory=dict)
+
+
+def ticket_bulk_update(
+    *, actor: Operator, items: list[tuple[int, int]], action: str, value: str
+) -> BulkResult:
+    """Apply one change to many tickets, each given with the version the operator saw.
+
+    Each ticket goes through the single-ticket service in its own savepoint, so it gets the
+    same checks and writes its own audit event (one audit event per ticket changed, which
+    keeps the trail searchable by ticket). A ticket that is stale, forbidden or already in
+    that state is skipped with the reason; the others are still changed."""
+    if action not in BULK_ACTIONS:
+        raise ValidationFailed(
+            "Unknown bulk action.", fields={"action": [f"Not one of {BULK_ACTIONS}."]}
+        )
+    if not items:
+        raise ValidationFailed(
+            "Select at least one ticket.", fields={"tickets": ["Nothing selected."]}
+        )
+    if len(items) > 200:
+        raise ValidationFailed("At most 200 tickets at once.", fields={"tickets": ["Too many."]})
+    result = BulkResult()
+    with transaction.atomic():
+        for ticket_id, version in items:
+            try:
+                with transaction.atomic():
+                    _bulk_one(actor, ticket_id, version, action, value)
+                result.updated.append(ticket_id)
+            except DomainError as error:
+                result.skipped[ticket_id] = error.message
+    return result
+
+
+def _bulk_one(actor: Operator, ticket_id: int, version: int, action: str, value: str) -> None:
+    if action == "assign":
+        try:
+            assignee_id = int(value)
+        except (TypeError, ValueError) as exc:
+            raise ValidationFailed("Choose an operator.") from exc
+        ticket_assign(
+            actor=actor, ticket_id=ticket_id, assignee_id=assignee_id, expected_version=version
+        )
+    elif action == "status":
+        ticket_status_set(actor=actor, ticket_id=ticket_id, status=value, expected_version=version)
+    elif action == "priority":
+        ticket_priority_set(
+            actor=actor, ticket_id=ticket_id, priority=value, expected_version=version
+        )
+    else:
+        current = list(Tag.objects.filter(tickets__pk=ticket_id).values_list("name", flat=True))
+        ticket_tags_set(
+            actor=actor, ticket_id=ticket_id, tags=[*current, value], expected_version=version
+        )

@@ -1,0 +1,373 @@
+"""The operator UI of the inbox: server-rendered pages calling the same services and
+selectors as the API. Domain errors become a message on the page; a stale submission
+re-renders the ticket with the operator's draft kept and the reason shown."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib import messages
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.http import urlencode
+from django.views.decorators.http import require_GET, require_POST
+
+from backoffice.errors import Conflict, DomainError, NotFound
+from tickets import access, forms, selectors, services
+from tickets.models import ACTIVE_STATUSES, MessageKind, Priority, Status
+
+PAGE_SIZE = 25
+
+
+def _inbox_user(request: HttpRequest) -> Any:
+    if not access.can_use_inbox(request.user):
+        raise Http404("No inbox for you.")
+    return request.user
+
+
+def _filters(request: HttpRequest) -> tuple[selectors.InboxFilters, dict[str, str]]:
+    get = request.GET
+    raw = {
+        key: get.get(key, "").strip() for key in ("status", "priority", "queue", "tag", "assignee")
+    }
+
+    def as_int(value: str) -> int | None:
+        return int(value) if value.isdigit() else None
+
+    filters = selectors.InboxFilters(
+        status=(raw["status"],) if raw["status"] in Status.values else (),
+        priority=(raw["priority"],) if raw["priority"] in Priority.values else (),
+        queue_id=as_int(raw["queue"]),
+        tag=raw["tag"],
+        assignee_id=as_int(raw["assignee"]),
+        unassigned=raw["assignee"] == "none",
+    )
+    return filters, raw
+
+
+@require_GET
+def inbox(request: HttpRequest) -> HttpResponse:
+    operator = _inbox_user(request)
+    views = selectors.views_for(operator)
+    view = request.GET.get("view", "mine")
+    if view not in views:
+        view = "mine"
+    filters, raw = _filters(request)
+    search = request.GET.get("q", "").strip()
+    sort = request.GET.get("sort", "newest")
+    tickets = selectors.ticket_list_for_inbox(
+        operator=operator, view=view, filters=filters, search=search, sort=sort
+    )
+    page = Paginator(tickets, PAGE_SIZE).get_page(request.GET.get("page"))
+    query = request.GET.copy()
+    query.pop("page", None)
+    base_query = {k: v for k, v in query.items() if v}
+    availability = selectors.availability_of(operator=operator)
+    return render(
+        request,
+        "tickets/inbox.html",
+        {
+            "views": views,
+            "view": view,
+            "page": page,
+            "filters": raw,
+            "search": search,
+            "sort": sort,
+            "sorts": selectors.SORT_LABELS,
+            "statuses": Status.choices,
+            "priorities": Priority.choices,
+            "queues": selectors.queue_list_for(operator=operator),
+            "assignees": selectors.assignable_operators(operator=operator),
+            "page_query": urlencode(base_query),
+            "view_query": urlencode({k: v for k, v in base_query.items() if k != "view"}),
+            "on_duty": bool(availability and availability.on_duty),
+            "unread": selectors.notification_unread_count(operator=operator),
+            "active_statuses": ACTIVE_STATUSES,
+        },
+    )
+
+
+@require_POST
+def bulk(request: HttpRequest) -> HttpResponse:
+    operator = _inbox_user(request)
+    form = forms.BulkForm(request.POST)
+    back = request.POST.get("next") or reverse("tickets:inbox")
+    if not back.startswith("/"):
+        back = reverse("tickets:inbox")
+    if not form.is_valid():
+        messages.error(request, "Choose a bulk action.")
+        return redirect(back)
+    try:
+        result = services.ticket_bulk_update(
+            actor=operator,
+            items=forms.parse_selection(request.POST.getlist("t")),
+            action=form.cleaned_data["action"],
+            value=form.value(),
+        )
+    except DomainError as error:
+        messages.error(request, error.message)
+        return redirect(back)
+    if result.updated:
+        messages.success(request, f"Updated {len(result.updated)} ticket(s).")
+    for ticket_id, reason in result.skipped.items():
+        messages.warning(request, f"#{ticket_id} skipped: {reason}")
+    return redirect(back)
+
+
+@require_POST
+def duty(request: HttpRequest) -> HttpResponse:
+    operator = _inbox_user(request)
+    on_duty = request.POST.get("on_duty") == "1"
+    routed = services.operator_duty_set(actor=operator, on_duty=on_duty)
+    if on_duty:
+        mine = [r for r in routed if r.operator_id == operator.pk]
+        messages.success(request, f"You are on duty. {len(mine)} waiting ticket(s) routed to you.")
+    else:
+        messages.success(request, "You are off duty; new tickets will not be routed to you.")
+    return redirect(reverse("tickets:inbox"))
+
+
+def _detail_context(request: HttpRequest, ticket_id: int, **extra: Any) -> dict[str, Any]:
+    operator = request.user
+    ticket = selectors.ticket_get_for_operator(operator=operator, ticket_id=ticket_id)
+    return {
+        "ticket": ticket,
+        "conversation": list(ticket.messages.all()),
+        "timeline": list(ticket.events.all()),
+        "tags_text": ", ".join(tag.name for tag in ticket.tags.all()),
+        "statuses": Status.choices,
+        "priorities": Priority.choices,
+        "assignees": selectors.assignable_operators(operator=operator, ticket=ticket),
+        "can_take": access.can_take(operator, ticket),
+        "can_reassign": access.can_reassign(operator),
+        "can_merge": access.can_merge(operator),
+        "can_work": not ticket.merged_into_id and ticket.status != Status.CLOSED,
+        "others": selectors.presence_others(ticket_id=ticket.pk, operator=operator),
+        "kinds": MessageKind,
+        "reply_draft": "",
+        "note_draft": "",
+        "conflict": "",
+        **extra,
+    }
+
+
+def ticket_detail(request: HttpRequest, ticket_id: int) -> HttpResponse:
+    _inbox_user(request)
+    try:
+        context = _detail_context(request, ticket_id)
+    except NotFound as error:
+        raise Http404(error.message) from error
+    services.presence_touch(actor=request.user, ticket_id=ticket_id)
+    return render(request, "tickets/ticket_detail.html", context)
+
+
+def _act(
+    request: HttpRequest,
+    ticket_id: int,
+    form_class: type[forms.VersionedForm],
+    action: Callable[[Any], str],
+    *,
+    draft_field: str = "",
+) -> HttpResponse:
+    """Validate the form, run the service, then redirect back to the ticket. A stale
+    version re-renders the page (409) with the operator's draft kept."""
+    _inbox_user(request)
+    form = form_class(request.POST)
+    if not form.is_valid():
+        errors = "; ".join(f"{k}: {' '.join(v)}" for k, v in form.errors.items())
+        messages.error(request, f"Not saved: {errors}")
+        return redirect(reverse("tickets:detail", args=[ticket_id]))
+    try:
+        done = action(form)
+    except NotFound as error:
+        raise Http404(error.message) from error
+    except Conflict as error:
+        extra = {"conflict": error.message}
+        if draft_field:
+            extra[draft_field] = form.cleaned_data.get("body", "")
+        context = _detail_context(request, ticket_id, **extra)
+        return render(request, "tickets/ticket_detail.html", context, status=409)
+    except DomainError as error:
+        messages.error(request, error.message)
+        return redirect(reverse("tickets:detail", args=[ticket_id]))
+    if done:
+        messages.success(request, done)
+    return redirect(reverse("tickets:detail", args=[ticket_id]))
+
+
+@require_POST
+def reply(request: HttpRequest, ticket_id: int) -> HttpResponse:
+    def run(form: forms.ReplyForm) -> str:
+        services.ticket_reply(
+            actor=request.user,
+            ticket_id=ticket_id,
+            body=form.cleaned_data["body"],
+            expected_version=form.cleaned_data["version"],
+            status=form.cleaned_data.get("status", ""),
+        )
+        return "Reply sent to the customer."
+
+    return _act(request, ticket_id, forms.ReplyForm, run, draft_field="reply_draft")
+
+
+@require_POST
+def note(request: HttpRequest, ticket_id: int) -> HttpResponse:
+    def run(form: forms.NoteForm) -> str:
+        services.ticket_note_add(
+            actor=request.user,
+            ticket_id=ticket_id,
+            body=form.cleaned_data["body"],
+            expected_version=form.cleaned_data["version"],
+        )
+        return "Internal note added."
+
+    return _act(request, ticket_id, forms.NoteForm, run, draft_field="note_draft")
+
+
+@require_POST
+def note_edit(request: HttpRequest, ticket_id: int, note_id: int) -> HttpResponse:
+    def run(form: forms.NoteForm) -> str:
+        services.ticket_note_edit(
+            actor=request.user,
+            note_id=note_id,
+            body=form.cleaned_data["body"],
+            expected_version=form.cleaned_data["version"],
+        )
+        return "Note updated; the previous text is kept in its history."
+
+    return _act(request, ticket_id, forms.NoteForm, run)
+
+
+@require_POST
+def assign(request: HttpRequest, ticket_id: int) -> HttpResponse:
+    def run(form: forms.AssignForm) -> str:
+        ticket = services.ticket_assign(
+            actor=request.user,
+            ticket_id=ticket_id,
+            assignee_id=form.cleaned_data["assignee"],
+            expected_version=form.cleaned_data["version"],
+        )
+        return f"Assigned to {ticket.assignee}."
+
+    return _act(request, ticket_id, forms.AssignForm, run)
+
+
+@require_POST
+def take(request: HttpRequest, ticket_id: int) -> HttpResponse:
+    def run(form: forms.VersionedForm) -> str:
+        services.ticket_take(
+            actor=request.user, ticket_id=ticket_id, expected_version=form.cleaned_data["version"]
+        )
+        return "You own this ticket now."
+
+    return _act(request, ticket_id, forms.VersionedForm, run)
+
+
+@require_POST
+def status(request: HttpRequest, ticket_id: int) -> HttpResponse:
+    def run(form: forms.StatusForm) -> str:
+        services.ticket_status_set(
+            actor=request.user,
+            ticket_id=ticket_id,
+            status=form.cleaned_data["status"],
+            expected_version=form.cleaned_data["version"],
+        )
+        return f"Status set to {Status(form.cleaned_data['status']).label}."
+
+    return _act(request, ticket_id, forms.StatusForm, run)
+
+
+@require_POST
+def priority(request: HttpRequest, ticket_id: int) -> HttpResponse:
+    def run(form: forms.PriorityForm) -> str:
+        services.ticket_priority_set(
+            actor=request.user,
+            ticket_id=ticket_id,
+            priority=form.cleaned_data["priority"],
+            expected_version=form.cleaned_data["version"],
+        )
+        return f"Priority set to {Priority(form.cleaned_data['priority']).label}."
+
+    return _act(request, ticket_id, forms.PriorityForm, run)
+
+
+@require_POST
+def tags(request: HttpRequest, ticket_id: int) -> HttpResponse:
+    def run(form: forms.TagsForm) -> str:
+        services.ticket_tags_set(
+            actor=request.user,
+            ticket_id=ticket_id,
+            tags=form.tag_list(),
+            expected_version=form.cleaned_data["version"],
+        )
+        return "Tags saved."
+
+    return _act(request, ticket_id, forms.TagsForm, run)
+
+
+@require_POST
+def merge(request: HttpRequest, ticket_id: int) -> HttpResponse:
+    operator = _inbox_user(request)
+    form = forms.MergeForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Give the number of the ticket to merge into.")
+        return redirect(reverse("tickets:detail", args=[ticket_id]))
+    target_id = form.cleaned_data["target"]
+    # The operator saw the source; the target's version is the one current now unless the
+    # form carried one (the merge is a deliberate, confirmed action on the target).
+    target_version = form.cleaned_data.get("target_version") or selectors.ticket_versions(
+        ticket_ids=[target_id]
+    ).get(target_id)
+    try:
+        target = services.ticket_merge(
+            actor=operator,
+            source_id=ticket_id,
+            target_id=target_id,
+            expected_source_version=form.cleaned_data["version"],
+            expected_target_version=target_version,
+        )
+    except DomainError as error:
+        messages.error(request, error.message)
+        return redirect(reverse("tickets:detail", args=[ticket_id]))
+    messages.success(request, f"Ticket #{ticket_id} merged into this ticket.")
+    return redirect(reverse("tickets:detail", args=[target.pk]))
+
+
+@require_GET
+def presence(request: HttpRequest, ticket_id: int) -> HttpResponse:
+    _inbox_user(request)
+    try:
+        others = services.presence_touch(actor=request.user, ticket_id=ticket_id)
+    except NotFound as error:
+        raise Http404(error.message) from error
+    return render(request, "tickets/_presence.html", {"others": others})
+
+
+@require_GET
+def notifications(request: HttpRequest) -> HttpResponse:
+    operator = _inbox_user(request)
+    unread_only = request.GET.get("unread") == "1"
+    rows = selectors.notification_list(operator=operator, unread_only=unread_only)
+    page = Paginator(rows, 50).get_page(request.GET.get("page"))
+    return render(
+        request,
+        "tickets/notifications.html",
+        {
+            "page": page,
+            "unread_only": unread_only,
+            "unread": selectors.notification_unread_count(operator=operator),
+        },
+    )
+
+
+@require_POST
+def notifications_read(request: HttpRequest) -> HttpResponse:
+    operator = _inbox_user(request)
+    ids = [int(v) for v in request.POST.getlist("id") if v.isdigit()]
+    count = services.notifications_mark_read(actor=operator, notification_ids=ids or None)
+    messages.success(request, f"Marked {count} notification(s) read.")
+    target = request.POST.get("next", "")
+    return redirect(target if target.startswith("/") else reverse("tickets:notifications"))
