@@ -1,1 +1,7 @@
-urlpatterns: list = []
+from django.urls import path
+
+from identity.api import WhoAmIView
+
+urlpatterns = [
+    path("identity/whoami/", WhoAmIView.as_view(), name="identity-whoami"),
+]

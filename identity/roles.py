@@ -27,6 +27,29 @@ ROLE_PERMISSIONS: dict[str, list[str]] = {
     Role.RELEASE_MANAGER: [],
 }
 
+# Payments and refunds (payments_sandbox.access states the rules; the AI agent's service
+# principal gets no role, only token scopes refunds:request / refunds:preview / *:read).
+_PAYMENTS_READ = [
+    "payments_sandbox.view_payment",
+    "payments_sandbox.view_refund",
+]
+_RECONCILIATION_READ = ["payments_sandbox.view_reconciliationreport"]
+ROLE_PERMISSIONS[Role.AGENT] += [*_PAYMENTS_READ, "payments_sandbox.request_refund"]
+ROLE_PERMISSIONS[Role.APPROVER] += [
+    *_PAYMENTS_READ,
+    *_RECONCILIATION_READ,
+    "payments_sandbox.approve_refund",
+]
+ROLE_PERMISSIONS[Role.SUPERVISOR] += [
+    *_PAYMENTS_READ,
+    *_RECONCILIATION_READ,
+    "payments_sandbox.request_refund",
+    "payments_sandbox.cancel_refund",
+    "payments_sandbox.reverse_payment",
+    "payments_sandbox.resolve_reconciliation",
+]
+ROLE_PERMISSIONS[Role.AUDITOR] += [*_PAYMENTS_READ, *_RECONCILIATION_READ]
+
 
 def _permission(label: str) -> Permission:
     app_label, codename = label.split(".", 1)

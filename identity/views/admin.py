@@ -1,0 +1,166 @@
+"""Operator administration and service principals' API tokens (admins only)."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from backoffice.errors import DomainError
+from identity import otp, selectors, services
+from identity.forms import OperatorCreateForm, RolesForm, TokenCreateForm
+from identity.models import ApiToken, Operator
+from identity.stepup import stepup_required
+from identity.views.common import admin_required
+
+
+def _me(request: HttpRequest) -> Operator:
+    assert isinstance(request.user, Operator)
+    return request.user
+
+
+def _apply_field_errors(form: OperatorCreateForm | TokenCreateForm, exc: DomainError) -> None:
+    for field, errors in exc.fields.items():
+        for error in errors:
+            form.add_error(field if field in form.fields else None, error)
+    if not exc.fields:
+        form.add_error(None, exc.message)
+
+
+@require_GET
+@admin_required
+def operator_list(request: HttpRequest) -> HttpResponse:
+    return render(request, "identity/operator_list.html", {"operators": selectors.operator_list()})
+
+
+@require_GET
+@admin_required
+def operator_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    operator = selectors.operator_get(pk=pk)
+    return render(
+        request,
+        "identity/operator_detail.html",
+        {
+            "operator": operator,
+            "roles_form": RolesForm(initial={"roles": sorted(operator.role_names())}),
+            "totp": otp.confirmed_totp(operator),
+            "backup_codes_left": otp.backup_codes_left(operator),
+            "sessions": selectors.session_list_for_operator(operator=operator),
+            "tokens": operator.api_tokens.all() if operator.is_service_principal else [],
+        },
+    )
+
+
+@require_http_methods(["GET", "POST"])
+@admin_required
+@stepup_required
+def operator_create(request: HttpRequest) -> HttpResponse:
+    form = OperatorCreateForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            operator, temporary = services.operator_create(actor=_me(request), **form.cleaned_data)
+        except DomainError as exc:
+            _apply_field_errors(form, exc)
+        else:
+            return render(
+                request,
+                "identity/operator_created.html",
+                {"operator": operator, "password": temporary},
+            )
+    return render(request, "identity/operator_create.html", {"form": form})
+
+
+def _act(request: HttpRequest, pk: int, done: str, action: str) -> HttpResponse:
+    operator = selectors.operator_get(pk=pk)
+    actor = _me(request)
+    try:
+        if action == "roles":
+            form = RolesForm(request.POST)
+            if not form.is_valid():
+                messages.error(request, "Choose valid roles.")
+                return redirect("identity:operator_detail", pk=pk)
+            services.operator_roles_set(
+                actor=actor, operator=operator, roles=form.cleaned_data["roles"]
+            )
+        elif action == "force_logout":
+            services.operator_force_logout(actor=actor, operator=operator)
+        elif action == "reset_2fa":
+            services.operator_totp_reset(actor=actor, operator=operator)
+        else:
+            services.operator_deactivate(actor=actor, operator=operator)
+    except DomainError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, done)
+    return redirect("identity:operator_detail", pk=pk)
+
+
+@require_POST
+@admin_required
+@stepup_required
+def operator_roles(request: HttpRequest, pk: int) -> HttpResponse:
+    return _act(request, pk, "Roles updated.", "roles")
+
+
+@require_POST
+@admin_required
+@stepup_required
+def operator_force_logout(request: HttpRequest, pk: int) -> HttpResponse:
+    return _act(request, pk, "All sessions of this operator were signed out.", "force_logout")
+
+
+@require_POST
+@admin_required
+@stepup_required
+def operator_reset_2fa(request: HttpRequest, pk: int) -> HttpResponse:
+    return _act(
+        request, pk, "Two-factor reset: the operator enrols again at the next login.", "reset_2fa"
+    )
+
+
+@require_POST
+@admin_required
+def operator_deactivate(request: HttpRequest, pk: int) -> HttpResponse:
+    return _act(request, pk, "Account deactivated.", "deactivate")
+
+
+@require_GET
+@admin_required
+def token_list(request: HttpRequest) -> HttpResponse:
+    return render(request, "identity/token_list.html", {"tokens": selectors.api_token_list()})
+
+
+@require_http_methods(["GET", "POST"])
+@admin_required
+@stepup_required
+def token_create(request: HttpRequest) -> HttpResponse:
+    form = TokenCreateForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            token, raw = services.api_token_create(
+                actor=_me(request),
+                principal=data["principal"],
+                name=data["name"],
+                scopes=data["scopes"],
+                expires_at=data["expires_at"],
+            )
+        except DomainError as exc:
+            _apply_field_errors(form, exc)
+        else:
+            return render(request, "identity/token_created.html", {"token": token, "raw": raw})
+    return render(request, "identity/token_create.html", {"form": form})
+
+
+@require_POST
+@admin_required
+def token_revoke(request: HttpRequest, pk: int) -> HttpResponse:
+    token = get_object_or_404(ApiToken, pk=pk)
+    try:
+        services.api_token_revoke(actor=_me(request), token=token)
+    except DomainError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, f"Token {token.name} revoked.")
+    return redirect("identity:token_list")
