@@ -192,6 +192,16 @@ CELERY_BEAT_SCHEDULE["idempotency-purge"] = {
     "task": "backoffice.tasks.idempotency_purge",
     "schedule": 3600.0,
 }
+# Refunds stuck in processing (a worker died, or the provider settles later) are settled from
+# the provider's record; yesterday's refunds are reconciled every night.
+CELERY_BEAT_SCHEDULE["payments-recover-stuck"] = {
+    "task": "payments_sandbox.refund_recover_stuck",
+    "schedule": 300.0,
+}
+CELERY_BEAT_SCHEDULE["payments-reconcile"] = {
+    "task": "payments_sandbox.reconcile_yesterday",
+    "schedule": 24 * 3600.0,
+}
 # Tickets: raise SLA near-breach/breach flags (and notify) every minute; route tickets left
 # unrouted (a safety net behind the event-driven routing) every two minutes.
 CELERY_BEAT_SCHEDULE["tickets-sla-evaluate"] = {

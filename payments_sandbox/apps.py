@@ -3,3 +3,16 @@ from django.apps import AppConfig
 
 class PaymentsSandboxConfig(AppConfig):
     name = "payments_sandbox"
+    verbose_name = "Payments and refunds"
+
+    def ready(self) -> None:
+        from backoffice import dashboard
+        from identity import scopes
+        from payments_sandbox import access, modes
+        from payments_sandbox.panels import approvals_panel
+
+        # Refuse to start with an ambiguous payments mode (see payments_sandbox.modes).
+        modes.check_configuration()
+        for name, description in access.SCOPES.items():
+            scopes.register(name, description)
+        dashboard.register("payments.approvals", approvals_panel)

@@ -1,0 +1,239 @@
+"""The payments REST API: one view per operation.
+
+Humans call it with their verified session and are judged by role (access.py); the AI
+agent's service principal calls it with a bearer token and is judged by scope: it may
+request (refunds:request) and preview (refunds:preview) refunds and read them, and can never
+approve, reject or cancel one. Every write takes an Idempotency-Key (backoffice.idempotency);
+approving and rejecting also need a fresh step-up.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import status as http
+from rest_framework.permissions import BasePermission, IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from backoffice.idempotency import idempotent
+from backoffice.pagination import StandardPagination
+from identity.models import ApiToken
+from identity.stepup import StepUpFresh
+from payments_sandbox import access, selectors, services
+from payments_sandbox import serializers as s
+
+IDEMPOTENCY_SCOPE = "payments"
+
+
+def allowed(*, human: Callable[[Any], bool], scope: str | None = None) -> type[BasePermission]:
+    """Humans (verified session, no token) pass by role; token callers only by `scope`."""
+
+    class Allowed(BasePermission):
+        message = "You do not have permission to perform this action."
+
+        def has_permission(self, request: Request, view: Any) -> bool:
+            user = request.user
+            if not (user and user.is_authenticated):
+                return False
+            if isinstance(request.auth, ApiToken):
+                return scope is not None and request.auth.has_scope(scope)
+            return not access.is_service(user) and human(user)
+
+    return Allowed
+
+
+class _Paginated(APIView):
+    def paginate(self, request: Request, queryset: Any, serializer: Any) -> Response:
+        paginator = StandardPagination()
+        page = paginator.paginate_queryset(queryset, request, view=self)
+        return paginator.get_paginated_response(serializer(page, many=True).data)
+
+
+# -- payments -------------------------------------------------------------------------------
+
+
+class PaymentListApi(_Paginated):
+    permission_classes = [
+        IsAuthenticated,
+        allowed(human=access.can_view_payments, scope="payments:read"),
+    ]
+
+    @extend_schema(responses=s.PaymentOut(many=True))
+    def get(self, request: Request) -> Response:
+        qs = selectors.payment_list(
+            status=request.query_params.get("status", ""),
+            currency=request.query_params.get("currency", ""),
+            search=request.query_params.get("q", ""),
+        )
+        return self.paginate(request, qs, s.PaymentOut)
+
+
+class PaymentDetailApi(APIView):
+    permission_classes = [
+        IsAuthenticated,
+        allowed(human=access.can_view_payments, scope="payments:read"),
+    ]
+
+    @extend_schema(responses=s.PaymentOut)
+    def get(self, request: Request, payment_id: int) -> Response:
+        return Response(s.PaymentOut(selectors.payment_get(payment_id=payment_id)).data)
+
+
+# -- refunds --------------------------------------------------------------------------------
+
+
+class RefundListApi(_Paginated):
+    permission_classes = [
+        IsAuthenticated,
+        allowed(human=access.can_view_refunds, scope="refunds:read"),
+    ]
+
+    @extend_schema(responses=s.RefundOut(many=True))
+    def get(self, request: Request) -> Response:
+        payment = request.query_params.get("payment_id", "")
+        qs = selectors.refund_list(
+            status=request.query_params.get("status", ""),
+            payment_id=int(payment) if payment.isdigit() else None,
+        )
+        return self.paginate(request, qs, s.RefundOut)
+
+
+class RefundDetailApi(APIView):
+    permission_classes = [
+        IsAuthenticated,
+        allowed(human=access.can_view_refunds, scope="refunds:read"),
+    ]
+
+    @extend_schema(responses=s.RefundOut)
+    def get(self, request: Request, refund_id: int) -> Response:
+        return Response(s.RefundOut(selectors.refund_get(refund_id=refund_id)).data)
+
+
+class RefundRequestApi(APIView):
+    permission_classes = [
+        IsAuthenticated,
+        allowed(human=access.can_request_refund, scope="refunds:request"),
+    ]
+
+    @extend_schema(request=s.RefundRequestIn, responses={201: s.RefundOut})
+    @idempotent(scope=IDEMPOTENCY_SCOPE)
+    def post(self, request: Request) -> Response:
+        data = s.RefundRequestIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        refund = services.refund_request(actor=request.user, **data.validated_data)
+        return Response(s.RefundOut(refund).data, status=http.HTTP_201_CREATED)
+
+
+class RefundPreviewApi(APIView):
+    """Validation and rehearsal only: nothing is written, so no Idempotency-Key is needed."""
+
+    permission_classes = [
+        IsAuthenticated,
+        allowed(human=access.can_request_refund, scope="refunds:preview"),
+    ]
+
+    @extend_schema(request=s.RefundPreviewIn)
+    def post(self, request: Request) -> Response:
+        data = s.RefundPreviewIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        preview = services.refund_preview(actor=request.user, **data.validated_data)
+        return Response(s.preview_out(preview))
+
+
+class _Decision(APIView):
+    # Token callers never pass StepUpFresh: a service principal can never decide a refund.
+    permission_classes = [
+        IsAuthenticated,
+        allowed(human=access.can_approve_refund),
+        StepUpFresh,
+    ]
+
+
+class RefundApproveApi(_Decision):
+    @extend_schema(request=s.DecisionIn, responses=s.RefundOut)
+    @idempotent(scope=IDEMPOTENCY_SCOPE)
+    def post(self, request: Request, refund_id: int) -> Response:
+        data = s.DecisionIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        refund = services.refund_approve(
+            actor=request.user, refund_id=refund_id, reason=data.validated_data["reason"]
+        )
+        return Response(s.RefundOut(refund).data)
+
+
+class RefundRejectApi(_Decision):
+    @extend_schema(request=s.RejectIn, responses=s.RefundOut)
+    @idempotent(scope=IDEMPOTENCY_SCOPE)
+    def post(self, request: Request, refund_id: int) -> Response:
+        data = s.RejectIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        refund = services.refund_reject(
+            actor=request.user, refund_id=refund_id, reason=data.validated_data["reason"]
+        )
+        return Response(s.RefundOut(refund).data)
+
+
+class RefundCancelApi(APIView):
+    permission_classes = [IsAuthenticated, allowed(human=access.can_view_refunds)]
+
+    @extend_schema(request=s.DecisionIn, responses=s.RefundOut)
+    @idempotent(scope=IDEMPOTENCY_SCOPE)
+    def post(self, request: Request, refund_id: int) -> Response:
+        data = s.DecisionIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        refund = services.refund_cancel(
+            actor=request.user, refund_id=refund_id, reason=data.validated_data["reason"]
+        )
+        return Response(s.RefundOut(refund).data)
+
+
+# -- reconciliation -------------------------------------------------------------------------
+
+
+class ReconciliationReportListApi(_Paginated):
+    permission_classes = [IsAuthenticated, allowed(human=access.can_view_reconciliation)]
+
+    @extend_schema(responses=s.ReconciliationReportOut(many=True))
+    def get(self, request: Request) -> Response:
+        return self.paginate(
+            request, selectors.reconciliation_report_list(), s.ReconciliationReportOut
+        )
+
+
+class ReconciliationRunApi(APIView):
+    permission_classes = [IsAuthenticated, allowed(human=access.can_resolve_reconciliation)]
+
+    @extend_schema(request=s.ReconcileIn, responses={201: s.ReconciliationReportDetailOut})
+    @idempotent(scope=IDEMPOTENCY_SCOPE)
+    def post(self, request: Request) -> Response:
+        data = s.ReconcileIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        report = services.reconcile_run(actor=request.user, **data.validated_data)
+        return Response(s.ReconciliationReportDetailOut(report).data, status=201)
+
+
+class ReconciliationReportDetailApi(APIView):
+    permission_classes = [IsAuthenticated, allowed(human=access.can_view_reconciliation)]
+
+    @extend_schema(responses=s.ReconciliationReportDetailOut)
+    def get(self, request: Request, report_id: int) -> Response:
+        report = selectors.reconciliation_report_get(report_id=report_id)
+        return Response(s.ReconciliationReportDetailOut(report).data)
+
+
+class ReconciliationItemResolveApi(APIView):
+    permission_classes = [IsAuthenticated, allowed(human=access.can_resolve_reconciliation)]
+
+    @extend_schema(request=s.ResolveIn, responses=s.ReconciliationItemOut)
+    @idempotent(scope=IDEMPOTENCY_SCOPE)
+    def post(self, request: Request, item_id: int) -> Response:
+        data = s.ResolveIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        item = services.reconciliation_item_resolve(
+            actor=request.user, item_id=item_id, note=data.validated_data["note"]
+        )
+        return Response(s.ReconciliationItemOut(item).data)

@@ -1,0 +1,25 @@
+"""The home-page panel: refunds waiting for the viewer's approval."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.urls import reverse
+
+from backoffice.dashboard import Panel
+from payments_sandbox import access, selectors
+
+
+def approvals_panel(user: Any) -> Panel | None:
+    if not access.can_approve_refund(user):
+        return None
+    queue = selectors.refund_approval_queue()
+    waiting = queue.exclude(requested_by=user)
+    return Panel(
+        title="Refund approvals",
+        url=reverse("payments_sandbox:approvals"),
+        figures=[("Waiting for you", waiting.count())],
+        lines=[
+            (f"#{r.pk} {r.money.format()}", r.reason[:60]) for r in waiting.select_related(None)[:5]
+        ],
+    )

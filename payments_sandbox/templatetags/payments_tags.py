@@ -1,0 +1,38 @@
+from __future__ import annotations
+
+from django import template
+
+from payments_sandbox.domain import Money
+
+register = template.Library()
+
+_STATUS_CLASS = {
+    "succeeded": "ok",
+    "approved": "info",
+    "processing": "info",
+    "pending_approval": "warn",
+    "failed": "bad",
+    "rejected": "bad",
+    "cancelled": "",
+    "refunded": "ok",
+    "partially_refunded": "info",
+    "captured": "",
+    "reversed": "bad",
+    "decline": "bad",
+    "timeout": "warn",
+    "delayed": "warn",
+    "succeed": "ok",
+}
+
+
+@register.filter
+def minor(amount: int | None, currency: str) -> str:
+    """{{ refund.refundable_after|minor:refund.currency }} -> "12.34 USD"."""
+    if amount is None:
+        return "—"
+    return Money(int(amount), currency).format()
+
+
+@register.filter
+def status_class(status: str) -> str:
+    return _STATUS_CLASS.get(str(status), "")
