@@ -174,6 +174,20 @@ class _Prepared:
     kwargs: dict[str, Any]
     endpoint: str
     provider: str
+    priced: bool  # LiteLLM's price table (or the suite's params) knows this model
+
+
+_PRICE_PARAMS = ("input_cost_per_token", "output_cost_per_token", "cost_per_second")
+
+
+def _priced(litellm: Any, spec: ModelSpec, provider: str) -> bool:
+    if any(p in spec.params for p in _PRICE_PARAMS):
+        return True
+    try:
+        info = litellm.get_model_info(model=spec.model, custom_llm_provider=provider)
+    except Exception:  # LiteLLM raises its own "not mapped" errors; any failure = unknown
+        return False
+    return info.get("input_cost_per_token") is not None
 
 
 class ModelClient:
@@ -288,7 +302,14 @@ class ModelClient:
         api_key = spec.resolved_api_key()
         if api_key:
             kwargs["api_key"] = api_key
-        prepared = _Prepared(kwargs, spec.api_base or provider, provider)
+        priced = _priced(litellm, spec, provider)
+        if not priced:
+            # An unpriced model (a vLLM server, a team's agent service): LiteLLM would search
+            # its price table on every call (~2 ms of CPU) to find nothing. Price it at zero
+            # for LiteLLM; the record says the cost is unknown.
+            kwargs["input_cost_per_token"] = 0.0
+            kwargs["output_cost_per_token"] = 0.0
+        prepared = _Prepared(kwargs, spec.api_base or provider, provider, priced)
         self._prepared[id(spec)] = (spec, prepared)
         return prepared
 
@@ -322,7 +343,7 @@ class ModelClient:
             tokens_in=getattr(usage, "prompt_tokens", 0) or 0,
             tokens_out=getattr(usage, "completion_tokens", 0) or 0,
             cost=float(cost or 0.0),
-            cost_known=cost is not None,
+            cost_known=prepared.priced and cost is not None,
             latency_s=time.perf_counter() - started,
             retries=attempts - 1,
             malformed_tool_calls=malformed,
