@@ -64,7 +64,7 @@ def test_every_built_url_resolves_to_its_pattern() -> None:
     for url, name in all_urls():
         try:
             resolve(url)
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             unresolved.append((url, name, type(exc).__name__))
     assert unresolved == []
 
