@@ -116,17 +116,24 @@ class World:
         return clone
 
     def canonical(self) -> dict[str, Any]:
+        """Compared state. Backoffice effects are compared as multisets (sorted): two
+        requests handled in either order leave the same state."""
         return {
             "tables": {name: canonical(rows) for name, rows in self.tables.items()},
             "backoffice": {
-                "handoffs": canonical(self.backoffice.handoffs),
-                "refund_requests": canonical(self.backoffice.refund_requests),
-                "notifications": canonical(self.backoffice.notifications),
+                "handoffs": _multiset(self.backoffice.handoffs),
+                "refund_requests": _multiset(self.backoffice.refund_requests),
+                "notifications": _multiset(self.backoffice.notifications),
             },
         }
 
     def state_hash(self) -> str:
         return state_hash(self.canonical())
+
+
+def _multiset(records: list[Any]) -> list[Any]:
+    items = canonical(records)
+    return sorted(items, key=lambda x: json.dumps(x, sort_keys=True, ensure_ascii=False))
 
 
 def state_hash(canonical_state: Mapping[str, Any]) -> str:

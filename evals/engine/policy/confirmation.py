@@ -49,6 +49,12 @@ def is_affirmation(reply: str) -> bool:
     return not _CHANGE.search(text)
 
 
+def is_negation_or_change(reply: str) -> bool:
+    """True when `reply` says no or asks for something different."""
+    text = _BENIGN.sub(" ", reply)
+    return bool(_NEGATION_EN.search(text) or _NEGATION_ZH.search(text) or _CHANGE.search(text))
+
+
 def _numbers(text: str) -> set[Decimal]:
     out: set[Decimal] = set()
     for raw in _NUMBER.findall(text):

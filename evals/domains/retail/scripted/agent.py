@@ -1,0 +1,404 @@
+"""`sandbox/reference` for retail: a rule-based agent that follows policy.md.
+
+It learns everything from the conversation: the customer's text (parsed with the shared
+vocabulary) and the results of its own tool calls. It authenticates, looks up, checks the
+rules it was told, summarises the exact action, asks for a yes, writes, reports, refuses what
+the policy forbids and hands disputes to a human. It handles one request at a time and asks for
+each missing fact in its own question — its inefficiency with hurried customers is real.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from evals.domains.retail.scripted import vocab as v
+from evals.engine.messages import Message
+from evals.engine.sandbox import ReferenceAgentBase
+
+WINDOW = 30
+
+
+@dataclass
+class Req:
+    intent: str
+    order_id: str = ""
+    text: str = ""
+    reason: str = ""
+    refund_to: str = ""
+    amount: str = ""
+    address: tuple[str, str, str] | None = None
+    done: bool = False
+    asked: set[str] = field(default_factory=set)
+
+
+class RetailReferenceAgent(ReferenceAgentBase):
+    def __init__(self, *, domain: Any, params: Any, seed: int) -> None:
+        super().__init__(domain=domain, params=params, seed=seed)
+        self.email = ""
+        self.name: tuple[str, str] | None = None
+        self.zip = ""
+        self.tried: set[str] = set()
+        self.customer_id = ""
+        self.profile: dict[str, Any] | None = None
+        self.orders: dict[str, dict[str, Any]] = {}
+        self.products: dict[str, dict[str, Any]] = {}
+        self.reqs: list[Req] = []
+        self.focus: Req | None = None
+        self.pool = ""  # facts given before any request was named
+        self.notes: list[str] = []  # what to tell the customer in the next message
+        self.explain = False
+        self.identity_asked = 0
+        self.active: Req | None = None
+
+    @classmethod
+    def factory(cls, *, domain: Any, params: Any, seed: int) -> RetailReferenceAgent:
+        return cls(domain=domain, params=params, seed=seed)
+
+    # -- reading the customer ------------------------------------------------------------
+
+    def has_new_facts(self, text: str) -> bool:
+        return bool(
+            v.ORDER_ID.search(text)
+            or v.AMOUNT.search(text)
+            or v.ADDRESS.search(text)
+            or v.intent_of(text)
+        )
+
+    def declined(self, name: str, args: dict[str, Any]) -> None:
+        if self.active is not None and not self.has_new_facts(self.last_user):
+            self.active.done = True
+            self.notes.append("Okay, I won't do that.")
+
+    def observe_user(self, text: str) -> None:
+        if re.search(r"\bwhy\b|为什么", text, re.I):
+            self.explain = True
+        email = v.EMAIL.search(text)
+        if email:
+            self.email = email.group(0).rstrip(".").lower()
+        name = v.NAME.search(text)
+        if name:
+            self.name = (name.group(1), name.group(2))
+        address = v.ADDRESS.search(text)
+        rest = v.ADDRESS.sub(" ", text)
+        zip_code = v.ZIP.search(re.sub(r"not \d{5}", " ", rest))
+        if zip_code and (name or self.name or re.search(r"zip", text, re.I)):
+            self.zip = zip_code.group(1)
+        for sentence in v.SENTENCE.split(text):
+            intent = v.intent_of(sentence)
+            ids = v.order_ids(sentence)
+            req = (
+                self._request(intent, ids[0] if ids else "")
+                if intent
+                else (self.active or self.focus)
+            )
+            if req is None:
+                self.pool += " " + sentence
+                continue
+            self._absorb(req, sentence)
+        target = self.active or self.focus
+        if address and target is not None and target.intent.endswith("address"):
+            target.address = address.groups()  # type: ignore[assignment]
+
+    def _request(self, intent: str, order_id: str) -> Req:
+        for r in self.reqs:
+            if (
+                r.intent == intent
+                and not r.done
+                and (not order_id or not r.order_id or r.order_id == order_id)
+            ):
+                self.focus = r
+                return r
+        r = Req(intent)
+        if self.pool:
+            self._absorb(r, self.pool)
+            self.pool = ""
+        self.reqs.append(r)
+        self.focus = r
+        return r
+
+    def _absorb(self, r: Req, sentence: str) -> None:
+        r.text += " " + sentence
+        ids = v.order_ids(sentence)
+        if ids:
+            r.order_id = ids[-1]
+        for reason, pattern in v.REASONS.items():
+            if pattern.search(sentence):
+                r.reason = reason
+        if v.GIFT_CARD.search(sentence):
+            r.refund_to = "gift_card"
+        elif v.ORIGINAL.search(sentence):
+            r.refund_to = "original_payment"
+        amount = v.AMOUNT.search(sentence)
+        if amount:
+            r.amount = str(Decimal(amount.group(1)).quantize(Decimal("0.01")))
+        address = v.ADDRESS.search(sentence)
+        if address:
+            r.address = address.groups()  # type: ignore[assignment]
+
+    # -- reading tool results ------------------------------------------------------------
+
+    def observe_tool(self, name: str, args: dict[str, Any], content: str, error: bool) -> None:
+        data = None if error else json.loads(content) if content.startswith(("{", "[")) else content
+        if name.startswith("find_customer"):
+            if not error:
+                self.customer_id = data["customer_id"]
+        elif name == "get_customer" and not error:
+            self.profile = data
+        elif name == "get_order":
+            if error:
+                for r in self.reqs:
+                    if r.order_id == args.get("order_id"):
+                        r.order_id = ""
+                        r.asked.discard("order")
+                self.notes.append(f"{v.NOT_FOUND} order {args.get('order_id')}.")
+            else:
+                self.orders[data["order_id"]] = data
+        elif name == "get_product" and not error:
+            self.products[data["product_id"]] = data
+        elif name == "get_refund_status" and self.active is not None:
+            self.active.done = True
+            if not error:
+                self.notes.append(
+                    f"Order {data['order_id']}: paid ${data['paid']}, refunded ${data['refunded']} so far."
+                )
+        elif name == "transfer_to_human":
+            self.notes.append(v.TRANSFER)
+        elif self.active is not None:
+            self.active.done = True
+            if error:
+                self.notes.append(
+                    f"I'm sorry, that did not go through: {content.removeprefix('Error: ')}"
+                )
+            else:
+                self.writes_done += 1
+                self.notes.append(f"{v.DONE} {self._done_text(name, data)}")
+                self.orders.pop(args.get("order_id", ""), None)
+                if self.profile is not None and name in (
+                    "exchange_delivered_items",
+                    "return_delivered_items",
+                    "cancel_pending_order",
+                ):
+                    self.profile = None  # gift card balance may have changed
+
+    def _done_text(self, name: str, data: Any) -> str:
+        return {
+            "cancel_pending_order": "order {order_id} has been cancelled; ${refunded} will be refunded.",
+            "return_delivered_items": "the return on order {order_id} has been requested; ${refund} refund to {refund_to}.",
+            "exchange_delivered_items": "the exchange on order {order_id} has been requested (price difference ${price_difference}).",
+            "modify_order_address": "the shipping address of order {order_id} is now {shipping_address}.",
+            "modify_default_address": "your default address is now {default_address}.",
+            "request_refund": "a refund request of ${amount} on order {order_id} was submitted; it waits for approval by a human approver.",
+        }[name].format(**data)
+
+    # -- deciding ------------------------------------------------------------------------
+
+    def say(self, text: str) -> Message:
+        if self.notes:
+            text = " ".join([*self.notes, text])
+            self.notes = []
+        return super().say(text)
+
+    def plan(self) -> Message:
+        if not self.customer_id:
+            return self._authenticate()
+        if self.profile is None:
+            return self.call("get_customer", customer_id=self.customer_id)
+        open_reqs = self.order_requests([r for r in self.reqs if not r.done])
+        self.active = None
+        if not open_reqs:
+            return self.say(v.ANYTHING_ELSE if self.reqs else v.HOW_CAN_I_HELP)
+        self.active = open_reqs[0]
+        return self._handle(open_reqs[0])
+
+    def _authenticate(self) -> Message:
+        if self.email and f"e:{self.email}" not in self.tried:
+            self.tried.add(f"e:{self.email}")
+            return self.call("find_customer_by_email", email=self.email)
+        if self.name and self.zip and f"n:{self.name}{self.zip}" not in self.tried:
+            self.tried.add(f"n:{self.name}{self.zip}")
+            return self.call(
+                "find_customer_by_name_zip",
+                first_name=self.name[0],
+                last_name=self.name[1],
+                zip=self.zip,
+            )
+        prefix = ""
+        if self.tried:
+            prefix = f"{v.NOT_FOUND} an account with those details. "
+        if self.explain:
+            self.explain = False
+            prefix = v.EXPLAIN_IDENTITY + " "
+        self.identity_asked += 1
+        return self.say(prefix + v.ASK_IDENTITY)
+
+    def _ask(self, r: Req, what: str, text: str) -> Message:
+        r.asked.add(what)
+        return self.say(text)
+
+    def _order(self, r: Req) -> Message | dict[str, Any]:
+        if r.order_id:
+            if r.order_id not in self.orders:
+                return self.call("get_order", order_id=r.order_id)
+            return self.orders[r.order_id]
+        assert self.profile is not None
+        for order_id in self.profile["orders"]:
+            if order_id not in self.orders:
+                return self.call("get_order", order_id=order_id)
+        text = r.text.lower()
+        matches = [o for o in self.orders.values() if any(i["name"] in text for i in o["items"])]
+        if len(matches) == 1:
+            r.order_id = matches[0]["order_id"]
+            return matches[0]
+        return self._ask(r, "order", v.ASK_ORDER)
+
+    def _refuse(self, r: Req, why: str) -> Message:
+        r.done = True
+        return self.say(f"{v.SORRY_CANT} {why} {v.ANYTHING_ELSE}")
+
+    def _items(self, r: Req, order: dict[str, Any]) -> list[dict[str, Any]]:
+        text = r.text.lower()
+        return [i for i in order["items"] if i["name"] in text]
+
+    def _handle(self, r: Req) -> Message:
+        if r.intent == "default_address":
+            if r.address is None:
+                return self._ask(r, "address", v.ASK_ADDRESS)
+            line1, city, zip_code = r.address
+            return self.propose(
+                "modify_default_address",
+                {"customer_id": self.customer_id, "line1": line1, "city": city, "zip": zip_code},
+                f"To confirm: I will change your default address to {line1}, {city}, {zip_code}.",
+            )
+        order = self._order(r)
+        if isinstance(order, Message):
+            return order
+        oid, status = order["order_id"], order["status"]
+        if order["customer_id"] != self.customer_id:
+            return self._refuse(r, f"help with order {oid}: it belongs to another account.")
+        if r.intent in ("dispute", "price_adjustment"):
+            category = "dispute" if r.intent == "dispute" else "out_of_policy"
+            r.done = True
+            return self.call(
+                "transfer_to_human",
+                category=category,
+                summary=f"Customer {self.customer_id} about order {oid}: {r.text.strip()[:160]}",
+                order_id=oid,
+            )
+        if r.intent == "status":
+            return self.call("get_refund_status", order_id=oid)
+        if r.intent == "cancel":
+            return self._cancel(r, order)
+        if r.intent == "order_address":
+            if status != "pending":
+                return self._refuse(
+                    r,
+                    f"change the address of order {oid}: it is {status}, and only pending orders can be changed.",
+                )
+            if r.address is None:
+                return self._ask(r, "address", v.ASK_ADDRESS)
+            line1, city, zip_code = r.address
+            return self.propose(
+                "modify_order_address",
+                {"order_id": oid, "line1": line1, "city": city, "zip": zip_code},
+                f"To confirm: I will change the shipping address of order {oid} to {line1}, {city}, {zip_code}.",
+            )
+        if status != "delivered":
+            return self._refuse(r, f"do that for order {oid}: it is {status}, not delivered.")
+        if order["days_since_delivery"] > WINDOW:
+            return self._refuse(
+                r,
+                f"do that for order {oid}: it was delivered {order['days_since_delivery']} days ago and the window is {WINDOW} days.",
+            )
+        items = [i for i in self._items(r, order) if i["status"] == "delivered"]
+        if not items:
+            names = ", ".join(f"{i['name']} ({i['option']})" for i in order["items"])
+            return self._ask(r, "items", v.ASK_ITEMS.format(order=oid) + f" It has: {names}.")
+        if r.intent == "return":
+            return self._return(r, oid, items)
+        if r.intent == "exchange":
+            return self._exchange(r, oid, items)
+        return self._damaged(r, order, items[0])
+
+    def _cancel(self, r: Req, order: dict[str, Any]) -> Message:
+        oid = order["order_id"]
+        if order["status"] != "pending":
+            return self._refuse(
+                r,
+                f"cancel order {oid}: it is {order['status']}, and only pending orders can be cancelled.",
+            )
+        if not r.reason:
+            return self._ask(r, "reason", v.ASK_REASON)
+        names = ", ".join(i["name"] for i in order["items"])
+        return self.propose(
+            "cancel_pending_order",
+            {"order_id": oid, "reason": r.reason},
+            f"To confirm: I will cancel order {oid} ({names}), reason: {r.reason}. "
+            f"The total of ${order['total']} goes back to your original payment method.",
+        )
+
+    def _return(self, r: Req, oid: str, items: list[dict[str, Any]]) -> Message:
+        if not r.refund_to:
+            return self._ask(r, "refund_to", v.ASK_REFUND_TO)
+        total = sum(Decimal(i["price"]) for i in items)
+        listed = ", ".join(f"{i['name']} ({i['option']}, item {i['item_id']})" for i in items)
+        where = "your gift card" if r.refund_to == "gift_card" else "your original payment method"
+        return self.propose(
+            "return_delivered_items",
+            {"order_id": oid, "item_ids": [i["item_id"] for i in items], "refund_to": r.refund_to},
+            f"To confirm: I will return {listed} from order {oid} and refund ${total} to {where} ({r.refund_to}).",
+        )
+
+    def _exchange(self, r: Req, oid: str, items: list[dict[str, Any]]) -> Message:
+        item = items[0]
+        product = self.products.get(item["product_id"])
+        if product is None:
+            return self.call("get_product", product_id=item["product_id"])
+        choices = [
+            x for x in product["variants"] if x["available"] and x["item_id"] != item["item_id"]
+        ]
+        text = r.text.lower()
+        wanted = [x for x in choices if re.search(rf"\b{re.escape(x['option'])}\b", text)]
+        if not wanted:
+            options = ", ".join(x["option"] for x in choices)
+            return self._ask(r, "option", v.ASK_OPTION.format(options=options))
+        new = wanted[-1]
+        payment = r.refund_to or "original_payment"
+        diff = Decimal(new["price"]) - Decimal(item["price"])
+        where = "your gift card" if payment == "gift_card" else "your original payment method"
+        return self.propose(
+            "exchange_delivered_items",
+            {
+                "order_id": oid,
+                "item_ids": [item["item_id"]],
+                "new_item_ids": [new["item_id"]],
+                "payment": payment,
+            },
+            f"To confirm: I will exchange the {item['name']} ({item['option']}, item {item['item_id']}) on order "
+            f"{oid} for the {new['option']} one (item {new['item_id']}); the price difference of ${diff} "
+            f"is settled with {where} ({payment}).",
+        )
+
+    def _damaged(self, r: Req, order: dict[str, Any], item: dict[str, Any]) -> Message:
+        if not r.amount:
+            return self._ask(r, "amount", v.ASK_AMOUNT)
+        amount = Decimal(r.amount)
+        if amount > Decimal(item["price"]):
+            return self._refuse(
+                r,
+                f"request ${r.amount} for the {item['name']} on order {order['order_id']}: the most I can request is its price, ${item['price']}.",
+            )
+        return self.propose(
+            "request_refund",
+            {
+                "order_id": order["order_id"],
+                "item_id": item["item_id"],
+                "amount": r.amount,
+                "reason": "damaged",
+            },
+            f"To confirm: I will submit a refund request of ${r.amount} for the damaged {item['name']} "
+            f"(item {item['item_id']}) on order {order['order_id']}. A human approver must approve it.",
+        )

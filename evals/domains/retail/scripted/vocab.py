@@ -1,0 +1,80 @@
+"""The vocabulary the offline retail agent and customer share: how ids, emails, addresses and
+amounts are written, and the stock phrases of the agent. Both sides parse *text* with these;
+nothing else passes between them."""
+
+from __future__ import annotations
+
+import re
+
+ORDER_ID = re.compile(r"#?\bW(\d{7})\b")
+EMAIL = re.compile(r"[\w.+-]+@[\w-]+\.[\w.]+")
+ZIP = re.compile(r"(?<![\d#W])\b(\d{5})\b(?!\d)")
+NAME = re.compile(
+    r"(?i:my name is|i am|i'm|this is|name is|name:|我叫)\s*([A-Z][a-z]+)\s+([A-Z][a-z]+)"
+)
+ADDRESS = re.compile(
+    r"(\d+ [A-Z][a-z]+ (?:Street|Avenue|Road|Lane|Drive)),\s*([A-Z][a-z]+),\s*(\d{5})"
+)
+AMOUNT = re.compile(r"\$\s?(\d+(?:\.\d{2})?)")
+SENTENCE = re.compile(r"(?<=[.!?;])\s+|\s+(?:then|also|and also)\s+", re.IGNORECASE)
+
+# (intent, pattern) in priority order: the first that matches a sentence names its intent.
+INTENTS: list[tuple[str, re.Pattern[str]]] = [
+    ("dispute", re.compile(r"disput|charged twice|double charge|chargeback", re.I)),
+    ("price_adjustment", re.compile(r"price adjustment|price (?:dropped|went down)", re.I)),
+    ("damaged", re.compile(r"damaged|broken|cracked", re.I)),
+    (
+        "status",
+        re.compile(r"how much (?:was|has been) refunded|refund status|refunded so far", re.I),
+    ),
+    ("default_address", re.compile(r"default address|profile address|account address", re.I)),
+    ("order_address", re.compile(r"shipping address|ship (?:it|the order|order|my order)", re.I)),
+    ("cancel", re.compile(r"\bcancel", re.I)),
+    ("exchange", re.compile(r"\bexchange|\bswap", re.I)),
+    ("return", re.compile(r"\breturn\b", re.I)),
+]
+REASONS = {
+    "ordered by mistake": re.compile(r"by mistake|by accident|mistakenly", re.I),
+    "no longer needed": re.compile(r"no longer need|don't need|do not need|not needed", re.I),
+}
+GIFT_CARD = re.compile(r"gift ?card|礼品卡", re.I)
+ORIGINAL = re.compile(r"original payment|original method|my card|credit card|paypal", re.I)
+
+# Agent phrases (the customer recognises these).
+ASK_IDENTITY = (
+    "Before I can help, I need to verify your identity. Could you give me the email address "
+    "of your account, or your full name and zip code?"
+)
+EXPLAIN_IDENTITY = (
+    "I need to verify who you are before I can look at or change anything on your account; "
+    "that protects your orders and your money."
+)
+ASK_ORDER = "Could you give me the order id (it looks like #W1234567)?"
+ASK_REASON = "What is the reason for the cancellation: no longer needed, or ordered by mistake?"
+ASK_REFUND_TO = "Should the refund go to your original payment method or to your gift card?"
+ASK_ITEMS = "Which items from order {order} do you mean?"
+ASK_OPTION = "Which option would you like instead? Available: {options}."
+ASK_ADDRESS = "What is the new address (street, city, zip code)?"
+ASK_AMOUNT = "How much would you like refunded for the damaged item?"
+ANYTHING_ELSE = "Is there anything else I can help you with?"
+HOW_CAN_I_HELP = "How can I help you today?"
+CONFIRM_TAIL = "Shall I proceed?"
+DONE = "Done:"
+NOT_FOUND = "I couldn't find"
+SORRY_CANT = "I'm sorry, I can't"
+TRANSFER = "YOU ARE BEING TRANSFERRED TO A HUMAN AGENT. PLEASE HOLD ON."
+
+
+NOT_THIS = re.compile(r"\bnot\s+#?W\d{7}\b", re.IGNORECASE)
+
+
+def order_ids(text: str) -> list[str]:
+    """Order ids in `text`, leaving out one the customer retracts ("#W1, not #W2")."""
+    return [f"#W{m}" for m in ORDER_ID.findall(NOT_THIS.sub(" ", text))]
+
+
+def intent_of(sentence: str) -> str:
+    for intent, pattern in INTENTS:
+        if pattern.search(sentence):
+            return intent
+    return ""

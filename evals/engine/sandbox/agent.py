@@ -1,0 +1,143 @@
+"""Base of rule-based reference agents: message bookkeeping, tool calls, confirmation
+handling, and the hooks where an injected fault (evals.engine.faults) changes one behaviour."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+from decimal import Decimal
+from enum import StrEnum
+from typing import Any
+
+from evals.engine.messages import Message, Role, Signal, ToolCall
+from evals.engine.policy import is_affirmation, is_negation_or_change
+
+
+class Fault(StrEnum):
+    NONE = ""
+    SKIP_CONFIRMATION = "skip_confirmation"
+    WRONG_AMOUNT = "wrong_amount"
+    WRONG_ITEM = "wrong_item"
+    STOP_AFTER_FIRST = "stop_after_first"
+    WRONG_ORDER = "wrong_order"
+
+
+_ITEM_ID = re.compile(r'"item_id":"([^"]+)"')
+_AMOUNT = re.compile(r"^\d+\.\d{2}$")
+
+
+class ReferenceAgentBase:
+    """Subclasses implement `observe_user(text)`, `observe_tool(name, args, content, error)`
+    and `plan() -> Message` (the next step when no confirmation is pending). They propose a
+    write with `propose(name, args, summary)`; the base asks, waits for an affirmation and
+    emits the call (through `write`, where faults apply)."""
+
+    def __init__(self, *, domain: Any, params: Mapping[str, Any], seed: int) -> None:
+        self.fault = Fault(params.get("fault", ""))
+        self.seed = seed
+        self._seen = 0
+        self._calls = 0
+        self._inflight: dict[str, tuple[str, dict[str, Any]]] = {}
+        self.pending: tuple[str, dict[str, Any], str] | None = None
+        self.writes_done = 0
+        self.seen_item_ids: list[str] = []
+        self.last_user = ""
+
+    # -- protocol ------------------------------------------------------------------------
+
+    def respond(self, messages: Sequence[Message], tools: Sequence[Mapping[str, Any]]) -> Message:
+        new = messages[self._seen :]
+        self._seen = len(messages)
+        user_spoke = False
+        for m in new:
+            if m.role is Role.USER:
+                self.last_user = m.content
+                user_spoke = True
+            elif m.role is Role.TOOL:
+                name, args = self._inflight.pop(m.tool_call_id, ("", {}))
+                if not m.error:
+                    for item_id in _ITEM_ID.findall(m.content):
+                        if item_id not in self.seen_item_ids:
+                            self.seen_item_ids.append(item_id)
+                self.observe_tool(name, args, m.content, m.error)
+        if user_spoke:
+            if self.pending is not None:
+                name, args, summary = self.pending
+                if is_affirmation(self.last_user):
+                    self.pending = None
+                    return self.write(name, args)
+                if not is_negation_or_change(self.last_user) and not self.has_new_facts(
+                    self.last_user
+                ):
+                    # A question or a worry, not an answer: reassure and ask again.
+                    return self.say(f"I understand. {summary} Shall I proceed? (yes/no)")
+                self.pending = None
+                self.declined(name, args)
+            self.observe_user(self.last_user)
+        if self.fault is Fault.STOP_AFTER_FIRST and self.writes_done:
+            return Message.assistant("Thank you, goodbye.", signal=Signal.END)
+        return self.plan()
+
+    # -- helpers for subclasses ----------------------------------------------------------
+
+    def call(self, name: str, **args: Any) -> Message:
+        self._calls += 1
+        call_id = f"call_{self._calls}"
+        self._inflight[call_id] = (name, args)
+        raw = json.dumps(args, ensure_ascii=False, separators=(",", ":"))
+        return Message.assistant("", (ToolCall(call_id, name, raw),))
+
+    def say(self, text: str) -> Message:
+        return Message.assistant(text)
+
+    def propose(self, name: str, args: dict[str, Any], summary: str) -> Message:
+        """Summarise a write and ask for confirmation (or, with the skip-confirmation fault,
+        write straight away)."""
+        if self.fault is Fault.SKIP_CONFIRMATION:
+            return self.write(name, args)
+        self.pending = (name, args, summary)
+        return self.say(f"{summary} Shall I proceed? (yes/no)")
+
+    def write(self, name: str, args: dict[str, Any]) -> Message:
+        args = dict(args)
+        if self.fault is Fault.WRONG_AMOUNT:
+            for key, value in args.items():
+                if isinstance(value, str) and _AMOUNT.match(value):
+                    args[key] = str(Decimal(value) + Decimal("1.00"))
+                    break
+        elif self.fault is Fault.WRONG_ITEM:
+            for key, value in args.items():
+                if isinstance(value, list) and value and key.endswith("item_ids"):
+                    other = [i for i in self.seen_item_ids if i not in value]
+                    if other:
+                        args[key] = [other[0], *value[1:]]
+                    break
+                if key == "item_id":
+                    other = [i for i in self.seen_item_ids if i != value]
+                    if other:
+                        args[key] = other[0]
+                    break
+        return self.call(name, **args)
+
+    def has_new_facts(self, text: str) -> bool:
+        """Whether `text` carries information for the request (ids, amounts...); hook."""
+        return bool(re.search(r"\d", text))
+
+    def declined(self, name: str, args: dict[str, Any]) -> None:
+        """The customer did not affirm the pending write (hook; the default forgets it)."""
+
+    def order_requests(self, requests: list[Any]) -> list[Any]:
+        """The order in which open requests are handled (the wrong-order fault reverses it)."""
+        return list(reversed(requests)) if self.fault is Fault.WRONG_ORDER else requests
+
+    # -- to implement --------------------------------------------------------------------
+
+    def observe_user(self, text: str) -> None:
+        raise NotImplementedError
+
+    def observe_tool(self, name: str, args: dict[str, Any], content: str, error: bool) -> None:
+        raise NotImplementedError
+
+    def plan(self) -> Message:
+        raise NotImplementedError

@@ -1,0 +1,148 @@
+"""Base of scripted user simulators: how a persona shapes what the customer says.
+
+The domain subclass decides *what* to say from its scenario and the agent's text
+(`reply(agent_text) -> (text, signal)`); this base adds *how*: patience (an impatient customer
+abandons after too many agent turns or a repeated question), skepticism (asks why before giving
+personal data), emotions, politeness, anxiety (asks for reassurance), incoherence (typos), and
+seed-dependent phrasing, so trials of one task differ.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from evals.engine.messages import Message, Role, Signal
+from evals.engine.persona import Emotion, Level, Persona
+
+PATIENCE = {Level.LOW: 16, Level.MEDIUM: 9, Level.HIGH: 6}
+REPEAT_TOLERANCE = {Level.LOW: 3, Level.MEDIUM: 2, Level.HIGH: 1}
+EMOTION_OPENERS: dict[Emotion, list[str]] = {
+    Emotion.ANGER: [
+        "This is ridiculous.",
+        "I'm really angry about this.",
+        "Honestly, this is unacceptable.",
+    ],
+    Emotion.FRUSTRATION: ["Ugh.", "This is so frustrating.", "Come on."],
+    Emotion.ANXIETY: [
+        "I'm really worried about this.",
+        "Sorry, I'm a bit stressed.",
+        "I'm nervous about my money.",
+    ],
+    Emotion.SADNESS: ["It's been a rough week.", "I'm a bit down about this.", "Sigh."],
+    Emotion.DISTRUST: [
+        "I hope you'll actually fix this.",
+        "Last time nobody helped me.",
+        "I'm skeptical of this process.",
+    ],
+}
+ABANDON = [
+    "Forget it, I'll go somewhere else.",
+    "This is taking too long. Bye.",
+    "I don't have time for this. Goodbye.",
+    "You already asked me that. I'm done.",
+]
+REASSURANCE = [
+    "Are you sure this will work? I really need my money back.",
+    "Sorry, just to be sure: this will definitely be sorted, right?",
+    "Will this really go through? I'm worried.",
+]
+INTENSITY_P = {Level.LOW: 0.15, Level.MEDIUM: 0.4, Level.HIGH: 0.75}
+
+
+class ScriptedUserBase:
+    def __init__(self, *, scenario: Any, persona: Persona, seed: int) -> None:
+        self.scenario = scenario
+        self.data = scenario.data
+        self.persona = persona
+        self.rng = random.Random(seed)
+        self.agent_turns = 0
+        self.questions: Counter[str] = Counter()
+        self.reassurances = 0
+        self.finished = False
+
+    # -- protocol ------------------------------------------------------------------------
+
+    def respond(self, messages: Sequence[Message]) -> Message:
+        agent_text = next((m.content for m in reversed(messages) if m.role is Role.ASSISTANT), "")
+        first = not any(m.role is Role.USER for m in messages)
+        if first:
+            return Message.user(self.style(self.opening()))
+        self.agent_turns += 1
+        text, signal = self.reply(agent_text)
+        if signal is Signal.NONE and self.agent_turns > PATIENCE[self.persona.impatience]:
+            return Message.user(self.pick(ABANDON[:3]), Signal.ABANDON)
+        if signal is Signal.NONE and self.wants_reassurance():
+            self.reassurances += 1
+            return Message.user(self.style(self.pick(REASSURANCE)))
+        return Message.user(self.style(text) if signal is Signal.NONE else text, signal)
+
+    # -- helpers for subclasses ----------------------------------------------------------
+
+    def pick(self, options: Sequence[str]) -> str:
+        return options[self.rng.randrange(len(options))]
+
+    def chance(self, p: float) -> bool:
+        return self.rng.random() < p
+
+    def asked(self, kind: str) -> bool:
+        """Record that the agent asked for `kind`; True when that exhausts the customer's
+        tolerance for repeated questions (the subclass then abandons)."""
+        self.questions[kind] += 1
+        return self.questions[kind] > REPEAT_TOLERANCE[self.persona.impatience]
+
+    def abandon(self) -> tuple[str, Signal]:
+        return ABANDON[3], Signal.ABANDON
+
+    def skeptical_now(self, kind: str) -> bool:
+        """A skeptical customer asks why before giving personal data (once per kind)."""
+        if self.questions[f"why:{kind}"]:
+            return False
+        p = {Level.LOW: 0.0, Level.MEDIUM: 0.5, Level.HIGH: 1.0}[self.persona.skepticism]
+        if self.chance(p):
+            self.questions[f"why:{kind}"] += 1
+            return True
+        return False
+
+    def wants_reassurance(self) -> bool:
+        if self.persona.emotion is not Emotion.ANXIETY or self.reassurances >= 2:
+            return False
+        return self.chance(INTENSITY_P[self.persona.emotion_intensity] * 0.5)
+
+    def confused(self) -> bool:
+        """Whether this customer makes a mistake in the information it gives (then corrects)."""
+        level = max(self.persona.confusion, self.persona.incoherence, key=lambda lv: lv.rank)
+        return self.chance({Level.LOW: 0.0, Level.MEDIUM: 0.5, Level.HIGH: 0.9}[level])
+
+    def style(self, text: str) -> str:
+        p = self.persona
+        if p.emotion is not Emotion.NONE and self.chance(INTENSITY_P[p.emotion_intensity]):
+            text = f"{self.pick(EMOTION_OPENERS[p.emotion])} {text}"
+        if p.urgency is Level.HIGH and self.chance(0.3):
+            text = f"{text} I need this done quickly."
+        if p.politeness is Level.HIGH and self.chance(0.3):
+            text = f"{text} Thank you!"
+        if p.incoherence is not Level.LOW:
+            text = self._typos(text, 0.08 if p.incoherence is Level.HIGH else 0.03)
+        return text
+
+    def _typos(self, text: str, rate: float) -> str:
+        words = text.split(" ")
+        out = []
+        for w in words:
+            # Only plain lower-case words: ids, amounts, names and emails stay intact.
+            if len(w) > 3 and w.isalpha() and w.islower() and self.chance(rate):
+                i = self.rng.randrange(len(w) - 1)
+                w = w[:i] + w[i + 1] + w[i] + w[i + 2 :]
+            out.append(w)
+        return " ".join(out)
+
+    # -- to implement --------------------------------------------------------------------
+
+    def opening(self) -> str:
+        raise NotImplementedError
+
+    def reply(self, agent_text: str) -> tuple[str, Signal]:
+        raise NotImplementedError
