@@ -1,0 +1,234 @@
+"""Each inbox API endpoint against the personas: agent (alice), approver (bob), supervisor
+(sam), auditor (audrey), outsider (olga), the AI agent's service principal, anonymous."""
+
+from __future__ import annotations
+
+import pytest
+from rest_framework.test import APIClient
+
+from tests.conftest import make_service_token, token_client, verified_client
+from tests.tickets.conftest import join
+from tickets import services
+from tickets.models import Ticket
+
+
+@pytest.fixture
+def ticket(alice, queue, make_ticket) -> Ticket:
+    join(alice, queue, on_duty=True)
+    return Ticket.objects.get(pk=make_ticket(queue).pk)
+
+
+def api(operator) -> APIClient:
+    return verified_client(operator, api=True)
+
+
+def v(ticket: Ticket) -> int:
+    return Ticket.objects.get(pk=ticket.pk).version
+
+
+def test_anonymous_gets_401_or_403_everywhere(ticket) -> None:
+    client = APIClient()
+    for method, url in [
+        ("get", "/api/v1/tickets"),
+        ("get", f"/api/v1/tickets/{ticket.pk}"),
+        ("post", f"/api/v1/tickets/{ticket.pk}/replies"),
+        ("post", "/api/v1/escalations"),
+    ]:
+        assert getattr(client, method)(url).status_code in (401, 403)
+
+
+def test_list_returns_the_personas_views(ticket, alice, sam, bob, olga, audrey) -> None:
+    body = api(alice).get("/api/v1/tickets?view=mine").json()
+    assert [row["id"] for row in body["results"]] == [ticket.pk]
+    row = body["results"][0]
+    assert row["assignee"]["name"] == "Alice" and row["queue"]["slug"] == "billing"
+    assert row["sla"]["next_due_at"] and row["version"] == ticket.version
+    assert api(sam).get("/api/v1/tickets?view=all").json()["count"] == 1
+    assert api(alice).get("/api/v1/tickets?view=all").status_code == 403
+    for nobody in (bob, olga, audrey):
+        assert api(nobody).get("/api/v1/tickets?view=queues").json()["count"] == 0
+
+
+def test_list_filters_and_searches(ticket, sam) -> None:
+    client = api(sam)
+    assert client.get("/api/v1/tickets?view=all&priority=urgent").json()["count"] == 0
+    assert client.get("/api/v1/tickets?view=all&status=new,open").json()["count"] == 1
+    assert client.get("/api/v1/tickets?view=all&q=parcel").json()["count"] == 1
+    assert client.get("/api/v1/tickets?view=all&queue=abc").status_code == 400
+
+
+def test_detail_for_agent_supervisor_and_outsider(ticket, alice, sam, olga) -> None:
+    body = api(alice).get(f"/api/v1/tickets/{ticket.pk}").json()
+    assert body["messages"][0]["kind"] == "customer"
+    assert [e["kind"] for e in body["events"]] == ["created", "assignee"]
+    assert api(sam).get(f"/api/v1/tickets/{ticket.pk}").status_code == 200
+    assert api(olga).get(f"/api/v1/tickets/{ticket.pk}").status_code == 404
+    assert api(alice).get("/api/v1/tickets/999999").status_code == 404
+
+
+def test_reply_by_agent_is_created_outsider_gets_404(ticket, alice, olga) -> None:
+    url = f"/api/v1/tickets/{ticket.pk}/replies"
+    response = api(alice).post(url, {"body": "On its way", "version": v(ticket)}, format="json")
+    assert response.status_code == 201
+    assert response.json()["kind"] == "public_reply"
+    assert response.json()["ticket_version"] == v(ticket)
+    assert (
+        api(olga).post(url, {"body": "x", "version": v(ticket)}, format="json").status_code == 404
+    )
+
+
+def test_reply_without_version_is_a_400_with_field_errors(ticket, alice) -> None:
+    response = api(alice).post(f"/api/v1/tickets/{ticket.pk}/replies", {"body": "x"}, format="json")
+    assert response.status_code == 400
+    assert "version" in response.json()["error"]["fields"]
+
+
+def test_notes_add_and_edit(ticket, alice, sam) -> None:
+    response = api(alice).post(
+        f"/api/v1/tickets/{ticket.pk}/notes",
+        {"body": "@sam look", "version": v(ticket)},
+        format="json",
+    )
+    assert response.status_code == 201
+    note_id = response.json()["id"]
+    edited = api(alice).patch(
+        f"/api/v1/tickets/{ticket.pk}/notes/{note_id}",
+        {"body": "@sam please look", "version": v(ticket)},
+        format="json",
+    )
+    assert edited.status_code == 200 and edited.json()["revisions"] == 1
+    assert (
+        api(alice)
+        .patch(
+            f"/api/v1/tickets/{ticket.pk}/notes/999",
+            {"body": "x", "version": v(ticket)},
+            format="json",
+        )
+        .status_code
+        == 404
+    )
+
+
+def test_assignment_take_and_reassign_permissions(ticket, alice, sam, make_agent, queue) -> None:
+    ben = make_agent("ben", queue)
+    url = f"/api/v1/tickets/{ticket.pk}/assignment"
+    denied = api(ben).post(url, {"take": True, "version": v(ticket)}, format="json")
+    assert denied.status_code == 403
+    moved = api(sam).post(url, {"assignee_id": ben.pk, "version": v(ticket)}, format="json")
+    assert moved.status_code == 200 and moved.json()["assignee"]["id"] == ben.pk
+    assert api(sam).post(url, {"version": v(ticket)}, format="json").status_code == 400
+
+
+def test_status_priority_and_tags(ticket, alice) -> None:
+    client = api(alice)
+    base = f"/api/v1/tickets/{ticket.pk}"
+    assert (
+        client.post(
+            f"{base}/status", {"status": "pending_customer", "version": v(ticket)}, format="json"
+        ).json()["status"]
+        == "pending_customer"
+    )
+    assert (
+        client.post(
+            f"{base}/priority", {"priority": "high", "version": v(ticket)}, format="json"
+        ).json()["priority"]
+        == "high"
+    )
+    assert client.put(
+        f"{base}/tags", {"tags": ["VIP", "late"], "version": v(ticket)}, format="json"
+    ).json()["tags"] == ["late", "vip"]
+    assert (
+        client.post(
+            f"{base}/status", {"status": "bogus", "version": v(ticket)}, format="json"
+        ).status_code
+        == 400
+    )
+
+
+def test_merge_is_for_supervisors(ticket, alice, sam, queue, make_ticket) -> None:
+    other = make_ticket(queue)
+    payload = {"target_id": ticket.pk, "version": v(other), "target_version": v(ticket)}
+    assert (
+        api(alice).post(f"/api/v1/tickets/{other.pk}/merge", payload, format="json").status_code
+        == 403
+    )
+    response = api(sam).post(f"/api/v1/tickets/{other.pk}/merge", payload, format="json")
+    assert response.status_code == 200 and response.json()["id"] == ticket.pk
+    assert Ticket.objects.get(pk=other.pk).merged_into_id == ticket.pk
+
+
+def test_service_principal_cannot_use_operator_endpoints(ticket) -> None:
+    _, raw = make_service_token(["tickets:read", "tickets:write", "escalations:create"])
+    client = token_client(raw)
+    assert (
+        client.post(
+            f"/api/v1/tickets/{ticket.pk}/replies", {"body": "x", "version": 1}, format="json"
+        ).status_code
+        == 403
+    )
+    assert (
+        client.post(
+            f"/api/v1/tickets/{ticket.pk}/status", {"status": "open", "version": 1}, format="json"
+        ).status_code
+        == 403
+    )
+    # It reads only what it escalated: this ticket was created by an operator.
+    assert client.get(f"/api/v1/tickets/{ticket.pk}").status_code == 404
+    assert client.get("/api/v1/tickets").json()["count"] == 0
+
+
+def test_a_token_without_the_read_scope_cannot_list(ticket) -> None:
+    _, raw = make_service_token(["escalations:create"])
+    assert token_client(raw).get("/api/v1/tickets").status_code == 403
+
+
+def test_notifications_list_and_mark_read(ticket, alice) -> None:
+    client = api(alice)
+    listed = client.get("/api/v1/notifications?unread=1").json()
+    assert listed["count"] == 1 and listed["results"][0]["kind"] == "assignment"
+    assert client.post("/api/v1/notifications/read", {}, format="json").json() == {"marked": 1}
+    assert client.get("/api/v1/notifications?unread=1").json()["count"] == 0
+
+
+def test_schema_documents_every_inbox_endpoint(sam) -> None:
+    schema = api(sam).get("/api/schema/", HTTP_ACCEPT="application/json").json()
+    paths = schema["paths"]
+    for path in [
+        "/api/v1/tickets",
+        "/api/v1/tickets/{ticket_id}",
+        "/api/v1/tickets/{ticket_id}/replies",
+        "/api/v1/tickets/{ticket_id}/notes",
+        "/api/v1/tickets/{ticket_id}/notes/{note_id}",
+        "/api/v1/tickets/{ticket_id}/assignment",
+        "/api/v1/tickets/{ticket_id}/status",
+        "/api/v1/tickets/{ticket_id}/merge",
+        "/api/v1/escalations",
+    ]:
+        assert path in paths, path
+    assert paths["/api/v1/escalations"]["post"]["operationId"] == "escalations_create"
+
+
+def test_customer_message_relay_by_the_service_principal(alice, queue) -> None:
+    principal, raw = make_service_token(["escalations:create", "tickets:write", "tickets:read"])
+    join(alice, queue, on_duty=True)
+    result = services.escalation_create(
+        actor=principal,
+        customer_name="Cy",
+        category="customer_request",
+        reason="asked",
+        summary="s",
+        transcript=[{"role": "customer", "content": "human please"}],
+        requested_action="call me",
+        queue_slug="billing",
+    )
+    client = token_client(raw)
+    response = client.post(
+        f"/api/v1/tickets/{result.ticket_id}/customer-messages",
+        {"body": "Still waiting"},
+        format="json",
+        HTTP_IDEMPOTENCY_KEY="relay-1",
+    )
+    assert response.status_code == 201 and response.json()["kind"] == "customer"
+    detail = client.get(f"/api/v1/tickets/{result.ticket_id}").json()
+    assert all(m["kind"] not in ("internal_note", "system") for m in detail["messages"])
+    assert detail["events"] == []

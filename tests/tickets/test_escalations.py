@@ -1,0 +1,178 @@
+"""POST /api/v1/escalations: the AI agent hands a conversation to a named human."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from identity.models import AuditEvent
+from tests.conftest import make_service_token, token_client, verified_client
+from tests.tickets.conftest import join
+from tickets.models import Customer, Escalation, Message, Ticket
+
+URL = "/api/v1/escalations"
+PAYLOAD = {
+    "customer": {"name": "Dora Diaz", "email": "dora@example.test", "external_id": "cus_42"},
+    "category": "dispute",
+    "reason": "Customer disputes a charge the policy does not let me refund.",
+    "summary": "Charged twice for order 1001; wants the duplicate refunded.",
+    "transcript": [
+        {"role": "customer", "content": "You charged me twice!"},
+        {"role": "assistant", "content": "I can see two charges. Let me get a colleague."},
+    ],
+    "requested_action": "Refund the duplicate charge of EUR 49.00",
+    "queue": "billing",
+}
+
+
+@pytest.fixture
+def agent_client(db):
+    _, raw = make_service_token(["escalations:create", "tickets:read"])
+    return token_client(raw)
+
+
+def post(client, payload=None, key="esc-1"):
+    return client.post(URL, payload or PAYLOAD, format="json", HTTP_IDEMPOTENCY_KEY=key)
+
+
+def test_it_creates_a_routed_ticket_and_names_the_owner(agent_client, alice, queue) -> None:
+    join(alice, queue, on_duty=True)
+    response = post(agent_client)
+    assert response.status_code == 201
+    body = response.json()
+    assert body["owner_name"] == "Alice" and body["owner"]["id"] == alice.pk
+    assert body["unrouted"] is False and body["priority"] == "urgent" and body["queue"] == "billing"
+    ticket = Ticket.objects.get(pk=body["ticket_id"])
+    assert (
+        ticket.status == "escalated" and ticket.channel == "ai_agent" and ticket.assignee == alice
+    )
+    assert ticket.customer.external_id == "cus_42"
+    kinds = list(ticket.messages.values_list("kind", flat=True))
+    assert kinds == ["customer", "ai_agent", "system"]
+    escalation = Escalation.objects.get(ticket=ticket)
+    assert escalation.transcript[0]["content"] == "You charged me twice!"
+    assert sorted(ticket.tags.values_list("name", flat=True)) == ["ai-escalation", "dispute"]
+    assert (
+        AuditEvent.objects.filter(action="ticket.escalate", actor_label="agent-runtime").count()
+        == 1
+    )
+
+
+def test_nobody_on_duty_returns_null_owner_and_flags_unrouted(agent_client, alice, queue) -> None:
+    join(alice, queue, on_duty=False)
+    body = post(agent_client).json()
+    assert body["owner"] is None and body["owner_name"] is None and body["unrouted"] is True
+    assert Ticket.objects.get(pk=body["ticket_id"]).unrouted
+
+
+@pytest.mark.parametrize(
+    ("category", "priority"),
+    [
+        ("dispute", "urgent"),
+        ("agent_failure", "high"),
+        ("policy_exception", "high"),
+        ("customer_request", "normal"),
+        ("out_of_scope", "low"),
+    ],
+)
+def test_priority_comes_from_the_category(agent_client, queue, category, priority) -> None:
+    payload = {**PAYLOAD, "category": category}
+    assert post(agent_client, payload, key=category).json()["priority"] == priority
+
+
+def test_a_retry_with_the_same_key_returns_the_original_answer_and_creates_nothing(
+    agent_client, alice, queue
+) -> None:
+    join(alice, queue, on_duty=True)
+    first = post(agent_client)
+    again = post(agent_client)
+    assert again.status_code == 201 and again.json() == first.json()
+    assert again["Idempotent-Replayed"] == "true"
+    assert Ticket.objects.count() == 1 and Escalation.objects.count() == 1
+
+
+def test_the_same_key_with_a_different_body_is_a_422(agent_client, queue) -> None:
+    post(agent_client)
+    changed = {**PAYLOAD, "summary": "Something else"}
+    response = post(agent_client, changed)
+    assert response.status_code == 422
+    assert Ticket.objects.count() == 1
+
+
+def test_a_new_key_creates_a_new_ticket(agent_client, queue) -> None:
+    post(agent_client, key="a")
+    post(agent_client, key="b")
+    assert Ticket.objects.count() == 2
+    assert Customer.objects.count() == 1  # same external id, same customer
+
+
+def test_missing_idempotency_key_is_refused(agent_client, queue) -> None:
+    response = agent_client.post(URL, PAYLOAD, format="json")
+    assert response.status_code == 400
+    assert response.json()["error"]["code"] == "idempotency_key_missing"
+    assert not Ticket.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("mutate", "field"),
+    [
+        (lambda p: p.update(category="angry"), "category"),
+        (lambda p: p.pop("reason"), "reason"),
+        (lambda p: p.update(summary=""), "summary"),
+        (lambda p: p.update(transcript=[]), "transcript"),
+        (
+            lambda p: p.update(transcript=[{"role": "wizard", "content": "hi"}]),
+            "transcript.0.role",
+        ),
+        (lambda p: p["customer"].update(email="not-an-email"), "customer.email"),
+        (lambda p: p.pop("customer"), "customer"),
+        (lambda p: p.pop("requested_action"), "requested_action"),
+    ],
+)
+def test_malformed_input_is_a_400_with_field_errors_and_creates_nothing(
+    agent_client, queue, mutate, field
+) -> None:
+    payload = copy.deepcopy(PAYLOAD)
+    mutate(payload)
+    response = post(agent_client, payload)
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert error["code"] == "validation_failed" and field in error["fields"], error
+    assert (
+        not Ticket.objects.exists()
+        and not Customer.objects.exists()
+        and not Message.objects.exists()
+    )
+
+
+def test_unknown_queue_is_a_field_error(agent_client, queue) -> None:
+    response = post(agent_client, {**PAYLOAD, "queue": "nope"})
+    assert response.status_code == 400 and "queue" in response.json()["error"]["fields"]
+    assert not Ticket.objects.exists()
+
+
+def test_without_a_queue_the_default_escalation_queue_is_used(agent_client, db) -> None:
+    payload = {k: v for k, v in PAYLOAD.items() if k != "queue"}
+    assert post(agent_client, payload).json()["queue"] == "general"
+
+
+def test_a_token_without_the_scope_is_refused(queue) -> None:
+    _, raw = make_service_token(["tickets:read"])
+    assert post(token_client(raw)).status_code == 403
+    assert not Ticket.objects.exists()
+
+
+def test_a_human_session_cannot_escalate(sam, queue) -> None:
+    response = verified_client(sam, api=True).post(
+        URL, PAYLOAD, format="json", HTTP_IDEMPOTENCY_KEY="k"
+    )
+    assert response.status_code == 403
+    assert not Ticket.objects.exists()
+
+
+def test_the_principal_reads_back_the_ticket_it_escalated(agent_client, alice, queue) -> None:
+    join(alice, queue, on_duty=True)
+    ticket_id = post(agent_client).json()["ticket_id"]
+    detail = agent_client.get(f"/api/v1/tickets/{ticket_id}").json()
+    assert detail["assignee"]["name"] == "Alice" and detail["escalation"]["category"] == "dispute"
