@@ -49,7 +49,7 @@ def ticket_url(ticket_id: int) -> str:
 
 def lock_ticket(ticket_id: int) -> Ticket:
     ticket = (
-        Ticket.objects.select_for_update()
+        Ticket.objects.select_for_update(of=("self",))
         .select_related("queue", "assignee", "customer")
         .filter(pk=ticket_id)
         .first()

@@ -291,12 +291,15 @@ class SlaChange:
 def sla_evaluate(*, now: dt.datetime | None = None, limit: int = 2000) -> list[SlaChange]:
     """The beat job (every minute): raise near-breach and breached flags on running clocks
     that crossed a threshold, put it on the timeline and notify the owner (in-app and by
-    email). Clearing flags happens when a reply or status change meets the clock."""
+    email). Clearing flags happens when a reply or status change meets the clock.
+
+    Rows an operator is changing right now are skipped (SKIP LOCKED) rather than waited
+    for; the next minute's run evaluates them."""
     now = now or timezone.now()
     changes: list[SlaChange] = []
     with transaction.atomic():
         candidates = list(
-            Ticket.objects.select_for_update()
+            Ticket.objects.select_for_update(of=("self",), skip_locked=True)
             .filter(
                 status__in=ACTIVE_STATUSES,
                 sla_paused_since__isnull=True,
