@@ -223,7 +223,10 @@ def evaluate(domain: Domain, task: Task, trajectory: Trajectory, world: World) -
     if trajectory.termination is TerminationReason.AGENT_ERROR:
         failure = FailureClass.AGENT_ERROR
     elif components.get("policy") == 0.0:
-        failure = FailureClass.POLICY_VIOLATION
+        # Writing other values than the customer confirmed is, at root, wrong arguments.
+        codes = {x.code for v in violations for x in v.violations}
+        only_args = codes == {"confirmation_arguments_differ"}
+        failure = FailureClass.WRONG_ARGUMENTS if only_args else FailureClass.POLICY_VIOLATION
     elif abandoned:
         failure = FailureClass.USER_ABANDONED
     elif components.get("state") == 0.0 or components.get("handoff") == 0.0:

@@ -118,3 +118,6 @@ def _sandbox_scripted(
 
 register_agent("sandbox/reference", _sandbox_reference)
 register_user("sandbox/scripted", _sandbox_scripted)
+
+# The fault-injected agents register themselves; imported here so their names always resolve.
+import evals.engine.faults  # noqa: E402, F401

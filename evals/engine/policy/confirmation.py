@@ -113,6 +113,14 @@ def check_confirmation(
             "Your last message to the customer did not describe this action; summarise it "
             "and ask for explicit confirmation.",
         )
+    if not reply:
+        return Violation("no_confirmation", "The customer has not replied to your summary yet.")
+    if not is_affirmation(reply):
+        return Violation(
+            "no_confirmation",
+            "The customer's last message is not an explicit confirmation of the summarised "
+            "action; ask again.",
+        )
     numbers = _numbers(summary)
     missing = [k for k, v in key_values.items() if not _value_shown(v, summary_lower, numbers)]
     if missing:
@@ -121,14 +129,6 @@ def check_confirmation(
             "The customer did not confirm these values (not in your summary): "
             + ", ".join(f"{k}={key_values[k]!r}" for k in missing)
             + ".",
-        )
-    if not reply:
-        return Violation("no_confirmation", "The customer has not replied to your summary yet.")
-    if not is_affirmation(reply):
-        return Violation(
-            "no_confirmation",
-            "The customer's last message is not an explicit confirmation of the summarised "
-            "action; ask again.",
         )
     unshown = _unshown_tokens(reply, summary_lower, numbers)
     if unshown:

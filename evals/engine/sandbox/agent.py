@@ -104,7 +104,7 @@ class ReferenceAgentBase:
         if self.fault is Fault.WRONG_AMOUNT:
             for key, value in args.items():
                 if isinstance(value, str) and _AMOUNT.match(value):
-                    args[key] = str(Decimal(value) + Decimal("1.00"))
+                    args[key] = str(max(Decimal("0.01"), Decimal(value) - Decimal("1.00")))
                     break
         elif self.fault is Fault.WRONG_ITEM:
             for key, value in args.items():

@@ -171,7 +171,7 @@ class RetailReferenceAgent(ReferenceAgentBase):
             self.active.done = True
             if error:
                 self.notes.append(
-                    f"I'm sorry, that did not go through: {content.removeprefix('Error: ')}"
+                    f"{v.SORRY_CANT} complete that: {content.removeprefix('Error: ')}"
                 )
             else:
                 self.writes_done += 1

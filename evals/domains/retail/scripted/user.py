@@ -251,6 +251,17 @@ class RetailScriptedUser(ScriptedUserBase):
         if v.DONE.lower() in low and self.confirmed is not None:
             self.done.add(self.confirmed)
             self.confirmed = None
+        if v.SORRY_CANT.lower() in low:
+            # A refusal (or a failed write) answers the request just confirmed, else the
+            # open request it names, else the one in focus.
+            refused = self.confirmed
+            if refused is None:
+                named = [
+                    i for i in self._open() if self.requests[i].get("order_id", "").lower() in low
+                ]
+                refused = named[0] if named else self._focus()
+            self.done.add(refused)
+            self.confirmed = None
         if v.CONFIRM_TAIL.lower() in low:
             for i in self._open():
                 if self._matches(self.requests[i], low):
@@ -268,11 +279,6 @@ class RetailScriptedUser(ScriptedUserBase):
                 and r.get("order_id", "").lower() in low
             ):
                 self.done.add(i)
-            elif v.SORRY_CANT.lower() in low and (
-                r.get("order_id", "").lower() in low or i == self._focus()
-            ):
-                self.done.add(i)
-                break
         return self._answer(low)
 
     def _answer(self, low: str) -> tuple[str, Signal]:
