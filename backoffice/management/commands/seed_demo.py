@@ -14,7 +14,7 @@ from django.core.management.base import BaseCommand
 
 from identity.demo import ensure_demo_operators
 
-SEEDERS = ["identity.seed", "payments_sandbox.seed"]
+SEEDERS = ["identity.seed", "payments_sandbox.seed", "tickets.seed"]
 
 
 class Command(BaseCommand):
