@@ -33,7 +33,13 @@ _STATUS = {
 }
 
 
+def _plain(obj: Any) -> dict[str, Any]:
+    """Stripe objects are not dicts (stripe >= 15); read them as plain data."""
+    return obj.to_dict() if hasattr(obj, "to_dict") else dict(obj)
+
+
 def _to_provider_refund(obj: Any, fallback_key: str = "") -> ProviderRefund:
+    obj = _plain(obj)
     metadata = obj.get("metadata") or {}
     created = obj.get("created")
     return ProviderRefund(
@@ -61,7 +67,7 @@ class StripeAdapter:
 
     def rehearse_refund(self, *, provider_payment_id: str, amount: Money) -> Prediction:
         try:
-            intent = self._client.v1.payment_intents.retrieve(provider_payment_id)
+            intent = _plain(self._client.v1.payment_intents.retrieve(provider_payment_id))
         except stripe.APIConnectionError as exc:
             raise ProviderTimeout(str(exc)) from exc
         except stripe.StripeError as exc:
@@ -108,7 +114,7 @@ class StripeAdapter:
                 params={"payment_intent": provider_payment_id, "limit": 100}
             )
             for refund in page.auto_paging_iter():
-                if (refund.get("metadata") or {}).get(METADATA_KEY) == idempotency_key:
+                if (_plain(refund).get("metadata") or {}).get(METADATA_KEY) == idempotency_key:
                     return _to_provider_refund(refund)
         except stripe.APIConnectionError as exc:
             raise ProviderTimeout(str(exc)) from exc
