@@ -90,10 +90,16 @@ CONTENT_FIELDS = (
 _ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
+def canonical_time(value: dt.datetime) -> str:
+    return value.astimezone(dt.UTC).isoformat(timespec="microseconds")
+
+
 def canonical_values(values: tuple[Any, ...]) -> bytes:
-    """Canonical bytes of one event from its CONTENT_FIELDS values, in that order."""
+    """Canonical bytes of one event from its CONTENT_FIELDS values, in that order;
+    occurred_at may be a datetime or already canonical_time() text."""
     content = dict(zip(CONTENT_FIELDS, values, strict=True))
-    content["occurred_at"] = values[1].astimezone(dt.UTC).isoformat(timespec="microseconds")
+    if not isinstance(values[1], str):
+        content["occurred_at"] = canonical_time(values[1])
     return _ENCODER.encode(content).encode()
 
 

@@ -1,7 +1,7 @@
 """Walk the audit chain and name the first event that was altered, deleted or reordered.
 
 The table is streamed in seq order by keyset pagination (`seq > last ORDER BY seq LIMIT n`)
-over plain value tuples, so memory stays flat whatever the size and every chunk is an
+over raw value tuples, so memory stays flat whatever the size and every chunk is an
 index range scan on both SQLite and PostgreSQL (no server-side cursor to keep open).
 
 Checks, per event, in order:
@@ -17,11 +17,15 @@ tail, and a chain recomputed after an edit without also rewriting the head).
 
 from __future__ import annotations
 
+import datetime as dt
+import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from identity.audit import CONTENT_FIELDS, GENESIS_HASH, hash_values
+from django.db import connections
+
+from identity.audit import CONTENT_FIELDS, GENESIS_HASH, canonical_time, hash_values
 from identity.models import AuditChainHead, AuditEvent
 
 _FIELDS = ("id", *CONTENT_FIELDS, "prev_hash", "hash")
@@ -51,13 +55,41 @@ class VerifyResult:
 
 
 def stream_events(chunk_size: int = 5000, using: str = "default") -> Iterator[tuple[Any, ...]]:
+    """(id, *CONTENT_FIELDS, prev_hash, hash) in seq order, occurred_at as canonical text and
+    before/after decoded. Raw SQL on purpose: Django's per-value converters cost more than
+    the hashing, and this loop runs a million times."""
+    connection = connections[using]
+    table = connection.ops.quote_name(AuditEvent._meta.db_table)
+    columns = ", ".join(connection.ops.quote_name(name) for name in _FIELDS)
+    # Identifiers come from the model, quoted by the backend; values are parameters.
+    sql = f"SELECT {columns} FROM {table} WHERE seq > %s ORDER BY seq LIMIT %s"  # noqa: S608
+    utc = dt.UTC
+    loads = json.loads
     last = 0
-    base = AuditEvent.objects.using(using).order_by("seq").values_list(*_FIELDS)
     while True:
-        rows = list(base.filter(seq__gt=last)[:chunk_size])
+        with connection.cursor() as cursor:
+            cursor.execute(sql, [last, chunk_size])
+            rows = cursor.fetchall()
         if not rows:
             return
-        yield from rows
+        for row in rows:
+            at = row[2]
+            if isinstance(at, str):
+                at = dt.datetime.fromisoformat(at)
+            if at.tzinfo is None:  # SQLite: Django stores naive UTC
+                at = at.replace(tzinfo=utc)
+            before, after = row[9], row[10]
+            yield (
+                *row[:2],
+                at.isoformat(timespec="microseconds") if at.tzinfo is utc else canonical_time(at),
+                *row[3:9],
+                loads(before) if isinstance(before, str | bytes) else before,
+                loads(after) if isinstance(after, str | bytes) else after,
+                row[11],
+                None if row[12] is None else str(row[12]),
+                row[13],
+                row[14],
+            )
         last = rows[-1][_SEQ]
 
 

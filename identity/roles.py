@@ -50,6 +50,16 @@ ROLE_PERMISSIONS[Role.SUPERVISOR] += [
 ]
 ROLE_PERMISSIONS[Role.AUDITOR] += [*_PAYMENTS_READ, *_RECONCILIATION_READ]
 
+# Go-live runs (evals.access states the rules): release managers start runs, see reports and
+# turn failing trials into tickets; auditors read the reports. CI service principals get no
+# role, only the token scopes evals:run / evals:read.
+ROLE_PERMISSIONS[Role.RELEASE_MANAGER] += [
+    "evals.view_evalrun",
+    "evals.start_evalrun",
+    "evals.ticket_trialresult",
+]
+ROLE_PERMISSIONS[Role.AUDITOR] += ["evals.view_evalrun"]
+
 
 def _permission(label: str) -> Permission:
     app_label, codename = label.split(".", 1)
