@@ -224,14 +224,14 @@ def render_table(report: Report) -> str:
     def fmt(e: Estimate | None) -> str:
         return "   -   " if e is None else f"{e.value:.3f} [{e.low:.2f},{e.high:.2f}]"
 
-    head = "".join(f"  pass^{k:<16}" for k in report.ks)
-    lines = [f"{'':<16}{head}"]
     rows: list[tuple[str, Mapping[int, Estimate]]] = [("all", report.pass_hat)]
     rows += [(f"persona {p}", m) for p, m in report.by_persona.items()]
     if len(report.by_domain) > 1:
         rows += [(f"domain {d}", m) for d, m in report.by_domain.items()]
+    width = max(len(name) for name, _ in rows) + 2
+    lines = [" " * width + "".join(f"{'pass^' + str(k):<24}" for k in report.ks)]
     for name, m in rows:
-        lines.append(f"{name:<16}" + "".join(f"  {fmt(m.get(k)):<22}" for k in report.ks))
+        lines.append(f"{name:<{width}}" + "".join(f"{fmt(m.get(k)):<24}" for k in report.ks))
     lines.append("pass@k: " + ", ".join(f"@{k}={e.value:.3f}" for k, e in report.pass_at.items()))
     lines.append(
         f"trials {report.trials}, evaluated {report.evaluated}, mean reward "

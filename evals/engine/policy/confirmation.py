@@ -41,6 +41,8 @@ _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 
 def is_affirmation(reply: str) -> bool:
     """True when `reply` says yes, without a negation or a change request."""
+    if "?" in reply or "？" in reply:
+        return False  # a question ("why do I have to confirm?") is not an answer
     text = _BENIGN.sub(" ", reply)
     if not (_AFFIRM_EN.search(reply) or _AFFIRM_ZH.search(reply)):
         return False

@@ -1,0 +1,116 @@
+"""`python -m evals.engine run|list`: the engine alone, without Django."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from evals.domains import domain_names, get_domain
+from evals.engine.messages import GuardMode
+from evals.engine.metrics import render_table
+from evals.engine.registry import agent_names, user_names
+from evals.engine.runner import JsonlSink, RunSpec, TrialRecord, plan, read_records, run
+
+
+def _csv(text: str) -> tuple[str, ...]:
+    return tuple(p.strip() for p in text.split(",") if p.strip())
+
+
+def _personas(text: str) -> tuple[str, ...]:
+    """Persona specs separated by ';' when they contain '=' (compositions use commas),
+    otherwise by ','."""
+    return tuple(p.strip() for p in text.split(";" if "=" in text else ",") if p.strip())
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m evals.engine")
+    sub = parser.add_subparsers(dest="command", required=True)
+    r = sub.add_parser("run", help="run trials and print the pass^k table")
+    r.add_argument("--domain", required=True, help="domain name(s), comma-separated")
+    r.add_argument("--trials", type=int, default=4)
+    r.add_argument(
+        "--personas",
+        default="baseline",
+        help="presets, comma-separated; compositions ';'-separated",
+    )
+    r.add_argument("--split", default="all")
+    r.add_argument(
+        "--tasks", default="", help="task ids, comma-separated (default: the whole split)"
+    )
+    r.add_argument("--agent", default="sandbox/reference")
+    r.add_argument("--user", default="sandbox/scripted")
+    r.add_argument("--seed", type=int, default=0)
+    r.add_argument("--workers", type=int, default=1)
+    r.add_argument("--guard", choices=[m.value for m in GuardMode], default="enforce")
+    r.add_argument("--ks", default="1,2,4", help="k values for pass^k")
+    r.add_argument("--out", default="", help="JSON-lines file (appended; rerun to resume)")
+    r.add_argument("--no-trajectory", action="store_true", help="store records without messages")
+    r.add_argument("--json", action="store_true", help="print the report as JSON")
+    sub.add_parser("list", help="domains, splits, task counts and models")
+    return parser
+
+
+def _run(args: argparse.Namespace) -> int:
+    spec = RunSpec(
+        domains=_csv(args.domain),
+        personas=_personas(args.personas),
+        trials=args.trials,
+        seed=args.seed,
+        split=args.split,
+        task_ids=_csv(args.tasks),
+        agent=args.agent,
+        user=args.user,
+        guard_mode=GuardMode(args.guard),
+        include_trajectory=not args.no_trajectory,
+    )
+    out = Path(args.out or f"var/evals/{'-'.join(spec.domains)}-{spec.seed}.jsonl")
+    keys = {u.key for u in plan(spec)}
+    previous: list[TrialRecord] = [r for r in read_records(out) if r.key in keys]
+    total = len(keys)
+
+    def progress(record: TrialRecord, done: int, pending: int) -> None:
+        if done % 50 == 0 or done == pending:
+            print(f"\r{done + len(previous)}/{total} trials", end="", file=sys.stderr, flush=True)
+
+    with JsonlSink(out) as sink:
+        report = run(
+            spec,
+            sink,
+            workers=args.workers,
+            on_progress=progress,
+            ks=[int(k) for k in _csv(args.ks)],
+            previous=previous,
+        )
+    print(file=sys.stderr)
+    if args.json:
+        print(json.dumps(report.to_dict(), indent=2))
+    else:
+        print(render_table(report))
+        print(f"trial lines: {out}")
+    return 0
+
+
+def _list() -> int:
+    for name in domain_names():
+        try:
+            domain = get_domain(name)
+        except Exception as exc:  # a domain being written must not hide the others
+            print(f"{name}: unavailable ({exc!r})")
+            continue
+        splits = ", ".join(f"{s} ({len(domain.tasks(s))})" for s in domain.splits())
+        print(f"{name}: {splits}")
+    print("agents: " + ", ".join(agent_names()))
+    print("users: " + ", ".join(user_names()))
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    return _run(args) if args.command == "run" else _list()
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
