@@ -303,10 +303,15 @@ def main() -> None:  # pragma: no cover - benchmark entry point
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--delay", type=float, default=0.0, help="seconds before each answer")
+    parser.add_argument("--handler", default="", help="module:function answering each call")
     args = parser.parse_args()
-    server = OpenAIServer(default=Reply(content="ok", delay=args.delay), record=False).start(
-        args.port
-    )
+    server = OpenAIServer(default=Reply(content="ok", delay=args.delay), record=False)
+    if args.handler:
+        import importlib
+
+        module, _, attr = args.handler.partition(":")
+        server.set_handler(getattr(importlib.import_module(module), attr))
+    server.start(args.port)
     print(server.url, flush=True)
     try:
         threading.Event().wait()

@@ -1,0 +1,184 @@
+"""τ²-bench task data → engine tasks and worlds."""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+from collections.abc import Callable, Mapping, Sequence
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from evals.engine.errors import EngineError, ToolError
+from evals.engine.task import GoldCall, Scenario, Task, TaskKind
+from evals.engine.tools import ToolKind, ToolSet
+from evals.engine.world import Handoff, World, state_hash
+
+REPO_ROOT = Path(__file__).resolve().parents[3]
+
+# τ² reward bases we can judge deterministically, mapped to the oracle's components.
+_BASIS = {"DB": "state", "ACTION": "state", "ENV_ASSERTION": "state", "COMMUNICATE": "communicate"}
+
+
+def data_dir() -> Path:
+    raw = os.environ.get("TAU2_DATA_DIR")
+    path = Path(raw) if raw else REPO_ROOT.parent / "shared" / "tau2-data"
+    if not path.is_dir():
+        raise EngineError(
+            f"τ²-bench data not found at {path}; set TAU2_DATA_DIR to the folder holding "
+            "<domain>/db.json, tasks.json, policy.md, split_tasks.json"
+        )
+    return path
+
+
+@cache
+def read_json(domain: str, name: str) -> Any:
+    return json.loads((data_dir() / domain / name).read_text(encoding="utf-8"))
+
+
+def read_policy(domain: str) -> str:
+    return (data_dir() / domain / "policy.md").read_text(encoding="utf-8")
+
+
+class Tau2World(World):
+    """Tables of JSON records, exactly as τ²'s db.json. Records are never mutated in place
+    (a copy is replaced), so `copy()`'s one-level copy isolates trials. The canonical form is
+    the JSON itself: hashing 1,000 orders takes one `json.dumps`, not a tree walk."""
+
+    def canonical(self) -> dict[str, Any]:
+        return {
+            "tables": self.tables,
+            "backoffice": {
+                "handoffs": [
+                    {"category": h.category, "assignee": h.assignee, "customer_id": h.customer_id}
+                    for h in self.backoffice.handoffs
+                ],
+            },
+        }
+
+    def state_hash(self) -> str:
+        return state_hash(self.canonical())
+
+    def get(self, table: str, key: str, what: str) -> dict[str, Any]:
+        try:
+            return self.tables[table][key]  # type: ignore[no-any-return]
+        except KeyError:
+            raise ToolError(f"{what} not found") from None
+
+    def edit(self, table: str, key: str) -> dict[str, Any]:
+        """A private deep copy of a record, already put in place of the original."""
+        record = copy.deepcopy(self.tables[table][key])
+        self.tables[table][key] = record
+        return record
+
+
+def transfer(world: Tau2World, summary: str) -> str:
+    world.backoffice.handoffs.append(
+        Handoff(
+            category="human_agent",
+            assignee="human_agents",
+            customer_id="",
+            reference="",
+            summary=summary,
+        )
+    )
+    return "Transfer successful"
+
+
+def scenario_of(raw: Mapping[str, Any]) -> Scenario:
+    us = raw.get("user_scenario") or {}
+    instr = us.get("instructions")
+    persona = us.get("persona") or ""
+    if isinstance(instr, Mapping):
+        return Scenario(
+            reason=str(instr.get("reason_for_call") or ""),
+            known_info=str(instr.get("known_info") or ""),
+            unknown_info=str(instr.get("unknown_info") or ""),
+            instructions=str(instr.get("task_instructions") or ""),
+            data={"persona": persona, "ticket": raw.get("ticket") or ""},
+        )
+    return Scenario(reason=str(instr or raw.get("ticket") or ""), data={"persona": persona})
+
+
+def convert_tasks(
+    domain: str,
+    tools: ToolSet,
+    raw_tasks: Sequence[Mapping[str, Any]],
+    splits: Mapping[str, Sequence[str]],
+    *,
+    build_world: Callable[[int], World],
+    extra_gold: Callable[[Mapping[str, Any]], list[GoldCall]] = lambda raw: [],
+    world_seed: Callable[[int, Mapping[str, Any]], int] = lambda i, raw: 0,
+) -> list[Task]:
+    """Tasks we can judge deterministically (a DB/action/env or communicate basis). The gold
+    is the task's WRITE actions, in order (reads change nothing), replayed once here: a
+    write that fails on replay is one τ²'s own trajectory expects to fail (task 64 tries an
+    exchange on a pending order before modifying it); it changes nothing and is dropped."""
+    by_task: dict[str, list[str]] = {}
+    for split, ids in splits.items():
+        for tid in ids:
+            by_task.setdefault(str(tid), []).append(split)
+    tasks: list[Task] = []
+    for index, raw in enumerate(raw_tasks):
+        criteria = raw.get("evaluation_criteria") or {}
+        actions = criteria.get("actions") or []
+        gold = [
+            GoldCall(a["name"], dict(a.get("arguments") or {}))
+            for a in actions
+            if tools.get(a["name"]) is not None and tools[a["name"]].kind is ToolKind.WRITE
+        ]
+        gold += extra_gold(raw)
+        gold = _effective(tools, build_world(world_seed(index, raw)).copy(), gold)
+        basis_raw = criteria.get("reward_basis") or (
+            ["DB"] if actions or criteria.get("env_assertions") else []
+        )
+        basis = tuple(dict.fromkeys(_BASIS[b] for b in basis_raw if b in _BASIS))
+        if not basis:
+            continue  # judged only by natural-language assertions: not deterministic
+        communicate = tuple((str(info),) for info in criteria.get("communicate_info") or ())
+        handoff = any(g.name == "transfer_to_human_agents" for g in gold)
+        kind = TaskKind.ACTION if gold else TaskKind.INFO
+        if handoff and len(gold) == 1:
+            kind = TaskKind.HANDOFF
+        task_splits = ["all", *by_task.get(str(raw["id"]), [])]
+        tasks.append(
+            Task(
+                id=str(raw["id"]),
+                domain=domain,
+                kind=kind,
+                scenario=scenario_of(raw),
+                gold=tuple(gold),
+                world_seed=world_seed(index, raw),
+                handoff_category="human_agent" if handoff else "",
+                communicate=communicate,
+                intents=tuple(g.name for g in gold),
+                splits=tuple(task_splits),
+                reward_basis=(*basis, "policy"),
+            )
+        )
+    for task in tasks[:5]:
+        object.__setattr__(task, "splits", (*task.splits, "smoke"))
+    return tasks
+
+
+def _effective(tools: ToolSet, world: World, gold: list[GoldCall]) -> list[GoldCall]:
+    kept = []
+    for call in gold:
+        try:
+            call_tool(tools, world, call.name, call.arguments)
+        except ToolError:
+            continue
+        kept.append(call)
+    return kept
+
+
+def gold_actions(raw: Mapping[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """Every action of a τ² task (reads included), for replay checks and scripted agents."""
+    criteria = raw.get("evaluation_criteria") or {}
+    return [(a["name"], dict(a.get("arguments") or {})) for a in criteria.get("actions") or []]
+
+
+def call_tool(tools: ToolSet, world: World, name: str, arguments: Mapping[str, Any]) -> Any:
+    tool = tools[name]
+    return tool.fn(world, **tool.parse_arguments(json.dumps(dict(arguments))))

@@ -1,0 +1,20 @@
+"""τ²-bench's `mock` domain (tasks for users), loaded from TAU2_DATA_DIR/mock."""
+
+from __future__ import annotations
+
+from evals.engine.domain import Domain
+
+
+def load() -> Domain:
+    from evals.domains.tau2_common.data import read_policy
+    from evals.domains.tau2_mock.domain import TOOLS, build_world, load_tasks
+
+    return Domain(
+        name="tau2_mock",
+        policy=read_policy("mock"),
+        tools=TOOLS,
+        rules=lambda world, tool, args: [],
+        build_world=build_world,
+        load_tasks=load_tasks,
+        description="τ²-bench mock domain: create and complete tasks for users (MIT, Sierra).",
+    )

@@ -1,0 +1,65 @@
+"""The process-wide model client the adapters share (it owns the per-provider semaphores,
+so every trial of every run in this process counts against the same limits)."""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Mapping
+from typing import Any
+
+from evals.engine.errors import EngineError
+from evals.engine.llm.client import ModelClient, ModelSpec
+from evals.engine.llm.limits import ProviderLimits
+
+_client: ModelClient | None = None
+_lock = threading.Lock()
+
+# Keys of the suite's agent/user params that configure the connection, not the provider call.
+SPEC_KEYS = ("api_base", "api_key_env", "api_key", "timeout_s")
+
+
+def default_client() -> ModelClient:
+    """Concurrency per provider from EVALS_LLM_CONCURRENCY (default 64)."""
+    global _client
+    if _client is None:
+        with _lock:
+            if _client is None:
+                limit = int(os.environ.get("EVALS_LLM_CONCURRENCY", "64"))
+                _client = ModelClient(limits=ProviderLimits(default=limit))
+    return _client
+
+
+def set_default_client(client: ModelClient | None) -> None:
+    """Install the client the adapters use (tests, benchmarks, a run with its own limits)."""
+    global _client
+    with _lock:
+        _client = client
+
+
+def spec_from_params(
+    model: str, params: Mapping[str, Any], *, drop: tuple[str, ...] = ()
+) -> ModelSpec:
+    """A ModelSpec from a suite's `agent_params` / `user_params`: connection keys go to the
+    spec, `drop` keys are the adapter's own, everything else goes to the provider."""
+    rest = {k: v for k, v in params.items() if k not in drop}
+    spec_kwargs = {k: rest.pop(k) for k in SPEC_KEYS if k in rest}
+    try:
+        return ModelSpec(model, params=rest, **spec_kwargs)
+    except TypeError as exc:
+        raise EngineError(f"bad model parameters for {model!r}: {exc}") from exc
+
+
+def usage_numbers(totals: Any) -> dict[str, float]:
+    if totals is None:
+        return {}
+    return {
+        "calls": totals.calls,
+        "tokens_in": totals.tokens_in,
+        "tokens_out": totals.tokens_out,
+        "cost_usd": totals.cost,
+        "cost_unknown_calls": totals.cost_unknown_calls,
+        "llm_seconds": totals.latency_s,
+        "retries": totals.retries,
+        "cached": totals.cached,
+    }
