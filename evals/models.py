@@ -1,0 +1,177 @@
+"""Go-live runs and their trials, stored around the pure-Python engine (evals.engine).
+
+An EvalRun freezes the suite it ran (snapshot + sha256) so a report can always be traced to
+exactly what was measured. Each TrialResult is unique on (run, domain, task, persona,
+trial): the unique constraint is what makes a re-delivered Celery task, a resumed run and a
+thread that races another harmless — the second insert loses and nothing is counted twice.
+Costs are integer micro-dollars (LiteLLM prices are USD per token, far below a cent).
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class RunStatus(models.TextChoices):
+    QUEUED = "queued", "Queued"
+    RUNNING = "running", "Running"
+    COMPLETED = "completed", "Completed"
+    # Execution stopped before every unit finished (crash, killed worker, interruption):
+    # `golive run --resume` or the Resume button completes it.
+    FAILED = "failed", "Failed (resumable)"
+    # The run could not be judged: too many infrastructure errors or a bad configuration.
+    ERROR = "error", "Could not complete"
+
+
+class Verdict(models.TextChoices):
+    PENDING = "", "Pending"
+    PASS = "pass", "Gate passes"
+    FAIL = "fail", "Gate fails"
+    ERROR = "error", "Could not judge"
+
+
+class Executor(models.TextChoices):
+    INLINE = "inline", "In-process"
+    CELERY = "celery", "Celery workers"
+
+
+class TrialOutcome(models.TextChoices):
+    PASS = "pass", "Pass"
+    FAIL = "fail", "Fail"
+    INFRASTRUCTURE = "infrastructure", "Infrastructure error"
+
+
+class EvalRun(models.Model):
+    suite_name = models.CharField(max_length=100)
+    suite_snapshot = models.JSONField()
+    suite_hash = models.CharField(max_length=64)
+    code_version = models.CharField(max_length=100)
+    agent_model = models.CharField(max_length=200)
+    agent_params = models.JSONField(default=dict)
+    user_model = models.CharField(max_length=200)
+    user_params = models.JSONField(default=dict)
+    seed = models.BigIntegerField()
+    trials_per_task = models.PositiveIntegerField()
+    total_units = models.PositiveIntegerField(default=0)
+    executor = models.CharField(max_length=16, choices=Executor.choices, default=Executor.INLINE)
+    workers = models.PositiveIntegerField(default=1)
+    status = models.CharField(max_length=16, choices=RunStatus.choices, default=RunStatus.QUEUED)
+    verdict = models.CharField(
+        max_length=8, choices=Verdict.choices, default=Verdict.PENDING, blank=True
+    )
+    verdict_reasons = models.JSONField(default=list)
+    summary = models.JSONField(default=dict)
+    error_message = models.TextField(blank=True)
+    agent_tokens_in = models.BigIntegerField(default=0)
+    agent_tokens_out = models.BigIntegerField(default=0)
+    agent_cost_micros = models.BigIntegerField(default=0)
+    user_tokens_in = models.BigIntegerField(default=0)
+    user_tokens_out = models.BigIntegerField(default=0)
+    user_cost_micros = models.BigIntegerField(default=0)
+    started_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="eval_runs"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["status", "created_at"])]
+        permissions = [
+            ("start_evalrun", "Can start, resume and compare go-live runs"),
+            ("ticket_trialresult", "Can turn a failing trial into an inbox ticket"),
+        ]
+
+    def __str__(self) -> str:
+        return f"run #{self.pk} {self.suite_name} ({self.status})"
+
+    @property
+    def seconds(self) -> float | None:
+        if self.started_at is None or self.finished_at is None:
+            return None
+        return (self.finished_at - self.started_at).total_seconds()
+
+    @property
+    def cost_micros(self) -> int:
+        return self.agent_cost_micros + self.user_cost_micros
+
+
+class TrialResult(models.Model):
+    run = models.ForeignKey(EvalRun, on_delete=models.CASCADE, related_name="trials")
+    domain = models.CharField(max_length=64)
+    task_id = models.CharField(max_length=200)
+    persona = models.CharField(max_length=200)
+    trial = models.PositiveIntegerField()
+    seed = models.BigIntegerField()
+    outcome = models.CharField(max_length=16, choices=TrialOutcome.choices)
+    reward = models.FloatField()
+    components = models.JSONField(default=dict)
+    failure_class = models.CharField(max_length=40, blank=True)
+    termination = models.CharField(max_length=40)
+    trajectory = models.JSONField(null=True, blank=True)
+    diff = models.JSONField(default=list)
+    notes = models.JSONField(default=list)
+    error = models.TextField(blank=True)
+    policy_violations = models.PositiveIntegerField(default=0)
+    tool_calls = models.PositiveIntegerField(default=0)
+    agent_turns = models.PositiveIntegerField(default=0)
+    questions = models.PositiveIntegerField(default=0)
+    agent_tokens_in = models.BigIntegerField(default=0)
+    agent_tokens_out = models.BigIntegerField(default=0)
+    agent_cost_micros = models.BigIntegerField(default=0)
+    user_tokens_in = models.BigIntegerField(default=0)
+    user_tokens_out = models.BigIntegerField(default=0)
+    user_cost_micros = models.BigIntegerField(default=0)
+    seconds = models.FloatField(default=0.0)
+    infrastructure = models.BooleanField(default=False)
+    ticket = models.OneToOneField(
+        "tickets.Ticket",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="eval_trial",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["domain", "task_id", "persona", "trial"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["run", "domain", "task_id", "persona", "trial"],
+                name="evals_trial_unique_unit",
+            )
+        ]
+        indexes = [models.Index(fields=["run", "outcome"])]
+
+    def __str__(self) -> str:
+        return f"{self.key} ({self.outcome})"
+
+    @property
+    def key(self) -> str:
+        return f"{self.domain}/{self.task_id}/{self.persona}/{self.trial}"
+
+    @property
+    def cost_micros(self) -> int:
+        return self.agent_cost_micros + self.user_cost_micros
+
+
+class EvalSelftest(models.Model):
+    """The instrument's own sensitivity: the share of injected faults the oracle caught."""
+
+    domains = models.JSONField(default=list)
+    split = models.CharField(max_length=64, default="all")
+    results = models.JSONField(default=dict)
+    code_version = models.CharField(max_length=100)
+    started_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="eval_selftests"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    seconds = models.FloatField(default=0.0)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"selftest #{self.pk} {', '.join(self.domains)}"

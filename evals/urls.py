@@ -1,5 +1,16 @@
-from django.urls import path  # noqa: F401
+from django.urls import path
+
+from evals import views
 
 app_name = "evals"
 
-urlpatterns: list = []
+urlpatterns = [
+    path("", views.run_list, name="run_list"),
+    path("start/", views.run_start, name="run_start"),
+    path("compare/", views.compare, name="compare"),
+    path("<int:run_id>/", views.run_detail, name="run_detail"),
+    path("<int:run_id>/progress/", views.run_progress, name="run_progress"),
+    path("<int:run_id>/resume/", views.run_resume, name="run_resume"),
+    path("<int:run_id>/trials/<int:trial_id>/", views.trial_detail, name="trial_detail"),
+    path("<int:run_id>/trials/<int:trial_id>/ticket/", views.trial_ticket, name="trial_ticket"),
+]

@@ -1,0 +1,166 @@
+"""The go-live REST API: list, read and start runs.
+
+Humans call it with their verified session and are judged by role (evals.access); CI
+service principals call it with a bearer token and are judged by scope: `evals:run` starts
+runs and reads them, `evals:read` only reads. Starting a run takes an Idempotency-Key, so a
+CI retry never starts a second run. The run executes in the background (Celery workers when
+a broker is configured, else a thread of the server); poll the detail until `status` is
+`completed` or `error`, then read `verdict` (pass / fail / error).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework import status as http
+from rest_framework.permissions import BasePermission, IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from backoffice.errors import ValidationFailed
+from backoffice.idempotency import idempotent
+from backoffice.pagination import StandardPagination
+from evals import access, selectors, services
+from evals.models import EvalRun
+from identity.models import ApiToken
+
+IDEMPOTENCY_SCOPE = "evals"
+
+
+def allowed(*, human: Callable[[Any], bool], scopes: tuple[str, ...]) -> type[BasePermission]:
+    class Allowed(BasePermission):
+        message = "You do not have permission to perform this action."
+
+        def has_permission(self, request: Request, view: Any) -> bool:
+            user = request.user
+            if not (user and user.is_authenticated):
+                return False
+            if isinstance(request.auth, ApiToken):
+                return any(request.auth.has_scope(s) for s in scopes)
+            return not access.is_service(user) and human(user)
+
+    return Allowed
+
+
+READ = allowed(human=access.can_view_runs, scopes=("evals:run", "evals:read"))
+START = allowed(human=access.can_start_runs, scopes=("evals:run",))
+
+
+class RunIn(serializers.Serializer):
+    suite = serializers.CharField(max_length=100)
+    agent = serializers.CharField(max_length=200, required=False, allow_blank=True)
+    user = serializers.CharField(max_length=200, required=False, allow_blank=True)
+    trials = serializers.IntegerField(required=False, min_value=1, max_value=64)
+    domains = serializers.ListField(child=serializers.CharField(max_length=64), required=False)
+    personas = serializers.ListField(child=serializers.CharField(max_length=200), required=False)
+
+
+class RunOut(serializers.ModelSerializer):
+    started_by = serializers.CharField(source="started_by.username")
+    report_url = serializers.SerializerMethodField()
+    cost_micros = serializers.IntegerField()
+
+    class Meta:
+        model = EvalRun
+        fields = [
+            "id",
+            "suite_name",
+            "suite_hash",
+            "code_version",
+            "agent_model",
+            "user_model",
+            "seed",
+            "trials_per_task",
+            "total_units",
+            "executor",
+            "status",
+            "verdict",
+            "verdict_reasons",
+            "error_message",
+            "agent_tokens_in",
+            "agent_tokens_out",
+            "agent_cost_micros",
+            "user_tokens_in",
+            "user_tokens_out",
+            "user_cost_micros",
+            "cost_micros",
+            "started_by",
+            "created_at",
+            "started_at",
+            "finished_at",
+            "report_url",
+        ]
+
+    def get_report_url(self, run: EvalRun) -> str:
+        from django.urls import reverse
+
+        request = self.context.get("request")
+        path = reverse("evals:run_detail", args=[run.pk])
+        return request.build_absolute_uri(path) if request else path
+
+
+class RunDetailOut(RunOut):
+    summary = serializers.JSONField()
+    suite_snapshot = serializers.JSONField()
+    finished_units = serializers.SerializerMethodField()
+
+    class Meta(RunOut.Meta):
+        fields = [*RunOut.Meta.fields, "summary", "suite_snapshot", "finished_units"]
+
+    def get_finished_units(self, run: EvalRun) -> int:
+        return selectors.run_trials_done(run_id=run.pk)
+
+
+class RunListApi(APIView):
+    permission_classes = [IsAuthenticated, READ]
+
+    @extend_schema(responses=RunOut(many=True))
+    def get(self, request: Request) -> Response:
+        qs = selectors.run_list(
+            suite=request.query_params.get("suite", ""),
+            status=request.query_params.get("status", ""),
+        )
+        paginator = StandardPagination()
+        page = paginator.paginate_queryset(qs, request, view=self)
+        return paginator.get_paginated_response(
+            RunOut(page, many=True, context={"request": request}).data
+        )
+
+
+class RunDetailApi(APIView):
+    permission_classes = [IsAuthenticated, READ]
+
+    @extend_schema(responses=RunDetailOut)
+    def get(self, request: Request, run_id: int) -> Response:
+        run = selectors.run_get(run_id=run_id)
+        return Response(RunDetailOut(run, context={"request": request}).data)
+
+
+class RunCreateApi(APIView):
+    permission_classes = [IsAuthenticated, START]
+
+    @extend_schema(request=RunIn, responses={202: RunOut})
+    @idempotent(scope=IDEMPOTENCY_SCOPE)
+    def post(self, request: Request) -> Response:
+        data = RunIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        try:
+            suite = services.suite_override(
+                services.suite_load(v["suite"]),
+                agent=v.get("agent") or None,
+                user=v.get("user") or None,
+                trials=v.get("trials"),
+                domains=v.get("domains") or None,
+                personas=v.get("personas") or None,
+            )
+        except services.SuiteError as exc:
+            raise ValidationFailed(str(exc), fields={"suite": [str(exc)]}) from exc
+        run = services.eval_run_start_background(actor=request.user, suite=suite)
+        return Response(
+            RunOut(run, context={"request": request}).data, status=http.HTTP_202_ACCEPTED
+        )

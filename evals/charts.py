@@ -1,0 +1,177 @@
+"""Server-rendered SVG charts for the report pages (no JavaScript, no CDN).
+
+Each function returns markup built only from numbers and escaped labels, marked safe for
+templates. The y axis of the pass^k chart starts at the floor of the lowest bound shown (to a
+tenth), never higher, and says so on the axis: small differences near 1.0 are what a go-live
+decision turns on, and an axis from 0 would hide them.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from html import escape
+from typing import Any
+
+from django.utils.safestring import SafeString, mark_safe
+
+PALETTE = ("#2454d6", "#1c7c48", "#a86200", "#b3261e", "#6b3fa6", "#00838f", "#5f6b7a")
+
+
+def _fmt(value: float) -> str:
+    return f"{value:.1f}"
+
+
+def pass_k_chart(
+    series: Sequence[tuple[str, Mapping[str, Any]]], *, width: int = 640, height: int = 300
+) -> SafeString:
+    """`series`: (label, {"1": {"value", "low", "high"}, "2": ...}) — pass^k with its 95 %
+    band for k = 1..n, one line and one shaded band per series."""
+    points = [(label, sorted((int(k), e) for k, e in est.items())) for label, est in series if est]
+    if not points:
+        return mark_safe('<p class="muted">No pass^k to chart yet.</p>')
+    ks = sorted({k for _, pts in points for k, _ in pts})
+    lows = [e["low"] for _, pts in points for _, e in pts]
+    y_min = max(0.0, math.floor(min(lows) * 10) / 10)
+    if y_min >= 1.0:
+        y_min = 0.9
+    left, right, top, bottom = 48, 150, 16, 36
+    plot_w, plot_h = width - left - right, height - top - bottom
+
+    def x(k: int) -> float:
+        if len(ks) == 1:
+            return left + plot_w / 2
+        return left + (k - ks[0]) / (ks[-1] - ks[0]) * plot_w
+
+    def y(v: float) -> float:
+        return top + (1.0 - (v - y_min) / (1.0 - y_min)) * plot_h
+
+    out = [
+        f'<svg class="chart" role="img" viewBox="0 0 {width} {height}" width="100%" '
+        f'aria-label="pass^k for k = {ks[0]}..{ks[-1]} with 95% confidence bands" '
+        'xmlns="http://www.w3.org/2000/svg">'
+    ]
+    steps = 5
+    for i in range(steps + 1):
+        v = y_min + (1.0 - y_min) * i / steps
+        out.append(
+            f'<line x1="{left}" x2="{left + plot_w}" y1="{_fmt(y(v))}" y2="{_fmt(y(v))}" '
+            'stroke="#dde2e8" stroke-width="1"/>'
+            f'<text x="{left - 6}" y="{_fmt(y(v) + 4)}" font-size="11" text-anchor="end" '
+            f'fill="#5f6b7a">{v:.2f}</text>'
+        )
+    for k in ks:
+        out.append(
+            f'<text x="{_fmt(x(k))}" y="{height - bottom + 16}" font-size="11" '
+            f'text-anchor="middle" fill="#5f6b7a">k={k}</text>'
+        )
+    out.append(
+        f'<text x="{left}" y="{height - 4}" font-size="11" fill="#5f6b7a">'
+        f"pass^k (y axis from {y_min:.1f})</text>"
+    )
+    for index, (label, pts) in enumerate(points):
+        color = PALETTE[index % len(PALETTE)]
+        upper = [f"{_fmt(x(k))},{_fmt(y(e['high']))}" for k, e in pts]
+        lower = [f"{_fmt(x(k))},{_fmt(y(e['low']))}" for k, e in reversed(pts)]
+        if len(pts) > 1:
+            out.append(
+                f'<polygon points="{" ".join(upper + lower)}" fill="{color}" fill-opacity="0.12"/>'
+            )
+        line = " ".join(f"{_fmt(x(k))},{_fmt(y(e['value']))}" for k, e in pts)
+        out.append(f'<polyline points="{line}" fill="none" stroke="{color}" stroke-width="2"/>')
+        for k, e in pts:
+            out.append(
+                f'<line x1="{_fmt(x(k))}" x2="{_fmt(x(k))}" y1="{_fmt(y(e["low"]))}" '
+                f'y2="{_fmt(y(e["high"]))}" stroke="{color}" stroke-width="1"/>'
+                f'<circle cx="{_fmt(x(k))}" cy="{_fmt(y(e["value"]))}" r="3" fill="{color}">'
+                f"<title>{escape(label)} pass^{k} = {e['value']:.3f} "
+                f"[{e['low']:.3f}, {e['high']:.3f}]</title></circle>"
+            )
+        ly = top + 14 + index * 18
+        out.append(
+            f'<rect x="{width - right + 12}" y="{ly - 9}" width="10" height="10" fill="{color}"/>'
+            f'<text x="{width - right + 28}" y="{ly}" font-size="12" fill="#1d2330">'
+            f"{escape(label)}</text>"
+        )
+    out.append("</svg>")
+    return mark_safe("".join(out))  # noqa: S308 - numbers and escaped labels only
+
+
+def _cell_color(value: float | None) -> str:
+    if value is None:
+        return "#eceff3"
+    # 0.5 or below is full red, 1.0 full green: go-live decisions live in the top half.
+    t = max(0.0, min(1.0, (value - 0.5) / 0.5))
+    hue = round(120 * t)
+    return f"hsl({hue}, 60%, {88 - round(18 * (1 - t))}%)"
+
+
+def heatmap(data: Mapping[str, Any], *, cell_w: int = 120, cell_h: int = 40) -> SafeString:
+    """domain x persona grid: pass^k per cell (pass^1 beneath), coloured red → green."""
+    domains: list[str] = list(data.get("domains", []))
+    personas: list[str] = list(data.get("personas", []))
+    if not domains or not personas:
+        return mark_safe('<p class="muted">No trials yet.</p>')
+    k = data.get("k", 1)
+    left, top = 110, 28
+    width, height = left + cell_w * len(personas) + 4, top + cell_h * len(domains) + 4
+    out = [
+        f'<svg class="chart heatmap" role="img" viewBox="0 0 {width} {height}" width="{width}" '
+        f'aria-label="pass^{k} by domain and persona" xmlns="http://www.w3.org/2000/svg">'
+    ]
+    for j, persona in enumerate(personas):
+        out.append(
+            f'<text x="{left + j * cell_w + cell_w / 2}" y="{top - 10}" font-size="12" '
+            f'text-anchor="middle" fill="#5f6b7a">{escape(persona[:18])}</text>'
+        )
+    for i, domain in enumerate(domains):
+        yy = top + i * cell_h
+        out.append(
+            f'<text x="{left - 8}" y="{yy + cell_h / 2 + 4}" font-size="12" text-anchor="end" '
+            f'fill="#1d2330">{escape(domain[:16])}</text>'
+        )
+        for j, persona in enumerate(personas):
+            cell = data.get("cells", {}).get(f"{domain}|{persona}")
+            passk = cell.get("passk") if cell else None
+            pass1 = cell.get("pass1") if cell else None
+            xx = left + j * cell_w
+            label = "-" if passk is None else f"{passk:.2f}"
+            sub = "" if pass1 is None else f"pass^1 {pass1:.2f}"
+            out.append(
+                f'<g data-cell="{escape(domain)}|{escape(persona)}">'
+                f'<rect x="{xx + 1}" y="{yy + 1}" width="{cell_w - 2}" height="{cell_h - 2}" '
+                f'rx="3" fill="{_cell_color(passk)}"/>'
+                f'<text x="{xx + cell_w / 2}" y="{yy + 18}" font-size="13" font-weight="600" '
+                f'text-anchor="middle" fill="#1d2330">{label}</text>'
+                f'<text x="{xx + cell_w / 2}" y="{yy + 32}" font-size="10" text-anchor="middle" '
+                f'fill="#5f6b7a">{sub}</text>'
+                f"<title>{escape(domain)} x {escape(persona)}: pass^{k} {label}, {sub}</title></g>"
+            )
+    out.append("</svg>")
+    return mark_safe("".join(out))  # noqa: S308 - numbers and escaped labels only
+
+
+def bars(items: Sequence[tuple[str, float]], *, width: int = 420, unit: str = "") -> SafeString:
+    """Horizontal bars (failure classes, cost per role)."""
+    if not items:
+        return mark_safe('<p class="muted">None.</p>')
+    peak = max(v for _, v in items) or 1.0
+    row, label_w = 22, 150
+    height = row * len(items) + 4
+    out = [
+        f'<svg class="chart" role="img" viewBox="0 0 {width} {height}" width="{width}" '
+        'xmlns="http://www.w3.org/2000/svg">'
+    ]
+    for i, (label, value) in enumerate(items):
+        yy = i * row + 2
+        w = (width - label_w - 70) * value / peak
+        out.append(
+            f'<text x="{label_w - 6}" y="{yy + 14}" font-size="12" text-anchor="end" '
+            f'fill="#1d2330">{escape(label)}</text>'
+            f'<rect x="{label_w}" y="{yy + 3}" width="{_fmt(max(w, 1))}" height="14" rx="2" '
+            f'fill="#b3261e" fill-opacity="0.75"/>'
+            f'<text x="{_fmt(label_w + max(w, 1) + 6)}" y="{yy + 14}" font-size="12" '
+            f'fill="#5f6b7a">{value:g}{escape(unit)}</text>'
+        )
+    out.append("</svg>")
+    return mark_safe("".join(out))  # noqa: S308 - numbers and escaped labels only

@@ -1,0 +1,298 @@
+"""`golive run` and `golive selftest`: what the management command does, exit codes included.
+
+Exit codes: 0 the gate passes, 1 the gate fails, 2 the run could not complete (bad
+configuration, unknown operator, too many infrastructure errors, an interrupted run) — always
+with a one-line reason on stderr.
+"""
+
+from __future__ import annotations
+
+import getpass
+import json
+import os
+import socket
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import IO, Any
+
+from django.conf import settings
+from django.urls import reverse
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+from backoffice.errors import DomainError
+from evals import selectors, services
+from evals.models import EvalRun, Executor, RunStatus
+from evals.services.estimate import estimate
+from identity.models import Operator, OperatorKind
+
+CLI_PRINCIPAL = "golive-cli"
+EXIT_PASS, EXIT_FAIL, EXIT_ERROR = 0, 1, 2
+
+
+class Abort(Exception):
+    """Could not complete: exit 2 with this one-line reason."""
+
+
+def resolve_operator(username: str | None) -> Operator:
+    """`--as USERNAME` (or $GOLIVE_AS) names the accountable operator; without it the run is
+    recorded as the `golive-cli` service principal (created on first use). We do not map the
+    OS account to an operator: shell logins and backoffice operators are different
+    populations, and a silent guess would put the wrong name in the audit trail. The OS user
+    and host are recorded in the run's audit event instead."""
+    name = username or os.environ.get("GOLIVE_AS", "")
+    if name:
+        operator = Operator.objects.filter(username=name).first()
+        if operator is None:
+            raise Abort(f"no operator named {name!r} (--as)")
+        if not operator.is_active:
+            raise Abort(f"operator {name!r} is deactivated")
+        return operator
+    operator = Operator.objects.filter(username=CLI_PRINCIPAL).first()
+    if operator is None:
+        from identity.services import operator_create
+
+        operator, _ = operator_create(
+            actor=None,
+            username=CLI_PRINCIPAL,
+            display_name="Command line (golive)",
+            kind=OperatorKind.SERVICE,
+        )
+    return operator
+
+
+def origin() -> str:
+    try:
+        user = getpass.getuser()
+    except (KeyError, OSError):
+        user = "unknown"
+    return f"cli:{user}@{socket.gethostname()}"
+
+
+def default_executor() -> str:
+    broker = bool(settings.CELERY_BROKER_URL) and not settings.CELERY_TASK_ALWAYS_EAGER
+    return Executor.CELERY if broker else Executor.INLINE
+
+
+def report_url(run: EvalRun, base_url: str) -> str:
+    return base_url.rstrip("/") + reverse("evals:run_detail", args=[run.pk])
+
+
+def exit_code(run: EvalRun) -> int:
+    if run.status == RunStatus.COMPLETED:
+        return EXIT_PASS if run.verdict == "pass" else EXIT_FAIL
+    return EXIT_ERROR
+
+
+def run_json(run: EvalRun, base_url: str) -> dict[str, Any]:
+    return {
+        "id": run.pk,
+        "suite": run.suite_name,
+        "suite_hash": run.suite_hash,
+        "code_version": run.code_version,
+        "agent": run.agent_model,
+        "user": run.user_model,
+        "seed": run.seed,
+        "status": run.status,
+        "verdict": run.verdict,
+        "exit_code": exit_code(run),
+        "checks": run.verdict_reasons,
+        "error": run.error_message,
+        "trials": run.total_units,
+        "seconds": run.seconds,
+        "started_by": run.started_by.username,
+        "usage": {
+            "agent": {
+                "tokens_in": run.agent_tokens_in,
+                "tokens_out": run.agent_tokens_out,
+                "cost_usd": run.agent_cost_micros / 1e6,
+            },
+            "user": {
+                "tokens_in": run.user_tokens_in,
+                "tokens_out": run.user_tokens_out,
+                "cost_usd": run.user_cost_micros / 1e6,
+            },
+        },
+        "summary": run.summary,
+        "report_url": report_url(run, base_url),
+    }
+
+
+class Bar:
+    """The rich progress bar: trials done, pass rate so far, cost so far, time left."""
+
+    def __init__(self, total: int, *, enabled: bool, stream: IO[str]) -> None:
+        self.enabled = enabled and total > 0
+        self.progress = Progress(
+            TextColumn("[bold]golive"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("pass {task.fields[rate]}"),
+            TextColumn("cost ${task.fields[cost]}"),
+            TimeRemainingColumn(),
+            console=Console(file=stream),
+            transient=False,
+        )
+        self.task = self.progress.add_task("trials", total=total, rate="-", cost="0.0000")
+        self._last = 0.0
+
+    def __enter__(self) -> Bar:
+        if self.enabled:
+            self.progress.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.enabled:
+            self.progress.stop()
+
+    def update(self, done: int, passed: int, evaluated: int, cost_micros: int) -> None:
+        if not self.enabled:
+            return
+        now = time.monotonic()
+        if now - self._last < 0.1 and done < self.progress.tasks[0].total:
+            return  # redrawing per trial would cost more than the trials
+        self._last = now
+        rate = f"{passed / evaluated:.1%}" if evaluated else "-"
+        self.progress.update(self.task, completed=done, rate=rate, cost=f"{cost_micros / 1e6:.4f}")
+
+
+def _wait_for_celery(run: EvalRun, bar: Bar, already: int, timeout: float) -> EvalRun:
+    deadline = time.monotonic() + timeout
+    while True:
+        run.refresh_from_db()
+        rows = selectors.run_trials(run_id=run.pk)
+        done = rows.count()
+        passed = rows.filter(outcome="pass").count()
+        evaluated = rows.exclude(outcome="infrastructure").count()
+        bar.update(done - already, passed, evaluated, 0)
+        if run.status != RunStatus.RUNNING:
+            return run
+        if time.monotonic() > deadline:
+            raise Abort(
+                f"run #{run.pk} did not finish within {timeout:.0f} s; resume it with --resume {run.pk}"
+            )
+        time.sleep(0.25)
+
+
+def golive_run(
+    *,
+    suite_name: str,
+    agent: str | None,
+    user: str | None,
+    trials: int | None,
+    domains: Sequence[str] | None,
+    personas: Sequence[str] | None,
+    workers: int | None,
+    resume: int | None,
+    json_path: str | None,
+    plan_only: bool,
+    as_user: str | None,
+    executor: str | None,
+    base_url: str,
+    timeout: float,
+    progress: bool,
+    out: Callable[[str], None],
+    err: IO[str],
+) -> int:
+    operator = resolve_operator(as_user)
+    executor = executor or default_executor()
+    if resume is not None:
+        run = EvalRun.objects.filter(pk=resume).first()
+        if run is None:
+            raise Abort(f"no run #{resume} to resume")
+        already = selectors.run_trials_done(run_id=run.pk)
+        total = run.total_units - already
+        out(
+            f"Resuming run #{run.pk} ({run.suite_name}): {already} of {run.total_units} trials done."
+        )
+        start: Callable[..., EvalRun] = services.eval_run_resume
+    else:
+        try:
+            suite = services.suite_override(
+                services.suite_load(suite_name, allow_path=True),
+                agent=agent,
+                user=user,
+                trials=trials,
+                domains=domains,
+                personas=personas,
+            )
+        except services.SuiteError as exc:
+            raise Abort(str(exc)) from None
+        if plan_only:
+            print_plan(suite, out)
+            return EXIT_PASS
+        try:
+            run = services.eval_run_create(
+                actor=operator, suite=suite, executor=executor, workers=workers, origin=origin()
+            )
+        except DomainError as exc:
+            raise Abort(exc.message) from None
+        already, total = 0, run.total_units
+        out(
+            f"Run #{run.pk}: suite {run.suite_name} ({run.suite_hash[:12]}), {run.total_units} "
+            f"trials, agent {run.agent_model} vs user {run.user_model}, as {operator.username}"
+        )
+        start = services.eval_run_execute
+    with Bar(total, enabled=progress, stream=err) as bar:
+        try:
+            run = start(
+                actor=operator,
+                run_id=run.pk,
+                executor=executor,
+                workers=workers,
+                on_progress=lambda p: bar.update(p.done, p.passed, p.evaluated, p.cost_micros),
+            )
+        except DomainError as exc:
+            raise Abort(exc.message) from None
+        except KeyboardInterrupt:
+            raise Abort(f"interrupted; resume with: golive run --resume {run.pk}") from None
+        if run.executor == Executor.CELERY:
+            run = _wait_for_celery(run, bar, already, timeout)
+    run.refresh_from_db()
+    print_verdict(run, out, base_url)
+    if json_path:
+        Path(json_path).parent.mkdir(parents=True, exist_ok=True)
+        Path(json_path).write_text(json.dumps(run_json(run, base_url), indent=2, default=str))
+    code = exit_code(run)
+    if code == EXIT_ERROR:
+        raise Abort(run.error_message or f"run #{run.pk} is {run.get_status_display().lower()}")
+    return code
+
+
+def print_plan(suite: services.Suite, out: Callable[[str], None]) -> None:
+    p = estimate(suite)
+    d = suite.data
+    out(
+        f"Suite {suite.name} ({suite.digest()[:12]}): {p.trials} trials = "
+        + " + ".join(f"{dom} {n}" for dom, n in p.by_domain.items())
+        + f" ({len(d.personas)} personas x {d.trials} trials per task)"
+    )
+    out(
+        f"Agent {d.agent.model} vs user {d.user.model}; gate pass^{suite.gate_k} lower bound ≥ {d.gate.pass_hat_k_lower}, pass^1 ≥ {d.gate.pass_hat_1}"
+    )
+    if not p.roles:
+        out("Offline models only: no LLM calls, no cost.")
+    for role, r in p.roles.items():
+        cost = "unpriced model (cost unknown)" if r.cost_usd is None else f"≈ ${r.cost_usd:,.2f}"
+        out(
+            f"  {role} {r.model}: ≈ {r.calls:,} calls, ≈ {r.tokens_in:,} tokens in, "
+            f"≈ {r.tokens_out:,} tokens out, {cost}"
+        )
+
+
+def print_verdict(run: EvalRun, out: Callable[[str], None], base_url: str) -> None:
+    label = {"pass": "PASS", "fail": "FAIL", "error": "COULD NOT COMPLETE"}.get(
+        run.verdict, run.status.upper()
+    )
+    report = (run.summary or {}).get("report", {})
+    p = report.get("pass_hat", {})
+    figures = ", ".join(
+        f"pass^{k} {e['value']:.3f} [{e['low']:.3f}, {e['high']:.3f}]" for k, e in p.items()
+    )
+    out(f"Verdict: {label} — run #{run.pk}, {run.total_units} trials in {run.seconds or 0:.1f} s")
+    if figures:
+        out(f"  {figures}")
+    for check in run.verdict_reasons:
+        out(f"  [{'ok' if check['ok'] else 'FAIL'}] {check['message']}")
+    out(f"Report: {report_url(run, base_url)}")

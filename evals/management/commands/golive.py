@@ -1,0 +1,183 @@
+"""python manage.py golive run|selftest|list|show|compare — see docs/golive.md."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from evals import selectors
+from evals.management import cli
+from evals.models import EvalRun
+
+
+def _csv(value: str) -> list[str]:
+    return [v.strip() for v in value.split(",") if v.strip()]
+
+
+class Command(BaseCommand):
+    help = "Go-live acceptance suites: run, selftest, list, show, compare."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        sub = parser.add_subparsers(dest="action", required=True)
+        run = sub.add_parser(
+            "run", help="Run a suite and judge the gate (exit 0 pass, 1 fail, 2 error)."
+        )
+        run.add_argument(
+            "--suite", default="default", help="a name in suites/ or a path to a .toml"
+        )
+        run.add_argument("--agent", help="agent model (overrides the suite)")
+        run.add_argument("--user", help="user-simulator model (overrides the suite)")
+        run.add_argument("--trials", type=int, help="trials per task")
+        run.add_argument("--domains", type=_csv, help="comma-separated domains")
+        run.add_argument("--personas", type=_csv, help="comma-separated personas")
+        run.add_argument("--workers", type=int, help="threads (in-process) for concurrent trials")
+        run.add_argument("--resume", type=int, metavar="RUN_ID", help="complete an interrupted run")
+        run.add_argument(
+            "--json", dest="json_path", metavar="PATH", help="write the result as JSON"
+        )
+        run.add_argument(
+            "--plan", action="store_true", help="print trials and LLM estimate; run nothing"
+        )
+        run.add_argument("--as", dest="as_user", metavar="USERNAME", help="accountable operator")
+        run.add_argument(
+            "--executor", choices=["inline", "celery"], help="default: celery when a broker is set"
+        )
+        run.add_argument("--base-url", default="http://127.0.0.1:8000", help="for the report URL")
+        run.add_argument(
+            "--timeout", type=float, default=3600.0, help="seconds to wait for Celery workers"
+        )
+        run.add_argument("--no-progress", action="store_true", help="no progress bar")
+        selftest = sub.add_parser("selftest", help="How many injected faults the oracle catches.")
+        selftest.add_argument(
+            "--domains", type=_csv, help="comma-separated (default: the default suite's)"
+        )
+        selftest.add_argument("--split", default="all")
+        selftest.add_argument("--as", dest="as_user", metavar="USERNAME")
+        selftest.add_argument("--json", dest="json_path", metavar="PATH")
+        listing = sub.add_parser("list", help="Recent runs.")
+        listing.add_argument("--limit", type=int, default=20)
+        show = sub.add_parser("show", help="One run's verdict and figures.")
+        show.add_argument("run_id", type=int)
+        show.add_argument("--json", action="store_true", help="print JSON")
+        show.add_argument("--base-url", default="http://127.0.0.1:8000")
+        compare = sub.add_parser("compare", help="Paired per-task differences, regressions first.")
+        compare.add_argument("run_a", type=int)
+        compare.add_argument("run_b", type=int)
+        compare.add_argument("--limit", type=int, default=30)
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        try:
+            code = getattr(self, f"_{options['action']}")(options)
+        except cli.Abort as exc:
+            raise CommandError(f"golive: {exc}", returncode=cli.EXIT_ERROR) from None
+        if code:
+            sys.exit(code)
+
+    def _out(self, line: str) -> None:
+        self.stdout.write(line)
+
+    def _run(self, o: dict[str, Any]) -> int:
+        return cli.golive_run(
+            suite_name=o["suite"],
+            agent=o["agent"],
+            user=o["user"],
+            trials=o["trials"],
+            domains=o["domains"],
+            personas=o["personas"],
+            workers=o["workers"],
+            resume=o["resume"],
+            json_path=o["json_path"],
+            plan_only=o["plan"],
+            as_user=o["as_user"],
+            executor=o["executor"],
+            base_url=o["base_url"],
+            timeout=o["timeout"],
+            progress=not o["no_progress"] and sys.stderr.isatty(),
+            out=self._out,
+            err=sys.stderr,
+        )
+
+    def _selftest(self, o: dict[str, Any]) -> int:
+        from evals.services import eval_selftest_run, suite_load
+
+        operator = cli.resolve_operator(o["as_user"])
+        domains = o["domains"] or list(suite_load("default").domains)
+        self._out(f"Selftest on {', '.join(domains)} (split {o['split']}) …")
+        try:
+            selftest = eval_selftest_run(actor=operator, domains=domains, split=o["split"])
+        except Exception as exc:  # a bad domain name or split: one line, exit 2
+            raise cli.Abort(str(exc)) from None
+        self._out(
+            f"{'domain':<14}{'fault':<20}{'applied':>9}{'caught':>8}{'sensitivity':>13}{'named':>8}"
+        )
+        for domain, faults in selftest.results.items():
+            for fault, r in faults.items():
+                sens = "n/a" if r["sensitivity"] is None else f"{r['sensitivity']:.0%}"
+                named = f"{r['classified'] / r['caught']:.0%}" if r["caught"] else "-"
+                self._out(
+                    f"{domain:<14}{fault:<20}{r['applied']:>5}/{r['tasks']:<3}{r['caught']:>8}{sens:>13}{named:>8}"
+                )
+        self._out(
+            f"Stored as selftest #{selftest.pk} ({selftest.seconds:.1f} s); the report pages show it."
+        )
+        if o["json_path"]:
+            with open(o["json_path"], "w", encoding="utf-8") as handle:
+                json.dump({"id": selftest.pk, "results": selftest.results}, handle, indent=2)
+        return 0
+
+    def _list(self, o: dict[str, Any]) -> int:
+        for run in selectors.run_list()[: o["limit"]]:
+            self._out(
+                f"#{run.pk:<5} {run.created_at:%Y-%m-%d %H:%M}  {run.suite_name:<12} {run.status:<10}"
+                f" {run.verdict or '-':<6} {run.total_units:>6} trials  {run.agent_model}  by {run.started_by.username}"
+            )
+        return 0
+
+    def _get(self, run_id: int) -> EvalRun:
+        run = EvalRun.objects.select_related("started_by").filter(pk=run_id).first()
+        if run is None:
+            raise cli.Abort(f"no run #{run_id}")
+        return run
+
+    def _show(self, o: dict[str, Any]) -> int:
+        run = self._get(o["run_id"])
+        if o["json"]:
+            self._out(json.dumps(cli.run_json(run, o["base_url"]), indent=2, default=str))
+            return 0
+        self._out(
+            f"Run #{run.pk} {run.suite_name} ({run.suite_hash[:12]}), code {run.code_version}, "
+            f"agent {run.agent_model} vs {run.user_model}, seed {run.seed}, by {run.started_by.username}"
+        )
+        self._out(
+            f"Status {run.get_status_display()}{': ' + run.error_message if run.error_message else ''}"
+        )
+        cli.print_verdict(run, self._out, o["base_url"])
+        failures = (run.summary or {}).get("report", {}).get("failures", {})
+        if failures:
+            self._out("Failures: " + ", ".join(f"{k} {v}" for k, v in failures.items()))
+        return 0
+
+    def _compare(self, o: dict[str, Any]) -> int:
+        self._get(o["run_a"])
+        self._get(o["run_b"])
+        c = selectors.run_compare(run_a=o["run_a"], run_b=o["run_b"])
+        self._out(
+            f"Run #{c.a.pk} ({c.a.agent_model}, {c.a.verdict or c.a.status}) → run #{c.b.pk} "
+            f"({c.b.agent_model}, {c.b.verdict or c.b.status}): {len(c.cells)} paired tasks, "
+            f"{len(c.regressions)} regression(s), {len(c.improvements)} improvement(s), "
+            f"mean change {c.mean_delta:+.3f}"
+        )
+        changed = [cell for cell in c.cells if cell.delta != 0][: o["limit"]]
+        for cell in changed:
+            kind = "REGRESSION" if cell.delta < 0 else "improved  "
+            self._out(
+                f"  {kind} {cell.key}: {cell.a_rate:.2f} → {cell.b_rate:.2f} ({cell.delta:+.2f})"
+            )
+        if c.only_a or c.only_b:
+            self._out(
+                f"  not paired: {len(c.only_a)} only in #{c.a.pk}, {len(c.only_b)} only in #{c.b.pk}"
+            )
+        return 0

@@ -1,0 +1,44 @@
+"""Every write of the go-live app: runs (create, execute, resume, interrupt, finalise),
+trial tickets and selftests. Suites and the gate are the pure helpers they use."""
+
+from evals.services.runs import (
+    Progress,
+    code_version,
+    eval_run_create,
+    eval_run_execute,
+    eval_run_finalise,
+    eval_run_interrupt,
+    eval_run_resume,
+    eval_run_start_background,
+    finished_keys,
+    run_suite,
+    run_units,
+    trial_execute,
+    trial_store,
+)
+from evals.services.selftest import eval_selftest_run
+from evals.services.suites import Suite, SuiteError, suite_list, suite_load, suite_override
+from evals.services.trials import eval_trial_ticket_create
+
+__all__ = [
+    "Progress",
+    "Suite",
+    "SuiteError",
+    "code_version",
+    "eval_run_create",
+    "eval_run_execute",
+    "eval_run_finalise",
+    "eval_run_interrupt",
+    "eval_run_resume",
+    "eval_run_start_background",
+    "eval_selftest_run",
+    "eval_trial_ticket_create",
+    "finished_keys",
+    "run_suite",
+    "run_units",
+    "suite_list",
+    "suite_load",
+    "suite_override",
+    "trial_execute",
+    "trial_store",
+]

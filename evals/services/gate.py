@@ -1,0 +1,209 @@
+"""The summary of a finished run and the go-live gate verdict.
+
+The summary is computed from the stored trial rows (never from what a worker reported), so
+a resumed or re-delivered run is judged on exactly the rows that exist once each.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from evals.engine.metrics import Aggregator, Report
+from evals.services.suites import Suite
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """The columns of a TrialResult that metrics need (no trajectory is ever loaded)."""
+
+    id: int
+    domain: str
+    task_id: str
+    persona: str
+    trial: int
+    reward: float
+    failure: str
+    infrastructure: bool
+    agent_turns: int
+    questions: int
+    policy_violations: int
+    seconds: float
+    agent_tokens_in: int
+    agent_tokens_out: int
+    agent_cost_micros: int
+    user_tokens_in: int
+    user_tokens_out: int
+    user_cost_micros: int
+
+    @property
+    def key(self) -> str:
+        return f"{self.domain}/{self.task_id}/{self.persona}/{self.trial}"
+
+
+ROW_FIELDS = (
+    "id",
+    "domain",
+    "task_id",
+    "persona",
+    "trial",
+    "reward",
+    "failure_class",
+    "infrastructure",
+    "agent_turns",
+    "questions",
+    "policy_violations",
+    "seconds",
+    "agent_tokens_in",
+    "agent_tokens_out",
+    "agent_cost_micros",
+    "user_tokens_in",
+    "user_tokens_out",
+    "user_cost_micros",
+)
+
+SLOWEST = 10
+
+
+@dataclass(frozen=True)
+class Check:
+    check: str
+    ok: bool
+    observed: float
+    threshold: float
+    message: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "check": self.check,
+            "ok": self.ok,
+            "observed": self.observed,
+            "threshold": self.threshold,
+            "message": self.message,
+        }
+
+
+def _heatmap(rows: list[Row], k: int) -> dict[str, Any]:
+    """domain x persona: pass^1 and pass^k (mean over that cell group's tasks)."""
+    from evals.engine.metrics import pass_hat_k
+
+    cells: dict[tuple[str, str, str], list[int]] = defaultdict(lambda: [0, 0])
+    for r in rows:
+        if r.infrastructure:
+            continue
+        cell = cells[(r.domain, r.persona, r.task_id)]
+        cell[0] += 1
+        cell[1] += 1 if r.reward >= 1.0 else 0
+    groups: dict[tuple[str, str], list[tuple[int, int]]] = defaultdict(list)
+    for (domain, persona, _task), (n, c) in cells.items():
+        groups[(domain, persona)].append((n, c))
+    out: dict[str, Any] = {"k": k, "domains": [], "personas": [], "cells": {}}
+    for domain, persona in sorted(groups):
+        if domain not in out["domains"]:
+            out["domains"].append(domain)
+        if persona not in out["personas"]:
+            out["personas"].append(persona)
+        values = groups[(domain, persona)]
+        p1 = sum(pass_hat_k(n, c, 1) for n, c in values) / len(values)
+        eligible = [(n, c) for n, c in values if n >= k]
+        pk = sum(pass_hat_k(n, c, k) for n, c in eligible) / len(eligible) if eligible else None
+        out["cells"][f"{domain}|{persona}"] = {"pass1": p1, "passk": pk, "tasks": len(values)}
+    return out
+
+
+def summarise_rows(rows: Iterable[Row], suite: Suite) -> tuple[Report, dict[str, Any]]:
+    rows = list(rows)
+    agg = Aggregator()
+    for r in rows:
+        agg.add(r)
+    report = agg.report(suite.ks, seed=suite.data.seed)
+    usage = {
+        role: {
+            "tokens_in": sum(getattr(r, f"{role}_tokens_in") for r in rows),
+            "tokens_out": sum(getattr(r, f"{role}_tokens_out") for r in rows),
+            "cost_micros": sum(getattr(r, f"{role}_cost_micros") for r in rows),
+        }
+        for role in ("agent", "user")
+    }
+    slowest = sorted(rows, key=lambda r: r.seconds, reverse=True)[:SLOWEST]
+    failures_by_domain: dict[str, Counter[str]] = defaultdict(Counter)
+    for r in rows:
+        if not r.infrastructure and r.reward < 1.0:
+            failures_by_domain[r.domain][r.failure] += 1
+    extra = {
+        "report": report.to_dict(),
+        "gate_k": suite.gate_k,
+        "passed": sum(1 for r in rows if not r.infrastructure and r.reward >= 1.0),
+        "failed": sum(1 for r in rows if not r.infrastructure and r.reward < 1.0),
+        "policy_violations": sum(r.policy_violations for r in rows),
+        "infrastructure_error_rate": (report.infrastructure_errors / len(rows)) if rows else 0.0,
+        "heatmap": _heatmap(rows, suite.gate_k),
+        "usage": usage,
+        "failures_by_domain": {d: dict(c.most_common()) for d, c in failures_by_domain.items()},
+        "slowest": [{"id": r.id, "key": r.key, "seconds": round(r.seconds, 4)} for r in slowest],
+        "trial_seconds": round(sum(r.seconds for r in rows), 3),
+    }
+    return report, extra
+
+
+def gate_evaluate(suite: Suite, report: Report, extra: dict[str, Any]) -> tuple[str, list[Check]]:
+    """('pass' | 'fail' | 'error', checks). Too many infrastructure errors is 'error': the
+    run measured the provider, not the agent, so it says nothing either way."""
+    gate = suite.data.gate
+    checks: list[Check] = []
+    rate = float(extra["infrastructure_error_rate"])
+    infra_ok = rate <= gate.max_infrastructure_error_rate and not report.all_errored
+    checks.append(
+        Check(
+            "infrastructure_error_rate",
+            infra_ok,
+            rate,
+            gate.max_infrastructure_error_rate,
+            f"{report.infrastructure_errors} of {report.trials} trials hit an infrastructure "
+            f"error ({rate:.1%}; at most {gate.max_infrastructure_error_rate:.1%} allowed)",
+        )
+    )
+    k = suite.gate_k
+    for domain in suite.domains:
+        estimate = report.by_domain.get(domain, {}).get(k)
+        low = estimate.low if estimate is not None else 0.0
+        value = (
+            f"{estimate.value:.3f} [{estimate.low:.3f}, {estimate.high:.3f}]" if estimate else "n/a"
+        )
+        checks.append(
+            Check(
+                f"pass^{k} lower bound · {domain}",
+                estimate is not None and low >= gate.pass_hat_k_lower,
+                low,
+                gate.pass_hat_k_lower,
+                f"{domain}: pass^{k} = {value}; the lower 95% bound must be at least "
+                f"{gate.pass_hat_k_lower:.3f}",
+            )
+        )
+    p1 = report.pass_hat.get(1)
+    checks.append(
+        Check(
+            "pass^1",
+            p1 is not None and p1.value >= gate.pass_hat_1,
+            p1.value if p1 else 0.0,
+            gate.pass_hat_1,
+            f"pass^1 = {p1.value:.3f} (at least {gate.pass_hat_1:.3f})"
+            if p1
+            else "pass^1: no trial was evaluated",
+        )
+    )
+    violations = int(extra["policy_violations"])
+    checks.append(
+        Check(
+            "policy_violations",
+            violations <= gate.max_policy_violations,
+            violations,
+            gate.max_policy_violations,
+            f"{violations} policy violation(s) (at most {gate.max_policy_violations})",
+        )
+    )
+    if not infra_ok:
+        return "error", checks
+    return ("pass" if all(c.ok for c in checks) else "fail"), checks

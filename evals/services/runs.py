@@ -1,0 +1,490 @@
+"""Go-live runs: create, execute (in-process thread pool or one Celery task per trial with a
+chord), resume, finalise (summary + gate verdict), interrupt. Each public service writes one
+audit event, last, inside its transaction.
+
+Trial rows are the run's data, not operator actions: `trial_store` inserts them without an
+audit event each (a run has thousands); the run's lifecycle (create, execute, resume,
+finish) is what the audit trail records.
+"""
+
+from __future__ import annotations
+
+import functools
+import subprocess
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from importlib import metadata
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError, close_old_connections, transaction
+from django.utils import timezone
+
+from backoffice.errors import Conflict, NotFound, ValidationFailed
+from evals import access
+from evals.engine.errors import EngineError
+from evals.engine.runner import RunSpec, TrialRecord, WorkUnit, plan, run_unit
+from evals.engine.runner.execute import run as engine_run
+from evals.models import EvalRun, Executor, RunStatus, TrialOutcome, TrialResult
+from evals.services.gate import ROW_FIELDS, Row, gate_evaluate, summarise_rows
+from evals.services.suites import Suite, SuiteError, suite_from_mapping
+from identity.audit import audit_record
+from identity.models import Operator
+
+RESUMABLE = (RunStatus.QUEUED, RunStatus.FAILED, RunStatus.RUNNING)
+
+
+@functools.cache
+def code_version() -> str:
+    """`git describe` of the working tree when it is a checkout, else the package version."""
+    try:
+        out = subprocess.run(
+            ["git", "describe", "--always", "--dirty", "--tags"],  # noqa: S607
+            cwd=settings.BASE_DIR,
+            capture_output=True,
+            text=True,
+            timeout=5,
+            check=True,
+        )
+        if out.stdout.strip():
+            return out.stdout.strip()[:100]
+    except (OSError, subprocess.SubprocessError):
+        pass
+    try:
+        return f"backoffice {metadata.version('backoffice')}"
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
+def run_suite(run: EvalRun) -> Suite:
+    return suite_from_mapping(run.suite_snapshot, source=f"run #{run.pk}")
+
+
+# Workers load a run's suite once per process, not once per trial.
+@functools.lru_cache(maxsize=32)
+def _cached_specs(run_id: int, suite_hash: str) -> dict[str, RunSpec]:
+    run = EvalRun.objects.only("suite_snapshot", "pk").get(pk=run_id)
+    return {spec.domains[0]: spec for spec in run_suite(run).specs()}
+
+
+def spec_for_unit(run_id: int, suite_hash: str, domain: str) -> RunSpec:
+    return _cached_specs(run_id, suite_hash)[domain]
+
+
+def run_units(suite: Suite) -> list[WorkUnit]:
+    return [unit for spec in suite.specs() for unit in plan(spec)]
+
+
+def finished_keys(run_id: int) -> set[str]:
+    return {
+        f"{d}/{t}/{p}/{n}"
+        for d, t, p, n in TrialResult.objects.filter(run_id=run_id).values_list(
+            "domain", "task_id", "persona", "trial"
+        )
+    }
+
+
+def _micros(usage: Any, key: str) -> int:
+    return round(float(usage.get(key, 0.0) or 0.0) * 1_000_000)
+
+
+def trial_store(run_id: int, record: TrialRecord) -> bool:
+    """Insert one finished trial; False when the unit was already stored (a re-delivered
+    task, a resumed run racing a slow worker): the unique constraint decides, atomically."""
+    usage = record.usage or {}
+    if record.infrastructure:
+        outcome = TrialOutcome.INFRASTRUCTURE
+    elif record.reward >= 1.0:
+        outcome = TrialOutcome.PASS
+    else:
+        outcome = TrialOutcome.FAIL
+    try:
+        with transaction.atomic():
+            TrialResult.objects.create(
+                run_id=run_id,
+                domain=record.domain,
+                task_id=record.task_id,
+                persona=record.persona,
+                trial=record.trial,
+                seed=record.seed,
+                outcome=outcome,
+                reward=record.reward,
+                components=dict(record.components),
+                failure_class=record.failure if outcome != TrialOutcome.PASS else "",
+                termination=record.termination,
+                trajectory=dict(record.trajectory) if record.trajectory is not None else None,
+                diff=list(record.diff),
+                notes=list(record.notes),
+                error=record.error,
+                policy_violations=record.policy_violations,
+                tool_calls=record.tool_calls,
+                agent_turns=record.agent_turns,
+                questions=record.questions,
+                agent_tokens_in=int(usage.get("agent.tokens_in", 0) or 0),
+                agent_tokens_out=int(usage.get("agent.tokens_out", 0) or 0),
+                agent_cost_micros=_micros(usage, "agent.cost"),
+                user_tokens_in=int(usage.get("user.tokens_in", 0) or 0),
+                user_tokens_out=int(usage.get("user.tokens_out", 0) or 0),
+                user_cost_micros=_micros(usage, "user.cost"),
+                seconds=record.seconds,
+                infrastructure=record.infrastructure,
+            )
+    except IntegrityError:
+        return False
+    return True
+
+
+def trial_execute(run_id: int, suite_hash: str, unit: WorkUnit) -> bool:
+    """Run one unit unless its row exists; what a Celery task (or a thread) does."""
+    if TrialResult.objects.filter(
+        run_id=run_id,
+        domain=unit.domain,
+        task_id=unit.task_id,
+        persona=unit.persona,
+        trial=unit.trial,
+    ).exists():
+        return False
+    record = run_unit(spec_for_unit(run_id, suite_hash, unit.domain), unit)
+    return trial_store(run_id, record)
+
+
+# -- progress -----------------------------------------------------------------------------
+
+
+@dataclass
+class Progress:
+    """What the progress bar shows: trials done, pass rate so far, cost so far."""
+
+    total: int
+    done: int = 0
+    passed: int = 0
+    evaluated: int = 0
+    cost_micros: int = 0
+    started: float = field(default_factory=time.monotonic)
+
+    def add(self, record: TrialRecord) -> None:
+        self.done += 1
+        if not record.infrastructure:
+            self.evaluated += 1
+            self.passed += 1 if record.reward >= 1.0 else 0
+        usage = record.usage or {}
+        self.cost_micros += _micros(usage, "agent.cost") + _micros(usage, "user.cost")
+
+    @property
+    def pass_rate(self) -> float:
+        return self.passed / self.evaluated if self.evaluated else 0.0
+
+
+ProgressCallback = Callable[[Progress], None]
+
+
+class _DbSink:
+    """The engine runner's sink, writing rows; `append` runs in the consuming thread."""
+
+    def __init__(self, run_id: int, progress: Progress, on_progress: ProgressCallback | None):
+        self.run_id = run_id
+        self.progress = progress
+        self.on_progress = on_progress
+        self._done = finished_keys(run_id)
+
+    def finished_keys(self) -> set[str]:
+        return self._done
+
+    def append(self, record: TrialRecord) -> None:
+        trial_store(self.run_id, record)
+        self.progress.add(record)
+        if self.on_progress is not None:
+            self.on_progress(self.progress)
+
+
+# -- services -----------------------------------------------------------------------------
+
+
+def eval_run_create(
+    *,
+    actor: Operator,
+    suite: Suite,
+    executor: str = Executor.INLINE,
+    workers: int | None = None,
+    origin: str = "",
+) -> EvalRun:
+    """A queued run with its suite frozen (snapshot + sha256), the code version and the
+    operator accountable for it. `origin` (e.g. `cli:user@host`) goes to the audit event."""
+    access.ensure_start(actor)
+    if executor not in Executor.values:
+        raise ValidationFailed(
+            "Unknown executor.", fields={"executor": [f"Not one of {Executor.values}."]}
+        )
+    try:
+        total = len(run_units(suite))
+    except EngineError as exc:
+        raise ValidationFailed(f"The suite cannot be planned: {exc}") from exc
+    data = suite.data
+    with transaction.atomic():
+        run = EvalRun.objects.create(
+            suite_name=suite.name,
+            suite_snapshot=suite.snapshot(),
+            suite_hash=suite.digest(),
+            code_version=code_version(),
+            agent_model=data.agent.model,
+            agent_params=dict(data.agent.params),
+            user_model=data.user.model,
+            user_params=dict(data.user.params),
+            seed=data.seed,
+            trials_per_task=data.trials,
+            total_units=total,
+            executor=executor,
+            workers=workers or data.workers,
+            started_by=actor,
+        )
+        audit_record(
+            actor=actor,
+            action="evals.run.create",
+            target=run,
+            after={
+                "suite": run.suite_name,
+                "suite_hash": run.suite_hash,
+                "agent": run.agent_model,
+                "user": run.user_model,
+                "units": total,
+                "executor": executor,
+                "origin": origin,
+            },
+        )
+    return run
+
+
+def _start(
+    *, actor: Operator, run_id: int, action: str, executor: str | None, workers: int | None
+) -> tuple[EvalRun, list[WorkUnit]]:
+    access.ensure_start(actor)
+    with transaction.atomic():
+        run = EvalRun.objects.select_for_update().filter(pk=run_id).first()
+        if run is None:
+            raise NotFound("No such run.")
+        if run.status not in RESUMABLE:
+            raise Conflict(f"Run #{run.pk} is {run.get_status_display().lower()}; nothing to run.")
+        try:
+            suite = run_suite(run)
+        except SuiteError as exc:
+            raise ValidationFailed(str(exc)) from exc
+        done = finished_keys(run.pk)
+        pending = [u for u in run_units(suite) if u.key not in done]
+        before = {"status": run.status, "finished": len(done)}
+        run.status = RunStatus.RUNNING
+        run.started_at = run.started_at or timezone.now()
+        run.finished_at = None
+        run.error_message = ""
+        if executor:
+            run.executor = executor
+        if workers:
+            run.workers = workers
+        run.save(
+            update_fields=[
+                "status",
+                "started_at",
+                "finished_at",
+                "error_message",
+                "executor",
+                "workers",
+            ]
+        )
+        if run.executor == Executor.CELERY:
+            # Fan out only once the RUNNING status is committed: a fast worker must find it.
+            transaction.on_commit(
+                functools.partial(_dispatch_celery, run.pk, run.suite_hash, pending)
+            )
+        audit_record(
+            actor=actor,
+            action=action,
+            target=run,
+            before=before,
+            after={"status": run.status, "pending": len(pending), "executor": run.executor},
+        )
+    return run, pending
+
+
+def _dispatch_celery(run_id: int, suite_hash: str, pending: list[WorkUnit]) -> None:
+    from celery import chord
+
+    from evals import tasks
+
+    if not pending:
+        tasks.run_finalise.delay(run_id)
+        return
+    header = [tasks.run_trial.s(run_id, suite_hash, unit.to_dict()) for unit in pending]
+    chord(header)(tasks.run_finalise.si(run_id))
+
+
+def _execute_inline(
+    run: EvalRun, pending: list[WorkUnit], on_progress: ProgressCallback | None
+) -> None:
+    suite = run_suite(run)
+    progress = Progress(total=len(pending))
+    for spec in suite.specs():
+        sink = _DbSink(run.pk, progress, on_progress)
+        engine_run(spec, sink, workers=run.workers, resume=True, ks=(1,))
+
+
+def _run_now(
+    run: EvalRun, pending: list[WorkUnit], on_progress: ProgressCallback | None
+) -> EvalRun:
+    if run.executor == Executor.CELERY:
+        return run
+    try:
+        _execute_inline(run, pending, on_progress)
+    except BaseException as exc:
+        # A crash or ^C leaves the finished rows; the run becomes resumable, not lost.
+        eval_run_interrupt(
+            run_id=run.pk, reason=f"{type(exc).__name__}: {exc}"[:500] or "interrupted"
+        )
+        raise
+    return eval_run_finalise(run_id=run.pk)
+
+
+def eval_run_execute(
+    *,
+    actor: Operator,
+    run_id: int,
+    executor: str | None = None,
+    workers: int | None = None,
+    on_progress: ProgressCallback | None = None,
+) -> EvalRun:
+    """Run every pending unit. In-process: a thread pool here, then finalise. Celery: one
+    task per unit in a chord whose callback finalises; returns once dispatched."""
+    run, pending = _start(
+        actor=actor, run_id=run_id, action="evals.run.execute", executor=executor, workers=workers
+    )
+    return _run_now(run, pending, on_progress)
+
+
+def eval_run_resume(
+    *,
+    actor: Operator,
+    run_id: int,
+    executor: str | None = None,
+    workers: int | None = None,
+    on_progress: ProgressCallback | None = None,
+) -> EvalRun:
+    """Complete an interrupted run: the finished units are skipped (their rows stay), the
+    others run; the unique key means no unit is stored twice and finalise checks none is
+    missing."""
+    run, pending = _start(
+        actor=actor, run_id=run_id, action="evals.run.resume", executor=executor, workers=workers
+    )
+    return _run_now(run, pending, on_progress)
+
+
+def eval_run_interrupt(*, run_id: int, reason: str, actor: Operator | None = None) -> EvalRun:
+    """Mark a running run as failed (resumable) — after a crash, ^C or a lost worker."""
+    with transaction.atomic():
+        run = EvalRun.objects.select_for_update().get(pk=run_id)
+        if run.status != RunStatus.RUNNING:
+            return run
+        run.status = RunStatus.FAILED
+        run.error_message = reason
+        run.finished_at = timezone.now()
+        run.save(update_fields=["status", "error_message", "finished_at"])
+        audit_record(
+            actor=actor,
+            action="evals.run.interrupt",
+            target=run,
+            after={"status": run.status, "reason": reason},
+        )
+    return run
+
+
+def run_rows(run_id: int) -> list[Row]:
+    return [
+        Row(*values)
+        for values in TrialResult.objects.filter(run_id=run_id).values_list(*ROW_FIELDS)
+    ]
+
+
+def eval_run_finalise(*, run_id: int) -> EvalRun:
+    """Summarise the stored rows and judge the gate (the chord callback, or the end of an
+    in-process run). Idempotent: a re-delivered callback finds the run completed."""
+    with transaction.atomic():
+        run = EvalRun.objects.select_for_update().get(pk=run_id)
+        if run.status in (RunStatus.COMPLETED, RunStatus.ERROR):
+            return run
+        suite = run_suite(run)
+        rows = run_rows(run.pk)
+        expected = {u.key for u in run_units(suite)}
+        stored = {r.key for r in rows}
+        missing = expected - stored
+        now = timezone.now()
+        if missing:
+            run.status = RunStatus.FAILED
+            run.error_message = (
+                f"{len(missing)} of {len(expected)} trials are missing; resume the run."
+            )
+            run.finished_at = now
+            run.save(update_fields=["status", "error_message", "finished_at"])
+            audit_record(
+                actor=None,
+                action="evals.run.interrupt",
+                target=run,
+                after={"missing": len(missing)},
+            )
+            return run
+        report, extra = summarise_rows(rows, suite)
+        verdict, checks = gate_evaluate(suite, report, extra)
+        usage = extra["usage"]
+        run.summary = extra
+        run.verdict = verdict
+        run.verdict_reasons = [c.to_dict() for c in checks]
+        run.status = RunStatus.ERROR if verdict == "error" else RunStatus.COMPLETED
+        if verdict == "error":
+            run.error_message = next(c.message for c in checks if not c.ok)
+        run.finished_at = now
+        run.agent_tokens_in = usage["agent"]["tokens_in"]
+        run.agent_tokens_out = usage["agent"]["tokens_out"]
+        run.agent_cost_micros = usage["agent"]["cost_micros"]
+        run.user_tokens_in = usage["user"]["tokens_in"]
+        run.user_tokens_out = usage["user"]["tokens_out"]
+        run.user_cost_micros = usage["user"]["cost_micros"]
+        run.save()
+        audit_record(
+            actor=None,
+            action="evals.run.finish",
+            target=run,
+            after={
+                "status": run.status,
+                "verdict": verdict,
+                "failed_checks": [c.check for c in checks if not c.ok],
+                "trials": len(rows),
+            },
+        )
+    return run
+
+
+def _kickoff(actor_id: int, run_id: int, celery: bool) -> None:
+    actor = Operator.objects.get(pk=actor_id)
+    if celery or getattr(settings, "EVALS_UI_INLINE", False):
+        eval_run_execute(actor=actor, run_id=run_id)
+        return
+
+    def work() -> None:
+        try:
+            eval_run_execute(actor=actor, run_id=run_id)
+        except Exception:  # noqa: S110 - eval_run_interrupt recorded it on the run
+            pass
+        finally:
+            close_old_connections()
+
+    threading.Thread(target=work, name=f"golive-run-{run_id}", daemon=True).start()
+
+
+def eval_run_start_background(*, actor: Operator, suite: Suite) -> EvalRun:
+    """From the UI or the API: create the run and, once that commits, hand it to Celery
+    workers when a broker is configured, else to a background thread of this process (the
+    embedded default; `EVALS_UI_INLINE = True` runs it in the request instead, for tests)."""
+    celery = bool(settings.CELERY_BROKER_URL) and not settings.CELERY_TASK_ALWAYS_EAGER
+    run = eval_run_create(
+        actor=actor, suite=suite, executor=Executor.CELERY if celery else Executor.INLINE
+    )
+    transaction.on_commit(functools.partial(_kickoff, actor.pk, run.pk, celery))
+    return run

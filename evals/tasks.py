@@ -1,0 +1,30 @@
+"""Celery tasks: one per trial, and the chord callback that finalises the run.
+
+`run_trial` is acknowledged late (a worker killed mid-trial leaves the message unacked, so
+the broker redelivers it) and idempotent on the trial's unique key: a redelivered task that
+finds its row returns at once, and two copies racing lose nothing — the unique constraint
+lets exactly one insert win.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from celery import shared_task
+
+from evals.engine.runner import WorkUnit
+from evals.services import eval_run_finalise, trial_execute
+
+
+@shared_task(name="evals.tasks.run_trial", acks_late=True, reject_on_worker_lost=True)
+def run_trial(run_id: int, suite_hash: str, unit: dict[str, Any]) -> str:
+    work = WorkUnit(**unit)
+    trial_execute(run_id, suite_hash, work)
+    return work.key
+
+
+@shared_task(name="evals.tasks.run_finalise", acks_late=True)
+def run_finalise(run_id: int) -> str:
+    # The chord body is `run_finalise.si(run_id)`: immutable, so the header's results (the
+    # trial keys) are not passed; finalise reads the stored rows instead.
+    return eval_run_finalise(run_id=run_id).status

@@ -1,0 +1,23 @@
+"""The go-live pages (server-rendered, SVG charts from evals.charts)."""
+
+from evals.views.reports import (
+    compare,
+    run_detail,
+    run_list,
+    run_progress,
+    run_resume,
+    run_start,
+    trial_detail,
+    trial_ticket,
+)
+
+__all__ = [
+    "compare",
+    "run_detail",
+    "run_list",
+    "run_progress",
+    "run_resume",
+    "run_start",
+    "trial_detail",
+    "trial_ticket",
+]

@@ -1,0 +1,34 @@
+"""The start-a-run form: a suite from suites/ with the common overrides."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+
+from evals.services import Suite, SuiteError, suite_list, suite_load, suite_override
+
+
+class StartRunForm(forms.Form):
+    suite = forms.ChoiceField()
+    agent = forms.CharField(required=False, max_length=200, help_text="Blank: the suite's agent.")
+    trials = forms.IntegerField(required=False, min_value=1, max_value=64)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        names = [s.name for s in suite_list() if isinstance(s, Suite)]
+        self.fields["suite"].choices = [(n, n) for n in names]
+        self.resolved: Suite | None = None
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if self.errors:
+            return data
+        try:
+            suite = suite_load(data["suite"])
+            self.resolved = suite_override(
+                suite, agent=data.get("agent") or None, trials=data.get("trials")
+            )
+        except SuiteError as exc:
+            raise forms.ValidationError(str(exc)) from exc
+        return data

@@ -1,0 +1,220 @@
+"""Report pages: runs list, run report, trial, comparison, and the actions on them (start a
+run, resume it, turn a failing trial into a ticket). Pages return 404 to operators without
+the role: their existence is not advertised."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+
+from backoffice.errors import DomainError
+from evals import access, charts, selectors, services
+from evals.models import Executor, RunStatus, TrialOutcome
+from evals.views.forms import StartRunForm
+
+PAGE_SIZE = 25
+
+
+def _require(allowed: bool) -> None:
+    if not allowed:
+        raise Http404
+
+
+def _run_or_404(run_id: int) -> Any:
+    try:
+        return selectors.run_get(run_id=run_id)
+    except DomainError as exc:
+        raise Http404 from exc
+
+
+@require_GET
+def run_list(request: HttpRequest) -> HttpResponse:
+    _require(access.can_view_runs(request.user))
+    page = Paginator(selectors.run_list(), PAGE_SIZE).get_page(request.GET.get("page"))
+    can_start = access.can_start_runs(request.user)
+    return render(
+        request,
+        "evals/run_list.html",
+        {
+            "page": page,
+            "can_start": can_start,
+            "form": StartRunForm() if can_start else None,
+            "selftest": selectors.selftest_latest(),
+        },
+    )
+
+
+@require_POST
+def run_start(request: HttpRequest) -> HttpResponse:
+    _require(access.can_view_runs(request.user))
+    if not access.can_start_runs(request.user):
+        raise Http404
+    form = StartRunForm(request.POST)
+    if not form.is_valid() or form.resolved is None:
+        messages.error(request, "; ".join(str(e) for errs in form.errors.values() for e in errs))
+        return redirect("evals:run_list")
+    try:
+        run = services.eval_run_start_background(actor=request.user, suite=form.resolved)
+    except DomainError as exc:
+        messages.error(request, exc.message)
+        return redirect("evals:run_list")
+    messages.success(request, f"Run #{run.pk} started ({run.total_units} trials).")
+    return redirect("evals:run_detail", run.pk)
+
+
+def _series(summary: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    report = summary.get("report", {})
+    series: list[tuple[str, dict[str, Any]]] = [("all", report.get("pass_hat", {}))]
+    series += [(f"{d}", est) for d, est in report.get("by_domain", {}).items()]
+    return series
+
+
+@require_GET
+def run_detail(request: HttpRequest, run_id: int) -> HttpResponse:
+    _require(access.can_view_runs(request.user))
+    run = _run_or_404(run_id)
+    summary = run.summary or {}
+    report = summary.get("report", {})
+    failures = sorted(report.get("failures", {}).items(), key=lambda kv: -kv[1])
+    selftest = selectors.selftest_latest(
+        domains=[d["name"] for d in run.suite_snapshot.get("domains", [])]
+    )
+    usage = summary.get("usage", {})
+    slow_ids = [s["id"] for s in summary.get("slowest", [])]
+    slowest = sorted(
+        selectors.run_trials(run_id=run.pk).filter(pk__in=slow_ids), key=lambda t: -t.seconds
+    )
+    return render(
+        request,
+        "evals/run_detail.html",
+        {
+            "run": run,
+            "summary": summary,
+            "report": report,
+            "pass_chart": charts.pass_k_chart(_series(summary)) if report else "",
+            "persona_chart": charts.pass_k_chart(list(report.get("by_persona", {}).items()))
+            if report
+            else "",
+            "heatmap": charts.heatmap(summary.get("heatmap", {})),
+            "failure_chart": charts.bars([(k, float(v)) for k, v in failures]),
+            "failures": failures,
+            "usage_rows": [
+                {
+                    "name": role,
+                    "tokens_in": usage.get(role, {}).get("tokens_in", 0),
+                    "tokens_out": usage.get(role, {}).get("tokens_out", 0),
+                    "cost": f"${usage.get(role, {}).get('cost_micros', 0) / 1_000_000:.4f}",
+                }
+                for role in ("agent", "user")
+            ],
+            "slowest": slowest,
+            "failing": selectors.run_failing_trials(run_id=run.pk, limit=100),
+            "done": selectors.run_trials_done(run_id=run.pk),
+            "selftest": selftest,
+            "finished": run.status in (RunStatus.COMPLETED, RunStatus.ERROR),
+            "can_resume": access.can_start_runs(request.user)
+            and run.status in (RunStatus.FAILED, RunStatus.QUEUED),
+            "other_runs": selectors.run_list().exclude(pk=run.pk)[:20],
+        },
+    )
+
+
+@require_GET
+def run_progress(request: HttpRequest, run_id: int) -> HttpResponse:
+    """The htmx fragment polled while a run is in progress."""
+    _require(access.can_view_runs(request.user))
+    run = _run_or_404(run_id)
+    return render(
+        request,
+        "evals/_progress.html",
+        {"run": run, "done": selectors.run_trials_done(run_id=run.pk)},
+    )
+
+
+@require_POST
+def run_resume(request: HttpRequest, run_id: int) -> HttpResponse:
+    _require(access.can_view_runs(request.user) and access.can_start_runs(request.user))
+    run = _run_or_404(run_id)
+    try:
+        services.eval_run_resume(actor=request.user, run_id=run.pk, executor=Executor.INLINE)
+    except DomainError as exc:
+        messages.error(request, exc.message)
+    return redirect("evals:run_detail", run.pk)
+
+
+@require_GET
+def trial_detail(request: HttpRequest, run_id: int, trial_id: int) -> HttpResponse:
+    _require(access.can_view_runs(request.user))
+    try:
+        trial = selectors.trial_get(run_id=run_id, trial_id=trial_id)
+    except DomainError as exc:
+        raise Http404 from exc
+    trajectory = trial.trajectory or {}
+    verdicts = {v["call_id"]: v for v in trajectory.get("verdicts", [])}
+    results = {
+        m.get("tool_call_id"): m for m in trajectory.get("messages", []) if m.get("role") == "tool"
+    }
+    turns = []
+    for message in trajectory.get("messages", []):
+        role = message.get("role")
+        if role == "tool":
+            continue  # shown under the call it answers
+        calls = [
+            {"call": c, "result": results.get(c["id"]), "verdict": verdicts.get(c["id"])}
+            for c in message.get("tool_calls", [])
+        ]
+        turns.append(
+            {
+                "role": role,
+                "content": message.get("content", ""),
+                "calls": calls,
+                "signal": message.get("signal", ""),
+            }
+        )
+    return render(
+        request,
+        "evals/trial_detail.html",
+        {
+            "trial": trial,
+            "run": trial.run,
+            "turns": turns,
+            "verdicts": trajectory.get("verdicts", []),
+            "usage": trajectory.get("usage", {}),
+            "can_ticket": access.can_ticket_trials(request.user)
+            and trial.outcome != TrialOutcome.PASS
+            and trial.ticket_id is None,
+        },
+    )
+
+
+@require_POST
+def trial_ticket(request: HttpRequest, run_id: int, trial_id: int) -> HttpResponse:
+    _require(access.can_view_runs(request.user) and access.can_ticket_trials(request.user))
+    try:
+        trial = selectors.trial_get(run_id=run_id, trial_id=trial_id)
+        ticket = services.eval_trial_ticket_create(actor=request.user, trial_id=trial.pk)
+    except DomainError as exc:
+        messages.error(request, exc.message)
+        return redirect("evals:trial_detail", run_id, trial_id)
+    messages.success(request, f"Ticket #{ticket.pk} created in the {ticket.queue.name} queue.")
+    return redirect("evals:trial_detail", run_id, trial_id)
+
+
+@require_GET
+def compare(request: HttpRequest) -> HttpResponse:
+    _require(access.can_view_runs(request.user))
+    a, b = request.GET.get("a", ""), request.GET.get("b", "")
+    if not (a.isdigit() and b.isdigit()):
+        messages.error(request, "Pick two runs to compare.")
+        return redirect(reverse("evals:run_list"))
+    try:
+        comparison = selectors.run_compare(run_a=int(a), run_b=int(b))
+    except DomainError as exc:
+        raise Http404 from exc
+    return render(request, "evals/compare.html", {"c": comparison})
