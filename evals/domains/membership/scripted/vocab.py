@@ -1,0 +1,105 @@
+"""The vocabulary the offline membership agent and member share: how member numbers, dates
+of birth, emails, plans, months and amounts are written, and the agent's stock phrases. Both
+sides parse *text* with these; nothing else passes between them."""
+
+from __future__ import annotations
+
+import re
+
+MEMBER_NUMBER = re.compile(r"\b(M\d{6})\b")
+DOB = re.compile(r"\b(\d{4}-\d{2}-\d{2})\b")
+EMAIL = re.compile(r"[\w.+-]+@[\w-]+\.[\w.]+")
+PLAN = re.compile(r"\b(basic|plus|premium)\b", re.IGNORECASE)
+MONTHS = re.compile(r"\b([1-9]|one|two|three) months?\b", re.IGNORECASE)
+AMOUNT = re.compile(r"\b(\d+(?:\.\d{2,3})?)\s*(USD|EUR|GBP|JPY)\b")
+MONTH_NAMES = {
+    "january": "01",
+    "february": "02",
+    "march": "03",
+    "april": "04",
+    "may": "05",
+    "june": "06",
+    "july": "07",
+    "august": "08",
+    "september": "09",
+    "october": "10",
+    "november": "11",
+    "december": "12",
+}
+MONTH = re.compile(r"\b(" + "|".join(MONTH_NAMES) + r")\b", re.IGNORECASE)
+SENTENCE = re.compile(r"(?<=[.!?;])\s+|\s+(?:then|also|and also)\s+", re.IGNORECASE)
+# "it's 1988-04-12, not 1988-12-04": the retracted value is dropped before parsing.
+RETRACTED = re.compile(r"\bnot\s+(?:M\d{6}|\d{4}-\d{2}-\d{2}|[1-9] months?)", re.IGNORECASE)
+WORD_NUMBERS = {"one": 1, "two": 2, "three": 3}
+
+# (intent, pattern) in priority order: the first that matches a sentence names its intent.
+INTENTS: list[tuple[str, re.Pattern[str]]] = [
+    (
+        "dispute",
+        re.compile(r"\bdisput|\bcontest|want (?:someone|a person|a human) to review", re.I),
+    ),
+    ("balance", re.compile(r"how many|how much .* left|remaining", re.I)),
+    ("waive", re.compile(r"\bwaive", re.I)),
+    (
+        "refund",
+        re.compile(
+            r"refund|charged (?:me )?twice|double.?charged|charged .*(?:drop-in|class)", re.I
+        ),
+    ),
+    ("unfreeze", re.compile(r"unfreeze|reactivate|end (?:my|the) freeze", re.I)),
+    ("freeze", re.compile(r"\bfreeze|\bpause", re.I)),
+    ("cancel", re.compile(r"\bcancel", re.I)),
+    ("plan_change", re.compile(r"upgrade|downgrade|switch|change (?:my |the )?plan|move to", re.I)),
+]
+NO_FEE = re.compile(
+    r"without (?:a|any|the) fee|won'?t pay (?:a|any)|no fee|not pay (?:a|any)", re.I
+)
+DUPLICATE = re.compile(r"twice|double|duplicate", re.I)
+CLASS = re.compile(r"\bclass|drop-in", re.I)
+GUEST = re.compile(r"guest", re.I)
+PT = re.compile(r"personal.training|\bPT\b|training session", re.I)
+
+# Agent phrases (the member recognises these).
+ASK_IDENTITY = (
+    "Before I can help, I need to verify your identity. Could you give me the email address "
+    "of your account, or your member number and date of birth?"
+)
+EXPLAIN_IDENTITY = (
+    "I need to verify who you are before I can look at or change anything on your membership; "
+    "that protects your account and your money."
+)
+ASK_PLAN = "Which plan would you like: Basic, Plus or Premium?"
+ASK_MONTHS = "For how many months would you like to freeze the membership (1 to 3)?"
+ASK_CHARGE = "Which charge do you mean? Please tell me the invoice month and what was charged."
+ASK_BALANCE = "Which entitlement do you mean: classes, guest passes or personal-training sessions?"
+ANYTHING_ELSE = "Is there anything else I can help you with?"
+HOW_CAN_I_HELP = "How can I help you today?"
+CONFIRM_TAIL = "Shall I proceed?"
+DONE = "Done:"
+NOT_FOUND = "I couldn't find"
+SORRY_CANT = "I'm sorry, I can't"
+TRANSFER = "YOU ARE BEING TRANSFERRED TO A HUMAN AGENT. PLEASE HOLD ON."
+
+
+def clean(text: str) -> str:
+    return RETRACTED.sub(" ", text)
+
+
+def intent_of(sentence: str) -> str:
+    for intent, pattern in INTENTS:
+        if pattern.search(sentence):
+            return intent
+    return ""
+
+
+def months_in(text: str) -> int:
+    m = MONTHS.search(clean(text))
+    if not m:
+        return 0
+    raw = m.group(1).lower()
+    return WORD_NUMBERS.get(raw) or int(raw)
+
+
+def period_in(text: str) -> str:
+    m = MONTH.search(text)
+    return f"2025-{MONTH_NAMES[m.group(1).lower()]}" if m else ""
