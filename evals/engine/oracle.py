@@ -27,7 +27,6 @@ from evals.engine.messages import Role, TerminationReason, Trajectory
 from evals.engine.task import GoldCall, Task
 from evals.engine.tools import ToolKind
 from evals.engine.world import World, diff
-from evals.engine.world import state_hash as _hash
 
 
 class FailureClass(StrEnum):
@@ -89,8 +88,7 @@ def gold_state(domain: Domain, task: Task) -> GoldState:
     if cached is not None:
         return cached
     world = replay(domain, task.gold, domain.fresh_world(task.world_seed))
-    canonical = world.canonical()
-    state = GoldState(hash=_hash(canonical), canonical=canonical)
+    state = GoldState(hash=world.state_hash(), canonical=world.canonical())
     with _gold_lock:
         _gold_cache[key] = state
     return state
@@ -191,14 +189,13 @@ def evaluate(domain: Domain, task: Task, trajectory: Trajectory, world: World) -
     if trajectory.termination is TerminationReason.INFRASTRUCTURE_ERROR:
         return Evaluation(0.0, {}, FailureClass.INFRASTRUCTURE, notes=(trajectory.error,))
     gold = gold_state(domain, task)
-    final = world.canonical()
     components: dict[str, float] = {}
     diff_lines: tuple[str, ...] = ()
     if "state" in task.reward_basis:
-        same = _hash(final) == gold.hash
+        same = world.state_hash() == gold.hash
         components["state"] = 1.0 if same else 0.0
         if not same:
-            diff_lines = tuple(diff(gold.canonical, final))
+            diff_lines = tuple(diff(gold.canonical, world.canonical()))
     if "handoff" in task.reward_basis and task.handoff_category:
         components["handoff"] = float(
             any(h.category == task.handoff_category for h in world.backoffice.handoffs)

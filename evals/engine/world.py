@@ -104,10 +104,22 @@ class World:
         self.tables = tables
         self.backoffice = backoffice or Backoffice()
         self.session = session or Session()
+        # Canonical JSON of the pristine records, by identity, shared read-only by every copy:
+        # hashing a trial's final world then only serialises the records it replaced.
+        self._row_cache: dict[int, tuple[Any, bytes]] | None = None
+
+    def _rows_json(self) -> dict[int, tuple[Any, bytes]]:
+        return {
+            id(record): (record, _dumps(canonical(record)))
+            for rows in self.tables.values()
+            for record in rows.values()
+        }
 
     def copy(self) -> World:
         """A fresh, independent world with the same state (records are immutable, so the
         tables are copied one level deep) and an empty session."""
+        if self._row_cache is None:
+            self._row_cache = self._rows_json()
         clone = object.__new__(type(self))
         clone.__dict__.update(self.__dict__)
         clone.tables = {name: dict(rows) for name, rows in self.tables.items()}
@@ -120,15 +132,31 @@ class World:
         requests handled in either order leave the same state."""
         return {
             "tables": {name: canonical(rows) for name, rows in self.tables.items()},
-            "backoffice": {
-                "handoffs": _multiset(self.backoffice.handoffs),
-                "refund_requests": _multiset(self.backoffice.refund_requests),
-                "notifications": _multiset(self.backoffice.notifications),
-            },
+            "backoffice": self.canonical_backoffice(),
         }
 
     def state_hash(self) -> str:
-        return state_hash(self.canonical())
+        """sha256 over the canonical JSON of every record (tables and keys in sorted order)
+        and of the backoffice effects; equal states give equal hashes."""
+        digest = hashlib.sha256()
+        cache = self._row_cache or {}
+        for name in sorted(self.tables):
+            rows = self.tables[name]
+            digest.update(b"\x00T" + name.encode())
+            for key in sorted(rows):
+                record = rows[key]
+                hit = cache.get(id(record))
+                data = hit[1] if hit is not None and hit[0] is record else _dumps(canonical(record))
+                digest.update(b"\x00K" + key.encode() + b"\x00" + data)
+        digest.update(b"\x00B" + _dumps(self.canonical_backoffice()))
+        return digest.hexdigest()
+
+    def canonical_backoffice(self) -> dict[str, Any]:
+        return {
+            "handoffs": _multiset(self.backoffice.handoffs),
+            "refund_requests": _multiset(self.backoffice.refund_requests),
+            "notifications": _multiset(self.backoffice.notifications),
+        }
 
 
 def _multiset(records: list[Any]) -> list[Any]:
@@ -137,8 +165,12 @@ def _multiset(records: list[Any]) -> list[Any]:
 
 
 def state_hash(canonical_state: Mapping[str, Any]) -> str:
-    text = json.dumps(canonical_state, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(text.encode()).hexdigest()
+    """sha256 of a canonical state's JSON (for worlds that build their canonical form whole)."""
+    return hashlib.sha256(_dumps(canonical_state)).hexdigest()
+
+
+def _dumps(value: Any) -> bytes:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
 
 
 def _flatten(value: Any, path: str, out: dict[str, Any]) -> None:

@@ -68,6 +68,7 @@ def _record(
         policy_violations=sum(1 for v in trajectory.verdicts if v.violations),
         seconds=time.perf_counter() - started,
         participant_seconds=sum(t.seconds for t in trajectory.timings if t.actor != "tool"),
+        participant_calls=sum(1 for t in trajectory.timings if t.actor != "tool"),
         diff=evaluation.diff,
         notes=evaluation.notes,
         error=trajectory.error,

@@ -29,6 +29,7 @@ class TrialRecord:
     policy_violations: int = 0
     seconds: float = 0.0
     participant_seconds: float = 0.0
+    participant_calls: int = 0
     diff: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
     error: str = ""
@@ -67,6 +68,7 @@ class TrialRecord:
             "policy_violations": self.policy_violations,
             "seconds": round(self.seconds, 6),
             "participant_seconds": round(self.participant_seconds, 6),
+            "participant_calls": self.participant_calls,
             "diff": list(self.diff),
             "notes": list(self.notes),
             "error": self.error,
@@ -101,6 +103,7 @@ class TrialRecord:
             policy_violations=int(d.get("policy_violations", 0)),
             seconds=float(d.get("seconds", 0.0)),
             participant_seconds=float(d.get("participant_seconds", 0.0)),
+            participant_calls=int(d.get("participant_calls", 0)),
             diff=tuple(d.get("diff", ())),
             notes=tuple(d.get("notes", ())),
             error=d.get("error", ""),
