@@ -43,7 +43,7 @@ def faulty_agent(fault: str, *, domain: Any, params: Mapping[str, Any], seed: in
         return DoNothingAgent()
     if domain.reference_agent is None:
         raise EngineError(f"Domain {domain.name} has no reference agent to inject faults into")
-    return domain.reference_agent(domain=domain, params={**params, "fault": fault}, seed=seed)  # type: ignore[no-any-return]
+    return domain.reference_agent(domain=domain, params={**params, "fault": fault}, seed=seed)
 
 
 def agent_name(fault: str) -> str:

@@ -67,14 +67,22 @@ class Estimate:
 
 
 class RecordLike(Protocol):
-    domain: str
-    task_id: str
-    persona: str
-    reward: float
-    failure: str
-    infrastructure: bool
-    agent_turns: int
-    questions: int
+    @property
+    def domain(self) -> str: ...
+    @property
+    def task_id(self) -> str: ...
+    @property
+    def persona(self) -> str: ...
+    @property
+    def reward(self) -> float: ...
+    @property
+    def failure(self) -> str: ...
+    @property
+    def infrastructure(self) -> bool: ...
+    @property
+    def agent_turns(self) -> int: ...
+    @property
+    def questions(self) -> int: ...
 
 
 @dataclass

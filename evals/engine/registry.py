@@ -80,11 +80,11 @@ def _resolve(name: str, exact: Mapping[str, Any], resolvers: Mapping[str, Any], 
 
 
 def agent_factory(name: str) -> AgentFactory:
-    return _resolve(name, _agents, _agent_resolvers, "agent")  # type: ignore[no-any-return]
+    return _resolve(name, _agents, _agent_resolvers, "agent")
 
 
 def user_factory(name: str) -> UserFactory:
-    return _resolve(name, _users, _user_resolvers, "user simulator")  # type: ignore[no-any-return]
+    return _resolve(name, _users, _user_resolvers, "user simulator")
 
 
 def agent_names() -> list[str]:
@@ -103,7 +103,7 @@ def user_names() -> list[str]:
 def _sandbox_reference(*, domain: Any, params: Mapping[str, Any], seed: int) -> Agent:
     if domain.reference_agent is None:
         raise EngineError(f"Domain {domain.name} has no sandbox/reference agent")
-    return domain.reference_agent(domain=domain, params=params, seed=seed)  # type: ignore[no-any-return]
+    return domain.reference_agent(domain=domain, params=params, seed=seed)
 
 
 def _sandbox_scripted(
@@ -111,7 +111,7 @@ def _sandbox_scripted(
 ) -> UserSimulator:
     if domain.scripted_user is None:
         raise EngineError(f"Domain {domain.name} has no sandbox/scripted user")
-    return domain.scripted_user(  # type: ignore[no-any-return]
+    return domain.scripted_user(
         domain=domain, scenario=scenario, persona=persona, params=params, seed=seed
     )
 

@@ -80,7 +80,7 @@ def canonical(value: Any) -> Any:
     cls = type(value)
     names = _FIELDS.get(cls)
     if names is None and dataclasses.is_dataclass(value):
-        exclude = getattr(cls, "canonical_exclude", frozenset())
+        exclude: frozenset[str] = getattr(cls, "canonical_exclude", frozenset())
         names = tuple(f.name for f in dataclasses.fields(value) if f.name not in exclude)
         _FIELDS[cls] = names
     if names is not None:

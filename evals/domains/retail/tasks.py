@@ -291,7 +291,7 @@ def _gift_card_chain(w: RetailWorld, c: Customer, o: dict[str, Order], n: int) -
     if up is None or c.gift_card_balance >= up[2] or give_back.price + c.gift_card_balance < up[2]:
         return None
     new_id, option, _ = up
-    first = (
+    first: Part = (
         {
             "intent": "return",
             "order_id": order.id,
@@ -306,7 +306,7 @@ def _gift_card_chain(w: RetailWorld, c: Customer, o: dict[str, Order], n: int) -
         ],
         [],
     )
-    second = (
+    second: Part = (
         {
             "intent": "exchange",
             "order_id": order.id,

@@ -84,13 +84,13 @@ class Order:
 class RetailWorld(World):
     def customer(self, customer_id: str) -> Customer:
         try:
-            return self.tables["customers"][customer_id]  # type: ignore[no-any-return]
+            return self.tables["customers"][customer_id]
         except KeyError:
             raise ToolError(f"No customer with id {customer_id!r}.") from None
 
     def order(self, order_id: str) -> Order:
         try:
-            return self.tables["orders"][order_id]  # type: ignore[no-any-return]
+            return self.tables["orders"][order_id]
         except KeyError:
             raise ToolError(
                 f"No order with id {order_id!r}. Order ids look like #W1234567."
@@ -98,7 +98,7 @@ class RetailWorld(World):
 
     def product(self, product_id: str) -> Product:
         try:
-            return self.tables["products"][product_id]  # type: ignore[no-any-return]
+            return self.tables["products"][product_id]
         except KeyError:
             raise ToolError(f"No product with id {product_id!r}.") from None
 

@@ -142,7 +142,9 @@ class RetailReferenceAgent(ReferenceAgentBase):
     # -- reading tool results ------------------------------------------------------------
 
     def observe_tool(self, name: str, args: dict[str, Any], content: str, error: bool) -> None:
-        data = None if error else json.loads(content) if content.startswith(("{", "[")) else content
+        data: Any = None
+        if not error and content.startswith(("{", "[")):
+            data = json.loads(content)
         if name.startswith("find_customer"):
             if not error:
                 self.customer_id = data["customer_id"]
