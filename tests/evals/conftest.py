@@ -1,0 +1,98 @@
+"""Fixtures for the go-live app: small suites (the retail smoke split runs in well under a
+second), a provider that is always down, and helpers to run the command and read its exit."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable, Mapping, Sequence
+from contextlib import redirect_stderr
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from evals.engine.errors import EngineError, InfrastructureError
+from evals.engine.messages import Message
+from evals.engine.registry import register_agent
+from evals.services import Suite
+from evals.services.suites import suite_from_mapping
+
+DOWN = "test/provider-down"
+
+
+class ProviderDown:
+    def respond(self, messages: Sequence[Message], tools: Sequence[Mapping[str, Any]]) -> Message:
+        raise InfrastructureError("503 from the provider after retries")
+
+
+try:
+    register_agent(DOWN, lambda *, domain, params, seed: ProviderDown())
+except EngineError:
+    pass  # registered by an earlier import of this module
+
+
+def suite_dict(**overrides: Any) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "name": "t",
+        "seed": 7,
+        "trials": 2,
+        "workers": 1,
+        "personas": ["baseline", "impatient"],
+        "domains": [{"name": "retail", "split": "smoke"}],
+        "gate": {
+            "pass_hat_k_lower": 0.5,
+            "pass_hat_1": 0.8,
+            "max_policy_violations": 0,
+            "max_infrastructure_error_rate": 0.0,
+        },
+    }
+    data.update(overrides)
+    return data
+
+
+@pytest.fixture
+def make_suite() -> Callable[..., Suite]:
+    def make(**overrides: Any) -> Suite:
+        return suite_from_mapping(suite_dict(**overrides))
+
+    return make
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return '"' + value.replace('"', '\\"') + '"'
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{k} = {_toml_value(v)}" for k, v in value.items()) + " }"
+    return repr(value)
+
+
+@pytest.fixture
+def suite_file(tmp_path: Path) -> Callable[..., str]:
+    """Write a suite as TOML and return its path (what `--suite` accepts)."""
+
+    def write(**overrides: Any) -> str:
+        data = suite_dict(**overrides)
+        lines = [f"{k} = {_toml_value(v)}" for k, v in data.items()]
+        path = tmp_path / f"{data['name']}.toml"
+        path.write_text("\n".join(lines) + "\n")
+        return str(path)
+
+    return write
+
+
+def golive(*args: str) -> tuple[int, str, str]:
+    """Run `manage.py golive ...`; returns (exit code, stdout, stderr)."""
+    out, err = io.StringIO(), io.StringIO()
+    try:
+        with redirect_stderr(err):
+            call_command("golive", *args, stdout=out, stderr=err)
+    except SystemExit as exc:
+        return int(exc.code or 0), out.getvalue(), err.getvalue()
+    except CommandError as exc:
+        return exc.returncode, out.getvalue(), str(exc)
+    return 0, out.getvalue(), err.getvalue()
