@@ -123,7 +123,7 @@ class TicketListApi(APIView):
         )
         paginator = StandardPagination()
         page = paginator.paginate_queryset(tickets, request, view=self)
-        return paginator.get_paginated_response(s.TicketListItemSerializer(page, many=True).data)
+        return paginator.get_paginated_response([s.ticket_row(ticket) for ticket in page])
 
 
 class TicketDetailApi(APIView):
@@ -138,8 +138,7 @@ class TicketDetailApi(APIView):
     )
     def get(self, request: Request, ticket_id: int) -> Response:
         ticket = selectors.ticket_get_for_operator(operator=request.user, ticket_id=ticket_id)
-        context = {"internal": not request.user.is_service_principal}
-        return Response(s.TicketDetailSerializer(ticket, context=context).data)
+        return Response(s.ticket_detail(ticket, internal=not request.user.is_service_principal))
 
 
 class TicketReplyApi(APIView):

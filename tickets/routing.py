@@ -103,11 +103,16 @@ def route_queue(queue_id: int, *, now: dt.datetime | None = None) -> list[Routed
     slots = [slot for slot in _slots(queue) if slot.free > 0]
     if not slots:
         return []
-    waiting = Ticket.objects.filter(
-        queue=queue, unrouted=True, assignee__isnull=True, status__in=ACTIVE_STATUSES
-    ).order_by("created_at", "id")
+    # No more tickets than there are free slots can be placed in this pass.
+    waiting = (
+        Ticket.objects.filter(
+            queue=queue, unrouted=True, assignee__isnull=True, status__in=ACTIVE_STATUSES
+        )
+        .only("id", "version", "subject")
+        .order_by("created_at", "id")[: sum(slot.free for slot in slots)]
+    )
     routed: list[Routed] = []
-    for ticket in waiting.iterator(chunk_size=100):
+    for ticket in waiting:
         if not slots:
             break
         slot = slots.pop(0)

@@ -51,6 +51,34 @@ SORT_LABELS = {
     "priority": "Most urgent first",
     "due": "SLA due soonest",
 }
+# What an inbox row shows: loading only these keeps a page cheap (no transcripts, no
+# operator password hashes) without extra queries.
+LIST_FIELDS = (
+    "subject",
+    "status",
+    "priority",
+    "channel",
+    "unrouted",
+    "version",
+    "created_at",
+    "updated_at",
+    "first_response_due_at",
+    "next_response_due_at",
+    "resolution_due_at",
+    "sla_next_due_at",
+    "sla_paused_since",
+    "sla_paused_seconds",
+    "sla_near_breach",
+    "sla_breached",
+    "queue__name",
+    "queue__slug",
+    "assignee__username",
+    "assignee__display_name",
+    "customer__name",
+    "customer__email",
+    "customer__external_id",
+    "escalation__category",
+)
 _TICKET_NUMBER = re.compile(r"^#?(\d{1,12})$")
 
 
@@ -149,8 +177,10 @@ def ticket_list_for_inbox(
         tickets = tickets.order_by(F("sla_next_due_at").asc(nulls_last=True), "id")
     else:
         tickets = tickets.order_by(*order)
-    return tickets.select_related("customer", "queue", "assignee", "escalation").prefetch_related(
-        Prefetch("tags", queryset=Tag.objects.order_by("name"))
+    return (
+        tickets.select_related("customer", "queue", "assignee", "escalation")
+        .only(*LIST_FIELDS)
+        .prefetch_related(Prefetch("tags", queryset=Tag.objects.only("name").order_by("name")))
     )
 
 

@@ -232,3 +232,19 @@ def test_customer_message_relay_by_the_service_principal(alice, queue) -> None:
     detail = client.get(f"/api/v1/tickets/{result.ticket_id}").json()
     assert all(m["kind"] not in ("internal_note", "system") for m in detail["messages"])
     assert detail["events"] == []
+
+
+def test_fast_list_and_detail_output_match_the_documented_serializers(ticket, alice, sam) -> None:
+    from tickets import selectors
+    from tickets import serializers as s
+
+    services.ticket_note_add(actor=alice, ticket_id=ticket.pk, body="n", expected_version=v(ticket))
+    services.ticket_tags_set(
+        actor=alice, ticket_id=ticket.pk, tags=["b", "a"], expected_version=v(ticket)
+    )
+    row = selectors.ticket_list_for_inbox(operator=sam, view="all").get(pk=ticket.pk)
+    assert s.ticket_row(row) == s.TicketListItemSerializer(row).data
+    detail = selectors.ticket_get_for_operator(operator=sam, ticket_id=ticket.pk)
+    for internal in (True, False):
+        expected = s.TicketDetailSerializer(detail, context={"internal": internal}).data
+        assert s.ticket_detail(detail, internal=internal) == expected

@@ -103,7 +103,13 @@ def create_ticket_row(
     c.apply_clock(ticket, clock, now)
     ticket.save()
     if tags:
-        ticket.tags.set(c.tags_get_or_create(c.normalise_tags(tags)))
+        # A new ticket has no tags yet: insert the links directly (no read-before-write).
+        Ticket.tags.through.objects.bulk_create(
+            [
+                Ticket.tags.through(ticket_id=ticket.pk, tag_id=tag.pk)
+                for tag in c.tags_get_or_create(c.normalise_tags(tags))
+            ]
+        )
     c.event(
         ticket,
         kind=TicketEventKind.CREATED,

@@ -1,0 +1,405 @@
+"""Inbox benchmark: 100,000 tickets and 1,000,000 messages, then API latency and the
+AI agent's escalation throughput.
+
+    .venv/bin/python bench/inbox.py                      # SQLite (a temporary file)
+    .venv/bin/python bench/inbox.py --postgres           # postgres://postgres@127.0.0.1:5432/bo_bench_inbox
+    .venv/bin/python bench/inbox.py --tickets 10000 --messages-per-ticket 10   # smaller
+
+Measures, through the REST API with Django's test client (full middleware, session or
+token authentication, serializers; no network):
+  - GET /api/v1/tickets?view=all, pages 1 and 2 (a supervisor), and
+    GET /api/v1/tickets?view=queues pages 1 and 2 (an agent: visibility via queue
+    membership), each p50/p95 over --requests calls;
+  - GET /api/v1/tickets/<id> for random tickets (10 messages and 2 events each), p50/p95;
+  - POST /api/v1/escalations, sequential, each with its own Idempotency-Key: created/s.
+Prints one JSON document on stdout; progress goes to stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+PG_URL = "postgres://postgres@127.0.0.1:5432/bo_bench_inbox"
+
+
+def log(message: str) -> None:
+    print(f"[bench] {message}", file=sys.stderr, flush=True)
+
+
+def configure(args: argparse.Namespace) -> str:
+    if args.postgres:
+        import psycopg
+
+        with psycopg.connect("postgresql://postgres@127.0.0.1:5432/postgres", autocommit=True) as c:
+            c.execute("DROP DATABASE IF EXISTS bo_bench_inbox")
+            c.execute("CREATE DATABASE bo_bench_inbox")
+        os.environ["DATABASE_URL"] = PG_URL
+        return "postgresql"
+    path = Path(tempfile.mkdtemp(prefix="bench-inbox-")) / "bench.sqlite3"
+    os.environ["DATABASE_URL"] = f"sqlite:///{path}"
+    return "sqlite"
+
+
+def percentile(samples: list[float], pct: float) -> float:
+    ordered = sorted(samples)
+    index = min(len(ordered) - 1, max(0, round(pct / 100 * len(ordered)) - 1))
+    return ordered[index]
+
+
+def timed(client: Any, url: str, n: int, warmup: int = 10) -> dict[str, float]:
+    for _ in range(warmup):
+        assert client.get(url).status_code == 200
+    samples = []
+    for _ in range(n):
+        start = time.perf_counter()
+        response = client.get(url)
+        samples.append((time.perf_counter() - start) * 1000)
+        assert response.status_code == 200, response.content[:300]
+    return {
+        "p50_ms": round(statistics.median(samples), 2),
+        "p95_ms": round(percentile(samples, 95), 2),
+        "n": n,
+    }
+
+
+def seed(n_tickets: int, per_ticket: int) -> dict[str, Any]:
+    from django.db import connection, transaction
+    from django.utils import timezone
+
+    from identity import roles
+    from identity.models import Operator, Role
+    from tickets.models import (
+        ACTIVE_STATUSES,
+        Customer,
+        Message,
+        MessageKind,
+        OperatorAvailability,
+        Priority,
+        Queue,
+        QueueMembership,
+        Status,
+        Tag,
+        Ticket,
+        TicketEvent,
+    )
+
+    rng = random.Random(7)
+    roles.sync_roles()
+    agents = []
+    for i in range(20):
+        op = Operator.objects.create_user(
+            username=f"agent{i:02d}", email=f"agent{i:02d}@example.test", password="x" * 16
+        )
+        roles.grant(op, Role.AGENT)
+        agents.append(op)
+    sam = Operator.objects.create_user(username="sam", email="sam@example.test", password="x" * 16)
+    roles.grant(sam, Role.SUPERVISOR)
+    queues = [
+        Queue.objects.create(name=name, slug=slug, capacity_per_operator=1_000_000)
+        for name, slug in [
+            ("Returns & refunds", "returns"),
+            ("Billing", "billing"),
+            ("Memberships", "memberships"),
+            ("General", "general"),
+        ]
+    ]
+    for index, agent in enumerate(agents):
+        for queue in (queues[index % 4], queues[(index + 1) % 4]):
+            QueueMembership.objects.create(queue=queue, operator=agent)
+        OperatorAvailability.objects.create(operator=agent, on_duty=True)
+    tags = Tag.objects.bulk_create([Tag(name=f"tag-{i}") for i in range(50)])
+    customers = Customer.objects.bulk_create(
+        [
+            Customer(name=f"Customer {i}", email=f"c{i}@example.test", external_id=f"ext-{i}")
+            for i in range(max(1, n_tickets // 5))
+        ],
+        batch_size=5000,
+    )
+    words = [
+        "parcel",
+        "refund",
+        "invoice",
+        "charge",
+        "delivery",
+        "voucher",
+        "membership",
+        "renewal",
+        "cancel",
+        "return",
+        "exchange",
+        "damaged",
+        "missing",
+        "tracking",
+        "discount",
+        "card",
+        "payment",
+        "address",
+        "account",
+        "password",
+    ]
+    kinds = [
+        MessageKind.CUSTOMER,
+        MessageKind.AI_AGENT,
+        MessageKind.PUBLIC_REPLY,
+        MessageKind.CUSTOMER,
+        MessageKind.INTERNAL_NOTE,
+        MessageKind.PUBLIC_REPLY,
+        MessageKind.SYSTEM,
+        MessageKind.CUSTOMER,
+        MessageKind.PUBLIC_REPLY,
+        MessageKind.INTERNAL_NOTE,
+    ]
+    statuses = list(ACTIVE_STATUSES) + [Status.RESOLVED] * 4 + [Status.CLOSED] * 2
+    priorities = [Priority.LOW, Priority.NORMAL, Priority.NORMAL, Priority.HIGH, Priority.URGENT]
+    now = timezone.now()
+    batch = 5000
+    started = time.perf_counter()
+    through = Ticket.tags.through
+    for offset in range(0, n_tickets, batch):
+        size = min(batch, n_tickets - offset)
+        rows = []
+        for i in range(offset, offset + size):
+            created = now - dt.timedelta(seconds=(n_tickets - i) * 60)
+            queue = queues[i % 4]
+            assignee = None if i % 10 == 0 else agents[rng.randrange(20)]
+            status = statuses[rng.randrange(len(statuses))]
+            rows.append(
+                Ticket(
+                    subject=f"{rng.choice(words).title()} {rng.choice(words)} issue {i}",
+                    customer=customers[i % len(customers)],
+                    queue=queue,
+                    assignee=assignee,
+                    assigned_at=created if assignee else None,
+                    unrouted=assignee is None and status in ACTIVE_STATUSES,
+                    status=status,
+                    priority=priorities[i % 5],
+                    channel="email",
+                    created_at=created,
+                    updated_at=created + dt.timedelta(minutes=per_ticket),
+                    last_customer_message_at=created,
+                    first_responded_at=created + dt.timedelta(minutes=2),
+                    resolution_due_at=created + dt.timedelta(hours=24),
+                    sla_next_due_at=created + dt.timedelta(hours=24)
+                    if status in ACTIVE_STATUSES
+                    else None,
+                    sla_breached=status in ACTIVE_STATUSES and i % 7 == 0,
+                    version=3,
+                )
+            )
+        with transaction.atomic():
+            tickets = Ticket.objects.bulk_create(rows)
+            through.objects.bulk_create(
+                [through(ticket_id=t.pk, tag_id=tags[t.pk % 50].pk) for t in tickets]
+            )
+            TicketEvent.objects.bulk_create(
+                [
+                    TicketEvent(
+                        ticket_id=t.pk,
+                        kind=kind,
+                        actor_label="Seed",
+                        summary=summary,
+                        version=v,
+                        created_at=t.created_at,
+                    )
+                    for t in tickets
+                    for kind, summary, v in (("created", "Created", 1), ("assignee", "Routed", 2))
+                ]
+            )
+            Message.objects.bulk_create(
+                [
+                    Message(
+                        ticket_id=t.pk,
+                        kind=kinds[k % 10],
+                        author_id=t.assignee_id
+                        if kinds[k % 10] in (MessageKind.PUBLIC_REPLY, MessageKind.INTERNAL_NOTE)
+                        else None,
+                        author_label="" if t.assignee_id else "Customer",
+                        body=" ".join(rng.choice(words) for _ in range(25)),
+                        created_at=t.created_at + dt.timedelta(minutes=k),
+                    )
+                    for t in tickets
+                    for k in range(per_ticket)
+                ],
+                batch_size=10_000,
+            )
+        done = offset + size
+        if done % 20_000 == 0 or done == n_tickets:
+            log(
+                f"seeded {done} tickets, {done * per_ticket} messages ({time.perf_counter() - started:.0f} s)"
+            )
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE")
+    seconds = time.perf_counter() - started
+    return {
+        "tickets": Ticket.objects.count(),
+        "messages": Message.objects.count(),
+        "events": TicketEvent.objects.count(),
+        "seconds": round(seconds, 1),
+        "agents": agents,
+        "sam": sam,
+    }
+
+
+ESCALATION = {
+    "customer": {"name": "Bench Customer", "email": "bench@example.test"},
+    "category": "dispute",
+    "reason": "Customer disputes a charge.",
+    "summary": "Charged twice for an order.",
+    "transcript": [
+        {"role": "customer", "content": "You charged me twice."},
+        {"role": "assistant", "content": "I see two charges; passing you to a colleague."},
+        {"role": "customer", "content": "Please hurry."},
+        {"role": "assistant", "content": "A colleague will reply shortly."},
+    ],
+    "requested_action": "Refund the duplicate charge",
+    "queue": "billing",
+}
+
+
+def _post_escalations(raw: str, prefix: str, n: int) -> int:
+    from tests.conftest import token_client
+
+    client = token_client(raw)
+    owners = 0
+    for i in range(n):
+        response = client.post(
+            "/api/v1/escalations", ESCALATION, format="json", HTTP_IDEMPOTENCY_KEY=f"{prefix}-{i}"
+        )
+        assert response.status_code == 201, response.content[:300]
+        owners += response.json()["owner"] is not None
+    return owners
+
+
+def _worker(args: tuple[str, str, str, int]) -> int:
+    database_url, raw, prefix, n = args
+    os.environ["DATABASE_URL"] = database_url
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tests.settings")
+    import django
+    from django.apps import apps
+
+    if not apps.ready:  # pool processes are reused across tasks
+        django.setup()
+    return _post_escalations(raw, prefix, n)
+
+
+def bench_escalations(n: int, processes: int) -> dict[str, Any]:
+    """Sequential from one client, then `processes` clients at once (separate processes,
+    like separate web workers), each escalation with its own Idempotency-Key."""
+    import multiprocessing
+
+    from django.db import connections
+
+    from tests.conftest import make_service_token
+
+    _, raw = make_service_token(["escalations:create", "tickets:read"])
+    _post_escalations(raw, "warm", 5)
+    start = time.perf_counter()
+    owners = _post_escalations(raw, "seq", n)
+    sequential = n / (time.perf_counter() - start)
+    connections.close_all()
+    per_worker = max(1, n // processes)
+    context = multiprocessing.get_context("spawn")
+    with context.Pool(processes) as pool:
+        pool.map(_worker, [(os.environ["DATABASE_URL"], raw, "warmup-w", 2)] * processes)
+        start = time.perf_counter()
+        routed = pool.map(
+            _worker,
+            [(os.environ["DATABASE_URL"], raw, f"par{w}", per_worker) for w in range(processes)],
+        )
+        concurrent = per_worker * processes / (time.perf_counter() - start)
+    return {
+        "sequential_per_second": round(sequential, 1),
+        "sequential_created": n,
+        "concurrent_per_second": round(concurrent, 1),
+        "concurrent_processes": processes,
+        "concurrent_created": per_worker * processes,
+        "routed_to_an_owner": owners + sum(routed),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--postgres", action="store_true")
+    parser.add_argument("--tickets", type=int, default=100_000)
+    parser.add_argument("--messages-per-ticket", type=int, default=10)
+    parser.add_argument("--requests", type=int, default=200)
+    parser.add_argument("--escalations", type=int, default=500)
+    parser.add_argument("--processes", type=int, default=4, help="concurrent escalation clients")
+    args = parser.parse_args()
+    backend = configure(args)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tests.settings")
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+    from django.test.utils import setup_test_environment
+
+    setup_test_environment()
+    log(f"{backend}: migrating")
+    call_command("migrate", verbosity=0)
+    log(f"{backend}: seeding {args.tickets} tickets x {args.messages_per_ticket} messages")
+    seeded = seed(args.tickets, args.messages_per_ticket)
+    from django_otp.plugins.otp_totp.models import TOTPDevice
+
+    from tests.conftest import verified_client
+
+    sam, agent = seeded.pop("sam"), seeded.pop("agents")[0]
+    for op in (sam, agent):
+        TOTPDevice.objects.create(user=op, name="default", confirmed=True)
+    supervisor, agent_client = verified_client(sam, api=True), verified_client(agent, api=True)
+    from tickets.models import Ticket
+
+    ids = list(Ticket.objects.values_list("pk", flat=True))
+    rng = random.Random(11)
+    n = args.requests
+    log(f"{backend}: measuring")
+    results: dict[str, Any] = {
+        "backend": backend,
+        "seed": seeded,
+        "list_all_page1": timed(supervisor, "/api/v1/tickets?view=all", n),
+        "list_all_page2": timed(supervisor, "/api/v1/tickets?view=all&page=2", n),
+        "list_all_by_priority_page1": timed(
+            supervisor, "/api/v1/tickets?view=all&sort=priority", n
+        ),
+        "list_agent_queues_page1": timed(agent_client, "/api/v1/tickets?view=queues", n),
+        "list_agent_queues_page2": timed(agent_client, "/api/v1/tickets?view=queues&page=2", n),
+        "list_agent_mine_page1": timed(agent_client, "/api/v1/tickets?view=mine", n),
+    }
+    detail_samples: list[float] = []
+    for _ in range(10):
+        supervisor.get(f"/api/v1/tickets/{rng.choice(ids)}")
+    for _ in range(n):
+        url = f"/api/v1/tickets/{rng.choice(ids)}"
+        start = time.perf_counter()
+        response = supervisor.get(url)
+        detail_samples.append((time.perf_counter() - start) * 1000)
+        assert response.status_code == 200
+    results["ticket_detail"] = {
+        "p50_ms": round(statistics.median(detail_samples), 2),
+        "p95_ms": round(percentile(detail_samples, 95), 2),
+        "n": n,
+    }
+    results["search_all_page1"] = timed(
+        supervisor, "/api/v1/tickets?view=all&q=voucher%20renewal", max(20, n // 10), warmup=2
+    )
+    log(f"{backend}: escalations")
+    results["escalations"] = bench_escalations(args.escalations, args.processes)
+    print(json.dumps(results, indent=2))
+
+
+if __name__ == "__main__":
+    main()
