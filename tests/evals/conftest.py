@@ -3,6 +3,7 @@ second), a provider that is always down, and helpers to run the command and read
 
 from __future__ import annotations
 
+import contextlib
 import io
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import redirect_stderr
@@ -26,10 +27,9 @@ class ProviderDown:
         raise InfrastructureError("503 from the provider after retries")
 
 
-try:
+# Registered once per process (this module may be imported again under another name).
+with contextlib.suppress(EngineError):
     register_agent(DOWN, lambda *, domain, params, seed: ProviderDown())
-except EngineError:
-    pass  # registered by an earlier import of this module
 
 
 def suite_dict(**overrides: Any) -> dict[str, Any]:

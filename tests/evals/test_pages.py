@@ -1,0 +1,154 @@
+"""Report pages render real runs; who sees and does what, per role persona."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from evals import services
+from evals.models import EvalRun, TrialOutcome, TrialResult
+from identity.models import AuditEvent
+from tests.conftest import verified_client
+from tickets.models import Ticket
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def failing_run(rita, make_suite) -> EvalRun:
+    """A run whose agent skips the customer's confirmation: real failures to look at."""
+    suite = make_suite(agent={"model": "sandbox/fault:skip_confirmation"}, guard_mode="observe")
+    run = services.eval_run_create(actor=rita, suite=suite)
+    return services.eval_run_execute(actor=rita, run_id=run.pk)
+
+
+@pytest.fixture
+def passing_run(rita, make_suite) -> EvalRun:
+    run = services.eval_run_create(actor=rita, suite=make_suite())
+    return services.eval_run_execute(actor=rita, run_id=run.pk)
+
+
+def test_the_run_page_shows_verdict_reasons_charts_heatmap_failures_usage_and_slowest(
+    rita, failing_run
+) -> None:
+    page = verified_client(rita).get(reverse("evals:run_detail", args=[failing_run.pk]))
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert 'data-verdict="fail"' in html
+    assert "policy violation(s)" in html  # the failed check, explained
+    assert html.count("<svg") >= 3  # pass^k chart, persona chart, heatmap (+ failure bars)
+    assert "pass^k for k = 1..2 with 95% confidence bands" in html
+    assert 'data-cell="retail|impatient"' in html
+    assert "policy_violation" in html
+    assert 'data-testid="usage"' in html and 'data-testid="slowest"' in html
+    failing = TrialResult.objects.filter(run=failing_run).exclude(outcome=TrialOutcome.PASS).first()
+    assert reverse("evals:trial_detail", args=[failing_run.pk, failing.pk]) in html
+
+
+def test_the_trial_page_shows_the_conversation_tool_calls_results_verdicts_and_diff(
+    rita, failing_run
+) -> None:
+    trial = TrialResult.objects.filter(run=failing_run, policy_violations__gt=0).first()
+    page = verified_client(rita).get(reverse("evals:trial_detail", args=[failing_run.pk, trial.pk]))
+    html = page.content.decode()
+    assert page.status_code == 200
+    first_call = next(m for m in trial.trajectory["messages"] if m.get("tool_calls"))["tool_calls"][
+        0
+    ]
+    assert first_call["name"] in html
+    assert 'data-testid="verdict"' in html and "verdict-bad" in html
+    assert 'data-testid="diff"' in html
+    assert 'data-testid="create-ticket"' in html
+
+
+def test_a_release_manager_turns_a_failing_trial_into_a_ticket_linked_both_ways(
+    rita, failing_run
+) -> None:
+    trial = TrialResult.objects.filter(run=failing_run).exclude(outcome=TrialOutcome.PASS).first()
+    client = verified_client(rita)
+    response = client.post(reverse("evals:trial_ticket", args=[failing_run.pk, trial.pk]))
+    assert response.status_code == 302
+    trial.refresh_from_db()
+    ticket = Ticket.objects.get(pk=trial.ticket_id)
+    assert ticket.eval_trial == trial
+    assert ticket.queue.slug == "go-live"
+    assert (
+        reverse("evals:trial_detail", args=[failing_run.pk, trial.pk])
+        in ticket.messages.first().body
+    )
+    assert (
+        AuditEvent.objects.filter(
+            action="evals.trial.ticket_create", target_id=str(trial.pk)
+        ).count()
+        == 1
+    )
+    page = client.get(
+        reverse("evals:trial_detail", args=[failing_run.pk, trial.pk])
+    ).content.decode()
+    assert 'data-testid="ticket-link"' in page and 'data-testid="create-ticket"' not in page
+    # A second ticket for the same trial is refused.
+    client.post(reverse("evals:trial_ticket", args=[failing_run.pk, trial.pk]))
+    assert Ticket.objects.count() == 1
+
+
+def test_a_passing_trial_cannot_become_a_ticket(rita, passing_run) -> None:
+    trial = TrialResult.objects.filter(run=passing_run).first()
+    with pytest.raises(Exception, match="failing trial"):
+        services.eval_trial_ticket_create(actor=rita, trial_id=trial.pk)
+
+
+def test_a_release_manager_starts_a_run_from_the_form(
+    rita, settings, django_capture_on_commit_callbacks
+) -> None:
+    settings.EVALS_UI_INLINE = True
+    client = verified_client(rita)
+    assert 'data-testid="start-run"' in client.get(reverse("evals:run_list")).content.decode()
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(reverse("evals:run_start"), {"suite": "smoke", "trials": "2"})
+    run = EvalRun.objects.get()
+    assert response.status_code == 302 and response["Location"] == reverse(
+        "evals:run_detail", args=[run.pk]
+    )
+    run.refresh_from_db()
+    assert run.started_by == rita and run.status == "completed" and run.verdict == "pass"
+
+
+@pytest.mark.parametrize(
+    ("persona", "sees", "starts", "tickets"),
+    [
+        ("rita", True, True, True),
+        ("audrey", True, False, False),
+        ("alice", False, False, False),
+        ("bob", False, False, False),
+        ("sam", False, False, False),
+        ("ada", False, False, False),
+        ("olga", False, False, False),
+    ],
+)
+def test_permissions_per_role(request, persona, sees, starts, tickets, failing_run) -> None:
+    operator = request.getfixturevalue(persona)
+    client = verified_client(operator)
+    trial = TrialResult.objects.filter(run=failing_run).exclude(outcome=TrialOutcome.PASS).first()
+    pages = [
+        reverse("evals:run_list"),
+        reverse("evals:run_detail", args=[failing_run.pk]),
+        reverse("evals:trial_detail", args=[failing_run.pk, trial.pk]),
+        reverse("evals:compare") + f"?a={failing_run.pk}&b={failing_run.pk}",
+    ]
+    for url in pages:
+        assert client.get(url).status_code == (200 if sees else 404), url
+    listing = client.get(pages[0]).content.decode() if sees else ""
+    assert ('data-testid="start-run"' in listing) is starts
+    start = client.post(reverse("evals:run_start"), {"suite": "smoke"})
+    assert (start.status_code == 302) is starts
+    assert EvalRun.objects.count() == (2 if starts else 1)
+    ticket = client.post(reverse("evals:trial_ticket", args=[failing_run.pk, trial.pk]))
+    assert ticket.status_code == (302 if tickets else 404)
+    trial.refresh_from_db()
+    assert (trial.ticket_id is not None) is tickets
+
+
+def test_anonymous_visitors_are_sent_to_login(client, passing_run) -> None:
+    response = client.get(reverse("evals:run_detail", args=[passing_run.pk]))
+    assert response.status_code in (302, 404)
+    assert b"pass^k" not in response.content
