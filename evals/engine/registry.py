@@ -30,6 +30,9 @@ _agent_resolvers: dict[str, AgentResolver] = {}
 _user_resolvers: dict[str, UserResolver] = {}
 _plugins_loaded = False
 _lock = threading.Lock()
+# Re-entrant: a plugin registers its names (taking `_lock`) while it is being imported under
+# `_plugin_lock`, and may itself look names up.
+_plugin_lock = threading.RLock()
 
 
 def _add(table: dict[str, Any], key: str, value: Any, what: str) -> None:
@@ -56,16 +59,22 @@ def register_user_resolver(prefix: str, resolver: UserResolver) -> None:
 
 
 def _load_plugins() -> None:
+    """Import the plugin modules once. Every thread that looks a name up before they are
+    imported waits here until the import has finished (and the plugins have registered);
+    the flag is set only afterwards, so no thread sees a half-loaded registry."""
     global _plugins_loaded
     if _plugins_loaded:
         return
-    _plugins_loaded = True
-    for module in PLUGIN_MODULES:
-        try:
-            importlib.import_module(module)
-        except ModuleNotFoundError as exc:
-            if exc.name != module:
-                raise
+    with _plugin_lock:
+        if _plugins_loaded:
+            return  # another thread finished while this one waited
+        for module in PLUGIN_MODULES:
+            try:
+                importlib.import_module(module)
+            except ModuleNotFoundError as exc:
+                if exc.name != module:
+                    raise
+        _plugins_loaded = True
 
 
 def _resolve(name: str, exact: Mapping[str, Any], resolvers: Mapping[str, Any], what: str) -> Any:
