@@ -179,7 +179,7 @@ class Note:
 class MembershipWorld(World):
     def member(self, member_id: str) -> Member:
         try:
-            return self.tables["members"][member_id]  # type: ignore[no-any-return]
+            return self.tables["members"][member_id]
         except KeyError:
             raise ToolError(
                 f"No member with id {member_id!r}. Member ids look like M204518."
@@ -187,7 +187,7 @@ class MembershipWorld(World):
 
     def membership(self, membership_id: str) -> Membership:
         try:
-            return self.tables["memberships"][membership_id]  # type: ignore[no-any-return]
+            return self.tables["memberships"][membership_id]
         except KeyError:
             raise ToolError(
                 f"No membership with id {membership_id!r}. Membership ids look like MS204518."
@@ -197,12 +197,12 @@ class MembershipWorld(World):
         self.member(member_id)
         for m in self.tables["memberships"].values():
             if m.member_id == member_id:
-                return m  # type: ignore[no-any-return]
+                return m
         raise ToolError(f"Member {member_id} has no membership.")
 
     def invoice(self, invoice_id: str) -> Invoice:
         try:
-            return self.tables["invoices"][invoice_id]  # type: ignore[no-any-return]
+            return self.tables["invoices"][invoice_id]
         except KeyError:
             raise ToolError(
                 f"No invoice with id {invoice_id!r}. Invoice ids look like INV-204518-05."

@@ -144,7 +144,9 @@ class MembershipReferenceAgent(ReferenceAgentBase):
     # -- reading tool results ------------------------------------------------------------
 
     def observe_tool(self, name: str, args: dict[str, Any], content: str, error: bool) -> None:
-        data = None if error else json.loads(content) if content.startswith(("{", "[")) else content
+        data: Any = (
+            None if error else json.loads(content) if content.startswith(("{", "[")) else content
+        )
         if name.startswith("find_member"):
             if not error:
                 self.member_id = data["member_id"]
@@ -266,7 +268,7 @@ class MembershipReferenceAgent(ReferenceAgentBase):
         if r.intent in ("refund", "balance") and self.entitlements is None:
             return self.call("list_entitlements", member_id=self.member_id)
         handler = getattr(self, f"_{r.intent}")
-        return handler(r)  # type: ignore[no-any-return]
+        return handler(r)
 
     def _plan_change(self, r: Req) -> Message:
         ms = self.ms
