@@ -10,7 +10,7 @@ def membership():
 
 def member_of(world, profile: str, index: int = 0):
     """The index-th member generated from a world profile (see world.PROFILES)."""
-    from evals.domains.membership.world import MEMBERS_PER_PROFILE, PROFILES
+    from evals.domains.membership.population import MEMBERS_PER_PROFILE, PROFILES
 
     members = list(world.tables["members"].values())
     p = [p.name for p in PROFILES].index(profile)

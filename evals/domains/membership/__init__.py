@@ -11,11 +11,11 @@ from evals.engine.domain import Domain
 
 
 def load() -> Domain:
+    from evals.domains.membership.population import build_world
     from evals.domains.membership.rules import check_rules
     from evals.domains.membership.scripted import MembershipReferenceAgent, MembershipScriptedUser
     from evals.domains.membership.tasks import generate_tasks
     from evals.domains.membership.tools import TOOLS
-    from evals.domains.membership.world import build_world
 
     return Domain(
         name="membership",

@@ -16,16 +16,14 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
+from evals.domains.membership.population import MEMBERS_PER_PROFILE, PROFILES, build_world
 from evals.domains.membership.world import (
-    MEMBERS_PER_PROFILE,
     PLANS,
-    PROFILES,
     Invoice,
     InvoiceLine,
     Member,
     Membership,
     MembershipWorld,
-    build_world,
     cancellation_fee,
     freeze_fee,
     money_text,
