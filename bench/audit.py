@@ -194,12 +194,12 @@ def load_chain(start_seq: int, count: int, prev_hash: str) -> str:
     return prev_hash
 
 
-def run_verify(env: dict[str, str]) -> dict[str, Any]:
+def run_verify(env: dict[str, str], workers: int = 1) -> dict[str, Any]:
     """`manage.py audit verify` in a fresh process; its peak RSS is that child's alone."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     started = time.perf_counter()
     result = subprocess.run(
-        [sys.executable, "-c", _VERIFY_CHILD],
+        [sys.executable, "-c", _VERIFY_CHILD, str(workers)],
         cwd=ROOT,
         env=env,
         capture_output=True,
@@ -220,15 +220,19 @@ def run_verify(env: dict[str, str]) -> dict[str, Any]:
 # Runs verify_chain (what `manage.py audit verify` runs) and reports its own time and peak RSS,
 # so Django start-up is not counted as verification time.
 _VERIFY_CHILD = """
-import json, resource, time, django
+import json, resource, sys, time, django
 django.setup()
 from identity.audit_verify import verify_chain
+workers = int(sys.argv[1])
 rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-started = time.perf_counter()
-result = verify_chain()
+started, cpu = time.perf_counter(), time.process_time()
+result = verify_chain(workers=workers)
 elapsed = time.perf_counter() - started
+children = resource.getrusage(resource.RUSAGE_CHILDREN)
 print(json.dumps({
-    "ok": result.ok, "events": result.checked, "verify_s": round(elapsed, 2),
+    "workers": workers, "ok": result.ok, "events": result.checked, "verify_s": round(elapsed, 2),
+    "cpu_s": round(time.process_time() - cpu + children.ru_utime + children.ru_stime, 2),
+    "worker_peak_rss_mb": round(children.ru_maxrss / 1024, 1),
     "events_per_s": round(result.checked / elapsed),
     "rss_after_startup_mb": round(rss_before / 1024, 1),
     "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
@@ -251,9 +255,12 @@ def engine_run(engine: str, events: int, iterations: int) -> dict[str, Any]:
     last = load_chain(1, small, "0" * 64)
     env = dict(os.environ)
     out["verify"] = {f"{small}_events": run_verify(env)}
-    load_chain(small + 1, events - small, last)
+    if events > small:
+        load_chain(small + 1, events - small, last)
     out["load_s"] = round(time.perf_counter() - started, 1)
     out["verify"][f"{events}_events"] = run_verify(env)
+    out["verify"][f"{events}_events_2_workers"] = run_verify(env, workers=2)
+    out["load_average_1m"] = os.getloadavg()[0]
     return out
 
 

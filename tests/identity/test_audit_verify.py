@@ -7,7 +7,8 @@ who owns the table.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from io import StringIO
 
 import pytest
 from django.core.management import CommandError, call_command
@@ -15,6 +16,7 @@ from django.db import connection, transaction
 from django.db.utils import DatabaseError
 
 from identity.audit import audit_record
+from identity.audit_verify import verify_chain
 from identity.models import AuditEvent
 
 pytestmark = pytest.mark.django_db
@@ -40,40 +42,53 @@ def run_sql(sql: str, params: list) -> None:
         cursor.execute(sql, params)
 
 
-def verify() -> str:
-    from io import StringIO
+@pytest.fixture(params=["one-pass", "in-parts"])
+def verify(request) -> Callable[[], str]:
+    """The command itself, and the same checks split into parts and stitched (what
+    --workers does in processes; in-process here, where the test database lives)."""
 
-    out = StringIO()
-    call_command("audit", "verify", "--chunk-size", "2", stdout=out)
-    return out.getvalue()
+    def command() -> str:
+        out = StringIO()
+        call_command("audit", "verify", "--chunk-size", "2", stdout=out)
+        return out.getvalue()
+
+    def in_parts() -> str:
+        result = verify_chain(chunk_size=2, workers=3, processes=False)
+        if result.problem is not None:
+            raise CommandError(
+                f"audit chain BROKEN ({result.problem.kind}): {result.problem.message}"
+            )
+        return f"audit chain OK: {result.checked} events"
+
+    return command if request.param == "one-pass" else in_parts
 
 
-def test_it_passes_on_an_untouched_chain(chain) -> None:
+def test_it_passes_on_an_untouched_chain(chain, verify) -> None:
     assert f"OK: {len(chain)} events" in verify()
 
 
-def test_it_names_the_event_altered_by_a_direct_sql_update(chain, raw_sql) -> None:
+def test_it_names_the_event_altered_by_a_direct_sql_update(chain, raw_sql, verify) -> None:
     target = chain[3]
     run_sql("UPDATE identity_auditevent SET after = %s WHERE id = %s", ['{"i": 999}', target.pk])
     with pytest.raises(CommandError, match=rf"\(altered\): event #{target.seq} \(id {target.pk},"):
         verify()
 
 
-def test_it_names_the_event_whose_hash_was_rewritten(chain, raw_sql) -> None:
+def test_it_names_the_event_whose_hash_was_rewritten(chain, raw_sql, verify) -> None:
     target = chain[1]
     run_sql("UPDATE identity_auditevent SET hash = %s WHERE id = %s", ["f" * 64, target.pk])
     with pytest.raises(CommandError, match=rf"\(altered\): event #{target.seq} "):
         verify()
 
 
-def test_it_names_the_deleted_event(chain, raw_sql) -> None:
+def test_it_names_the_deleted_event(chain, raw_sql, verify) -> None:
     target = chain[2]
     run_sql("DELETE FROM identity_auditevent WHERE id = %s", [target.pk])
     with pytest.raises(CommandError, match=rf"\(deleted\): event #{target.seq} is missing"):
         verify()
 
 
-def test_it_notices_deletion_at_the_tail(chain, raw_sql) -> None:
+def test_it_notices_deletion_at_the_tail(chain, raw_sql, verify) -> None:
     run_sql("DELETE FROM identity_auditevent WHERE id = %s", [chain[-1].pk])
     with pytest.raises(
         CommandError, match=rf"\(deleted\): event #{chain[-1].seq} is missing at the end"
@@ -81,7 +96,7 @@ def test_it_notices_deletion_at_the_tail(chain, raw_sql) -> None:
         verify()
 
 
-def test_it_names_reordered_events(chain, raw_sql) -> None:
+def test_it_names_reordered_events(chain, raw_sql, verify) -> None:
     first, second = chain[2], chain[3]
     parking = 10**12  # seq is unique: move one row aside to swap
     run_sql("UPDATE identity_auditevent SET seq = %s WHERE id = %s", [parking, first.pk])
@@ -91,7 +106,7 @@ def test_it_names_reordered_events(chain, raw_sql) -> None:
         verify()
 
 
-def test_it_catches_a_deleted_event_with_the_rest_renumbered(chain, raw_sql) -> None:
+def test_it_catches_a_deleted_event_with_the_rest_renumbered(chain, raw_sql, verify) -> None:
     removed = chain[2]
     run_sql("DELETE FROM identity_auditevent WHERE id = %s", [removed.pk])
     for event in chain[3:]:
@@ -122,3 +137,19 @@ def test_postgresql_refuses_raw_update_and_delete_of_audit_rows(chain) -> None:
     ):
         with pytest.raises(DatabaseError, match="append-only"), transaction.atomic():
             run_sql(sql, [chain[0].pk])
+
+
+@pytest.mark.skipif(
+    connection.vendor != "postgresql", reason="worker processes need a database they can share"
+)
+@pytest.mark.django_db(transaction=True)
+def test_parallel_workers_verify_and_name_the_altered_event(alice) -> None:
+    events = [audit_record(actor=alice, action=f"test.step{i}") for i in range(1, 10)]
+    assert verify_chain(workers=3).ok
+    with connection.cursor() as cursor:
+        cursor.execute(f"ALTER TABLE identity_auditevent DISABLE TRIGGER {TRIGGER}")
+        cursor.execute("UPDATE identity_auditevent SET action = 'x' WHERE id = %s", [events[5].pk])
+        cursor.execute(f"ALTER TABLE identity_auditevent ENABLE TRIGGER {TRIGGER}")
+    result = verify_chain(workers=3)
+    assert result.problem is not None
+    assert (result.problem.kind, result.problem.seq) == ("altered", events[5].seq)

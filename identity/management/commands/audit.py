@@ -21,6 +21,12 @@ class Command(BaseCommand):
         verify = sub.add_parser("verify", help="Check every event's hash and linkage.")
         verify.add_argument("--chunk-size", type=int, default=5000)
         verify.add_argument("--database", default="default")
+        verify.add_argument(
+            "--workers",
+            type=int,
+            default=1,
+            help="processes checking contiguous parts of the chain in parallel",
+        )
         head = sub.add_parser("head", help="Print the last sequence number and hash.")
         head.add_argument("--database", default="default")
 
@@ -30,7 +36,9 @@ class Command(BaseCommand):
             self.stdout.write(f"#{row.seq if row else 0} {row.hash if row else '0' * 64}")
             return
         started = time.perf_counter()
-        result = verify_chain(chunk_size=options["chunk_size"], using=options["database"])
+        result = verify_chain(
+            chunk_size=options["chunk_size"], using=options["database"], workers=options["workers"]
+        )
         elapsed = time.perf_counter() - started
         if result.problem is not None:
             raise CommandError(
