@@ -11,6 +11,7 @@ tickets are created only once (recognised by the demo customers' external ids).
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 from django.db import transaction
 from django.db.models import F
@@ -172,7 +173,7 @@ TICKETS: list[tuple[str, str, str, str, str, int, str]] = [
         "new",
     ),
 ]
-ESCALATIONS = [
+ESCALATIONS: list[dict[str, Any]] = [
     {
         "customer": ("Rosa Alvarez", "rosa.alvarez@example.test", "demo-esc-1"),
         "category": "dispute",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from celery import shared_task
 from django.conf import settings
 from django.utils import timezone
@@ -11,7 +13,7 @@ from tickets.models import Notification
 
 
 @shared_task(bind=True, max_retries=5, default_retry_delay=60, acks_late=True)
-def notification_email_send(self, notification_id: int) -> bool:  # type: ignore[no-untyped-def]
+def notification_email_send(self: Any, notification_id: int) -> bool:
     """Email one notification once; a retried or duplicated task sends nothing twice."""
     notification = (
         Notification.objects.select_related("recipient").filter(pk=notification_id).first()
