@@ -12,7 +12,7 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.http import urlencode
+from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.views.decorators.http import require_GET, require_POST
 
 from backoffice.errors import Conflict, DomainError, NotFound
@@ -26,6 +26,16 @@ def _inbox_user(request: HttpRequest) -> Any:
     if not access.can_use_inbox(request.user):
         raise Http404("No inbox for you.")
     return request.user
+
+
+def _safe_next(request: HttpRequest, default: str) -> str:
+    """The posted `next` if it points back into this site ("//evil.example" does not)."""
+    target = request.POST.get("next", "")
+    if target and url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return target
+    return default
 
 
 def _filters(request: HttpRequest) -> tuple[selectors.InboxFilters, dict[str, str]]:
@@ -94,9 +104,7 @@ def inbox(request: HttpRequest) -> HttpResponse:
 def bulk(request: HttpRequest) -> HttpResponse:
     operator = _inbox_user(request)
     form = forms.BulkForm(request.POST)
-    back = request.POST.get("next") or reverse("tickets:inbox")
-    if not back.startswith("/"):
-        back = reverse("tickets:inbox")
+    back = _safe_next(request, reverse("tickets:inbox"))
     if not form.is_valid():
         messages.error(request, "Choose a bulk action.")
         return redirect(back)
@@ -369,5 +377,4 @@ def notifications_read(request: HttpRequest) -> HttpResponse:
     ids = [int(v) for v in request.POST.getlist("id") if v.isdigit()]
     count = services.notifications_mark_read(actor=operator, notification_ids=ids or None)
     messages.success(request, f"Marked {count} notification(s) read.")
-    target = request.POST.get("next", "")
-    return redirect(target if target.startswith("/") else reverse("tickets:notifications"))
+    return redirect(_safe_next(request, reverse("tickets:notifications")))

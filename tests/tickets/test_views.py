@@ -108,3 +108,26 @@ def test_notifications_page_and_mark_all_read(ticket, alice) -> None:
 def test_home_page_shows_the_inbox_panel(ticket, alice, olga) -> None:
     assert "Breaching SLA" in verified_client(alice).get("/").content.decode()
     assert "Breaching SLA" not in verified_client(olga).get("/").content.decode()
+
+
+def test_bulk_redirect_ignores_an_offsite_next(ticket, alice) -> None:
+    response = verified_client(alice).post(
+        "/tickets/bulk/",
+        {
+            "action": "status",
+            "status": "on_hold",
+            "t": [f"{ticket.pk}:{ticket.version}"],
+            "next": "//evil.example/x",
+        },
+    )
+    assert response.status_code == 302 and response["Location"] == "/tickets/"
+
+
+def test_agents_are_not_offered_reassignment_of_an_owned_ticket(ticket, alice, sam) -> None:
+    assert (
+        "Reassign</button>"
+        not in verified_client(alice).get(f"/tickets/{ticket.pk}/").content.decode()
+    )
+    assert (
+        "Reassign</button>" in verified_client(sam).get(f"/tickets/{ticket.pk}/").content.decode()
+    )

@@ -270,8 +270,12 @@ def ticket_reply(
         new_status = status or (
             Status.OPEN if old_status in (Status.NEW, Status.ESCALATED) else old_status
         )
-        if new_status not in Status.values:
-            raise ValidationFailed("Unknown status.", fields={"status": ["Not a valid status."]})
+        if new_status not in Status.values or (
+            new_status == Status.NEW and old_status != Status.NEW
+        ):
+            raise ValidationFailed(
+                "Not a status to reply with.", fields={"status": ["Not allowed."]}
+            )
         clock = sla.public_reply(c.clock_for_status(ticket, old_status, new_status, now))
         if ticket.first_responded_at is None:
             ticket.first_responded_at = now
