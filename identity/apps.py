@@ -15,7 +15,8 @@ class IdentityConfig(AppConfig):
     def ready(self) -> None:
         from django.contrib.auth.signals import user_logged_in, user_logged_out
 
-        from identity import signals
+        from backoffice import dashboard
+        from identity import panels, signals
 
         # post_migrate is sent once per app, and auth creates each app's permissions in its
         # own handler; syncing on the last app's signal means every permission exists.
@@ -23,3 +24,6 @@ class IdentityConfig(AppConfig):
         post_migrate.connect(_sync_roles, sender=last_app, dispatch_uid="identity.sync_roles")
         user_logged_in.connect(signals.record_session, dispatch_uid="identity.record_session")
         user_logged_out.connect(signals.forget_session, dispatch_uid="identity.forget_session")
+        dashboard.register("identity.security", panels.security_panel)
+        dashboard.register("identity.operators", panels.operators_panel)
+        dashboard.register("identity.audit", panels.audit_panel)

@@ -146,3 +146,15 @@ def test_audit_time_range_filter(audrey: Operator, alice: Operator) -> None:
     assert (
         len(client.get("/audit/", {"until": since, "action": "ticket.assign"}).context["page"]) == 0
     )
+
+
+def test_home_shows_identity_panels_by_role(
+    ada: Operator, audrey: Operator, alice: Operator
+) -> None:
+    def titles(operator: Operator) -> set[str]:
+        return {p.title for p in verified_client(operator).get("/").context["panels"]}
+
+    assert {"My security", "Operators"} <= titles(ada)
+    assert "Audit trail" not in titles(ada)
+    assert {"My security", "Audit trail"} <= titles(audrey)
+    assert not {"Operators", "Audit trail"} & titles(alice)
