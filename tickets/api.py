@@ -122,8 +122,11 @@ class TicketListApi(APIView):
             sort=params.get("sort", "newest"),
         )
         paginator = StandardPagination()
-        page = paginator.paginate_queryset(tickets, request, view=self)
-        return paginator.get_paginated_response([s.ticket_row(ticket) for ticket in page])
+        page = paginator.paginate_queryset(selectors.ticket_rows(tickets), request, view=self)
+        tags = selectors.tag_names_by_ticket(ticket_ids=[row["id"] for row in page])
+        return paginator.get_paginated_response(
+            [s.ticket_row_values(row, tags[row["id"]]) for row in page]
+        )
 
 
 class TicketDetailApi(APIView):

@@ -315,6 +315,45 @@ def ticket_row(ticket: Ticket) -> dict[str, Any]:
     }
 
 
+def ticket_row_values(row: dict[str, Any], tags: list[str]) -> dict[str, Any]:
+    """ticket_row() from a selectors.ticket_rows() dictionary (no model instances)."""
+    assignee = None
+    if row["assignee_id"] is not None:
+        name = row["assignee__display_name"] or row["assignee__username"]
+        assignee = {"id": row["assignee_id"], "name": name}
+    return {
+        "id": row["id"],
+        "subject": row["subject"],
+        "status": row["status"],
+        "priority": row["priority"],
+        "channel": row["channel"],
+        "queue": {"id": row["queue_id"], "name": row["queue__name"], "slug": row["queue__slug"]},
+        "assignee": assignee,
+        "customer": {
+            "id": row["customer_id"],
+            "name": row["customer__name"],
+            "email": row["customer__email"],
+            "external_id": row["customer__external_id"],
+        },
+        "tags": tags,
+        "unrouted": row["unrouted"],
+        "escalation_category": row["escalation__category"],
+        "version": row["version"],
+        "created_at": _dt(row["created_at"]),
+        "updated_at": _dt(row["updated_at"]),
+        "sla": {
+            "first_response_due_at": _dt(row["first_response_due_at"]),
+            "next_response_due_at": _dt(row["next_response_due_at"]),
+            "resolution_due_at": _dt(row["resolution_due_at"]),
+            "next_due_at": _dt(row["sla_next_due_at"]),
+            "paused": row["sla_paused_since"] is not None,
+            "paused_seconds": row["sla_paused_seconds"],
+            "near_breach": row["sla_near_breach"],
+            "breached": row["sla_breached"],
+        },
+    }
+
+
 def ticket_detail(ticket: Ticket, *, internal: bool) -> dict[str, Any]:
     """Same output as TicketDetailSerializer(ticket, context={"internal": ...}).data."""
     hidden = () if internal else (MessageKind.INTERNAL_NOTE, MessageKind.SYSTEM)

@@ -242,9 +242,37 @@ def test_fast_list_and_detail_output_match_the_documented_serializers(ticket, al
     services.ticket_tags_set(
         actor=alice, ticket_id=ticket.pk, tags=["b", "a"], expected_version=v(ticket)
     )
-    row = selectors.ticket_list_for_inbox(operator=sam, view="all").get(pk=ticket.pk)
-    assert s.ticket_row(row) == s.TicketListItemSerializer(row).data
+    listed = selectors.ticket_list_for_inbox(operator=sam, view="all")
+    row = listed.get(pk=ticket.pk)
+    documented = s.TicketListItemSerializer(row).data
+    assert s.ticket_row(row) == documented
+    values = selectors.ticket_rows(listed).get(pk=ticket.pk)
+    tags = selectors.tag_names_by_ticket(ticket_ids=[ticket.pk])[ticket.pk]
+    assert s.ticket_row_values(values, tags) == documented
     detail = selectors.ticket_get_for_operator(operator=sam, ticket_id=ticket.pk)
     for internal in (True, False):
         expected = s.TicketDetailSerializer(detail, context={"internal": internal}).data
         assert s.ticket_detail(detail, internal=internal) == expected
+
+
+def test_fast_list_output_matches_for_an_escalated_ticket(sam, queue) -> None:
+    from tickets import selectors
+    from tickets import serializers as s
+
+    principal, _ = make_service_token(["escalations:create"])
+    result = services.escalation_create(
+        actor=principal,
+        customer_name="Eve",
+        category="out_of_scope",
+        reason="r",
+        summary="s",
+        transcript=[{"role": "user", "content": "hi"}],
+        requested_action="a",
+        queue_slug="billing",
+    )
+    listed = selectors.ticket_list_for_inbox(operator=sam, view="escalated")
+    documented = s.TicketListItemSerializer(listed.get(pk=result.ticket_id)).data
+    assert documented["escalation_category"] == "out_of_scope" and documented["assignee"] is None
+    values = selectors.ticket_rows(listed).get(pk=result.ticket_id)
+    tags = selectors.tag_names_by_ticket(ticket_ids=[result.ticket_id])[result.ticket_id]
+    assert s.ticket_row_values(values, tags) == documented

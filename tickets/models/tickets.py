@@ -141,7 +141,12 @@ class Ticket(models.Model):
             models.Index(fields=["queue", "status", "created_at"], name="ticket_queue_status"),
             models.Index(fields=["unrouted", "queue", "created_at"], name="ticket_unrouted"),
             models.Index(fields=["sla_next_due_at"], name="ticket_sla_next_due"),
-            models.Index(fields=["priority_rank", "created_at"], name="ticket_priority_rank"),
+            # "Newest first" (the default sort) and "most urgent first" walk these indexes
+            # and stop after one page instead of sorting every row.
+            models.Index(fields=["created_at", "id"], name="ticket_created"),
+            models.Index(
+                fields=["-priority_rank", "created_at", "id"], name="ticket_priority_rank"
+            ),
             models.Index(fields=["updated_at"], name="ticket_updated"),
             models.Index(fields=["customer", "created_at"], name="ticket_customer"),
         ]
