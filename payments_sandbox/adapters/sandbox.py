@@ -136,8 +136,8 @@ class SandboxAdapter:
     def list_refunds(self, *, since: dt.datetime, until: dt.datetime) -> list[ProviderRefund]:
         rows = SandboxProviderRefund.objects.filter(created_at__gte=since, created_at__lt=until)
         return [
-            _to_provider_refund(self._settled(row)) for row in rows.order_by("created_at", "id")
-        ]  # type: ignore[arg-type]
+            _to_provider_refund(self._settle_due(row)) for row in rows.order_by("created_at", "id")
+        ]
 
     @staticmethod
     def _same_request(
@@ -151,12 +151,15 @@ class SandboxAdapter:
             raise ProviderError("Idempotency key reused with different refund parameters.")
         return _to_provider_refund(row)
 
+    @classmethod
+    def _settled(cls, row: SandboxProviderRefund | None) -> SandboxProviderRefund | None:
+        return None if row is None else cls._settle_due(row)
+
     @staticmethod
-    def _settled(row: SandboxProviderRefund | None) -> SandboxProviderRefund | None:
+    def _settle_due(row: SandboxProviderRefund) -> SandboxProviderRefund:
         """Apply delayed settlement lazily: a pending refund past its time has succeeded."""
         if (
-            row is not None
-            and row.status == ProviderRefundStatus.PENDING
+            row.status == ProviderRefundStatus.PENDING
             and row.settles_at is not None
             and row.settles_at <= timezone.now()
         ):
