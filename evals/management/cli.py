@@ -124,6 +124,7 @@ class Bar:
 
     def __init__(self, total: int, *, enabled: bool, stream: IO[str]) -> None:
         self.enabled = enabled and total > 0
+        self.total = total
         self.progress = Progress(
             TextColumn("[bold]golive"),
             BarColumn(),
@@ -150,7 +151,7 @@ class Bar:
         if not self.enabled:
             return
         now = time.monotonic()
-        if now - self._last < 0.1 and done < self.progress.tasks[0].total:
+        if now - self._last < 0.1 and done < self.total:
             return  # redrawing per trial would cost more than the trials
         self._last = now
         rate = f"{passed / evaluated:.1%}" if evaluated else "-"
