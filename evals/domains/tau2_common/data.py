@@ -62,7 +62,7 @@ class Tau2World(World):
 
     def get(self, table: str, key: str, what: str) -> dict[str, Any]:
         try:
-            return self.tables[table][key]  # type: ignore[no-any-return]
+            return self.tables[table][key]
         except KeyError:
             raise ToolError(f"{what} not found") from None
 

@@ -100,7 +100,7 @@ def _initialise(world: Tau2World, raw: Mapping[str, Any]) -> None:
     initial = raw.get("initial_state") or {}
     data = (initial.get("initialization_data") or {}).get("agent_data")
     if data:
-        _merge(world.tables, data)  # type: ignore[arg-type]
+        _merge(world.tables, data)
     for action in initial.get("initialization_actions") or ():
         if action.get("env_type", "assistant") == "assistant":
             call_tool(TOOLS, world, action["func_name"], action.get("arguments") or {})

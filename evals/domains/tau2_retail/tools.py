@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ast
 import operator
+from collections.abc import Callable
 from functools import cache
 from typing import Any, Literal
 
@@ -29,7 +30,7 @@ def _payment(world: Tau2World, user_id: str, payment_method_id: str) -> dict[str
     methods = _user(world, user_id)["payment_methods"]
     if payment_method_id not in methods:
         raise ToolError("Payment method not found")
-    return methods[payment_method_id]  # type: ignore[no-any-return]
+    return methods[payment_method_id]
 
 
 def _variant(world: Tau2World, item_id: str) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -49,7 +50,7 @@ def find_user_id_by_email(world: Tau2World, email: str) -> str:
     """
     for user_id, user in world.tables["users"].items():
         if user["email"].lower() == email.lower():
-            return user_id  # type: ignore[no-any-return]
+            return user_id
     raise ToolError("User not found")
 
 
@@ -70,7 +71,7 @@ def find_user_id_by_name_zip(world: Tau2World, first_name: str, last_name: str, 
             and name["last_name"].lower() == last_name.lower()
             and user["address"]["zip"] == zip
         ):
-            return user_id  # type: ignore[no-any-return]
+            return user_id
     raise ToolError("User not found")
 
 
@@ -122,7 +123,7 @@ def list_all_product_types(world: Tau2World) -> dict:
     return {p["name"]: pid for pid, p in sorted(world.tables["products"].items())}
 
 
-_OPS = {
+_OPS: dict[type[ast.AST], Callable[..., float]] = {
     ast.Add: operator.add,
     ast.Sub: operator.sub,
     ast.Mult: operator.mul,
@@ -138,9 +139,9 @@ def _eval(node: ast.AST) -> float:
     if isinstance(node, ast.Constant) and isinstance(node.value, int | float):
         return float(node.value)
     if isinstance(node, ast.BinOp) and type(node.op) in _OPS:
-        return _OPS[type(node.op)](_eval(node.left), _eval(node.right))  # type: ignore[no-any-return]
+        return _OPS[type(node.op)](_eval(node.left), _eval(node.right))
     if isinstance(node, ast.UnaryOp) and type(node.op) in _OPS:
-        return _OPS[type(node.op)](_eval(node.operand))  # type: ignore[no-any-return]
+        return _OPS[type(node.op)](_eval(node.operand))
     raise ToolError("Invalid characters in expression")
 
 

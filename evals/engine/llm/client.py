@@ -35,7 +35,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import Any, NoReturn
 
 from evals.engine.errors import EngineError
 from evals.engine.llm.accounting import CallRecord, CallRole, FailureClass, TrialAccounting
@@ -360,7 +360,7 @@ class ModelClient:
         accounting: TrialAccounting,
         attempts: int,
         started: float,
-    ) -> None:
+    ) -> NoReturn:
         error_class = type(exc).__name__
         accounting.add(
             CallRecord(
