@@ -15,6 +15,16 @@ class InfrastructureError(Exception):
     any other exception raised by an agent is the agent's own failure (`agent_error`)."""
 
 
+class SimulatorError(InfrastructureError):
+    """The user simulator broke its scenario: it stated facts absent from it (an invented id,
+    amount or name), said nothing, or stopped before the agent's last write. The simulator is
+    part of the measuring instrument, so such a trial says nothing about the agent: it ends
+    with `simulator_error`, is excluded from pass^k like an infrastructure error, counted
+    apart (`Report.simulator_errors`, `simulator_error_rate`) and re-run by resume. A subclass
+    of `InfrastructureError`, so code that only knows that class still never blames the
+    agent."""
+
+
 class ToolError(Exception):
     """Raised inside a tool for a domain error ("order #W1 is not pending"). The message is
     returned to the caller as the tool result, written for the model; the trial goes on."""

@@ -181,6 +181,7 @@ class TerminationReason(StrEnum):
     WALL_TIME = "wall_time"
     AGENT_ERROR = "agent_error"
     INFRASTRUCTURE_ERROR = "infrastructure_error"
+    SIMULATOR_ERROR = "simulator_error"
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,8 +2,10 @@
 
 A *cell* is (domain, task, persona): its n trials and c successes. pass^k is the mean over
 cells of C(c,k)/C(n,k) — the chance that k trials drawn without replacement all succeed —
-never (c/n)^k. Trials that ended in an infrastructure error are left out of n and c, counted
-and reported; a cell whose trials all errored is listed, never dropped silently.
+never (c/n)^k. Trials that ended in an infrastructure error or a simulator error (the
+simulated customer broke its scenario) are left out of n and c, counted apart and reported with
+their rates; a cell whose trials all errored is listed, never dropped silently. A record whose
+key was seen before replaces the earlier one (a resumed run re-ran that unit).
 """
 
 from __future__ import annotations
@@ -92,9 +94,23 @@ class _Cell:
     infra: int = 0
 
 
+@dataclass(frozen=True, slots=True)
+class _Contribution:
+    """What one record added, so a later record of the same key can take it back."""
+
+    cell: tuple[str, str, str]
+    excluded: bool
+    simulator: bool
+    reward: float
+    failure: str
+    agent_turns: int
+    questions: int
+
+
 @dataclass
 class Aggregator:
-    """Feed trial records one at a time (memory grows with cells, not trials)."""
+    """Feed trial records one at a time. Memory grows with cells plus one small entry per
+    key (to replace a re-run unit's earlier record), never with the records themselves."""
 
     cells: dict[tuple[str, str, str], _Cell] = field(default_factory=lambda: defaultdict(_Cell))
     failures: Counter[str] = field(default_factory=Counter)
@@ -103,28 +119,59 @@ class Aggregator:
     )
     trials: int = 0
     infrastructure_errors: int = 0
+    simulator_errors: int = 0
     resolved: int = 0
     resolved_agent_turns: int = 0
     resolved_questions: int = 0
     reward_sum: float = 0.0
+    by_key: dict[str, _Contribution] = field(default_factory=dict)
 
     def add(self, r: RecordLike) -> None:
-        cell = self.cells[(r.domain, r.task_id, r.persona)]
-        self.trials += 1
-        if r.infrastructure:
-            cell.infra += 1
-            self.infrastructure_errors += 1
+        """Count `r`; a record with the key of an earlier one replaces it (records without
+        a `key` attribute are all counted)."""
+        excluded = bool(r.infrastructure)
+        simulator = bool(getattr(r, "simulator_error", False))
+        contribution = _Contribution(
+            (r.domain, r.task_id, r.persona),
+            excluded or simulator,
+            simulator,
+            r.reward,
+            r.failure,
+            r.agent_turns,
+            r.questions,
+        )
+        key = getattr(r, "key", None)
+        if key is not None:
+            previous = self.by_key.get(key)
+            if previous is not None:
+                self._apply(previous, -1)
+            self.by_key[key] = contribution
+        self._apply(contribution, 1)
+
+    def _apply(self, x: _Contribution, sign: int) -> None:
+        cell = self.cells[x.cell]
+        self.trials += sign
+        if x.excluded:
+            cell.infra += sign
+            if x.simulator:
+                self.simulator_errors += sign
+            else:
+                self.infrastructure_errors += sign
             return
-        cell.n += 1
-        self.reward_sum += r.reward
-        if r.reward >= 1.0:
-            cell.c += 1
-            self.resolved += 1
-            self.resolved_agent_turns += r.agent_turns
-            self.resolved_questions += r.questions
+        cell.n += sign
+        self.reward_sum += sign * x.reward
+        if x.reward >= 1.0:
+            cell.c += sign
+            self.resolved += sign
+            self.resolved_agent_turns += sign * x.agent_turns
+            self.resolved_questions += sign * x.questions
         else:
-            self.failures[r.failure] += 1
-            self.failures_by_persona[r.persona][r.failure] += 1
+            self.failures[x.failure] += sign
+            self.failures_by_persona[x.cell[2]][x.failure] += sign
+            if self.failures[x.failure] == 0:
+                del self.failures[x.failure]
+            if self.failures_by_persona[x.cell[2]][x.failure] == 0:
+                del self.failures_by_persona[x.cell[2]][x.failure]
 
     def report(self, ks: Sequence[int], *, seed: int = 0) -> Report:
         return summarise_cells(self, ks, seed=seed)
@@ -147,6 +194,11 @@ class Report:
     insufficient: Mapping[int, int]
     agent_turns_per_resolved: float
     questions_per_resolved: float
+    # Infrastructure errors and simulator errors are counted apart; the rates are over all
+    # trials so a gate can fail the run when either passes its threshold.
+    simulator_errors: int = 0
+    infrastructure_error_rate: float = 0.0
+    simulator_error_rate: float = 0.0
 
     def to_dict(self) -> dict[str, Any]:
         def est(m: Mapping[int, Estimate]) -> dict[str, Any]:
@@ -168,6 +220,9 @@ class Report:
             "insufficient": {str(k): v for k, v in self.insufficient.items()},
             "agent_turns_per_resolved": self.agent_turns_per_resolved,
             "questions_per_resolved": self.questions_per_resolved,
+            "simulator_errors": self.simulator_errors,
+            "infrastructure_error_rate": self.infrastructure_error_rate,
+            "simulator_error_rate": self.simulator_error_rate,
         }
 
 
@@ -216,10 +271,14 @@ def summarise_cells(agg: Aggregator, ks: Sequence[int], *, seed: int = 0) -> Rep
         insufficient={k: sum(1 for c in cells if c.n < k) for k in ks},
         agent_turns_per_resolved=agg.resolved_agent_turns / agg.resolved if agg.resolved else 0.0,
         questions_per_resolved=agg.resolved_questions / agg.resolved if agg.resolved else 0.0,
+        simulator_errors=agg.simulator_errors,
+        infrastructure_error_rate=agg.infrastructure_errors / agg.trials if agg.trials else 0.0,
+        simulator_error_rate=agg.simulator_errors / agg.trials if agg.trials else 0.0,
     )
 
 
 def summarise(records: Iterable[RecordLike], ks: Sequence[int], *, seed: int = 0) -> Report:
+    """The report over `records`; a later record of a key replaces an earlier one."""
     agg = Aggregator()
     for r in records:
         agg.add(r)
@@ -243,7 +302,8 @@ def render_table(report: Report) -> str:
     lines.append("pass@k: " + ", ".join(f"@{k}={e.value:.3f}" for k, e in report.pass_at.items()))
     lines.append(
         f"trials {report.trials}, evaluated {report.evaluated}, mean reward "
-        f"{report.mean_reward:.3f}, infrastructure errors {report.infrastructure_errors}"
+        f"{report.mean_reward:.3f}, infrastructure errors {report.infrastructure_errors}, "
+        f"simulator errors {report.simulator_errors}"
         + (f" (all trials errored: {', '.join(report.all_errored)})" if report.all_errored else "")
     )
     if report.failures:

@@ -40,6 +40,7 @@ class FailureClass(StrEnum):
     COORDINATION = "coordination_failure"
     AGENT_ERROR = "agent_error"
     INFRASTRUCTURE = "infrastructure"
+    SIMULATOR_ERROR = "simulator_error"
 
 
 @dataclass(frozen=True)
@@ -188,6 +189,8 @@ def _classify_state(domain: Domain, task: Task, writes: list[_Write]) -> Failure
 def evaluate(domain: Domain, task: Task, trajectory: Trajectory, world: World) -> Evaluation:
     if trajectory.termination is TerminationReason.INFRASTRUCTURE_ERROR:
         return Evaluation(0.0, {}, FailureClass.INFRASTRUCTURE, notes=(trajectory.error,))
+    if trajectory.termination is TerminationReason.SIMULATOR_ERROR:
+        return Evaluation(0.0, {}, FailureClass.SIMULATOR_ERROR, notes=(trajectory.error,))
     gold = gold_state(domain, task)
     components: dict[str, float] = {}
     diff_lines: tuple[str, ...] = ()

@@ -5,6 +5,11 @@ Turn order: a fixed greeting from the agent, then the user speaks; then the agen
 again with their results) until it answers with text, which goes to the user. The user sees
 only the agent's text. The trial ends when the user stops or abandons, the agent ends or hands
 over to a human, or a limit (turns, tool errors, wall time) is reached.
+
+Given the `task`, the orchestrator also holds the simulated customer to its scenario: a
+message stating facts absent from it (checked here for simulators that do not check
+themselves) or a stop while the agent awaited the go-ahead for a write still owed ends the
+trial with `simulator_error` — the measuring instrument failed, not the agent.
 """
 
 from __future__ import annotations
@@ -15,7 +20,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from evals.engine.domain import Domain
-from evals.engine.errors import InfrastructureError
+from evals.engine.errors import InfrastructureError, SimulatorError
+from evals.engine.fidelity import (
+    scenario_text,
+    stopped_before_last_write,
+    unsupported_facts,
+)
 from evals.engine.messages import (
     Message,
     PolicyVerdict,
@@ -72,6 +82,7 @@ class Orchestrator:
         user: UserSimulator,
         guard: PolicyGuard,
         limits: Limits = Limits(),
+        task: Any = None,
     ) -> None:
         self.domain = domain
         self.world = world
@@ -86,6 +97,10 @@ class Orchestrator:
         self.turns = 0
         self._tools = domain.tools.schemas(Actor.AGENT)
         self._deadline = 0.0
+        self.task = task
+        # Facts the customer may state: its scenario, then the conversation as it goes.
+        self._check_facts = task is not None and not getattr(user, "fidelity_checked", False)
+        self._seen = [scenario_text(task.scenario)] if self._check_facts else []
 
     def _time(self, actor: str, start: float) -> None:
         self.timings.append(TurnTiming(len(self.timings), actor, time.perf_counter() - start))
@@ -171,6 +186,8 @@ class Orchestrator:
         start = time.perf_counter()
         try:
             reply = self.user.respond(_user_view(self.messages))
+        except SimulatorError as exc:
+            raise _Stop(TerminationReason.SIMULATOR_ERROR, f"user: {exc!r}") from None
         except InfrastructureError as exc:
             raise _Stop(TerminationReason.INFRASTRUCTURE_ERROR, f"user: {exc!r}") from None
         except Exception as exc:
@@ -180,10 +197,34 @@ class Orchestrator:
             self._time("user", start)
         self.messages.append(reply)
         self.turns += 1
+        if self._check_facts:
+            self._check_user_facts(reply)
         if reply.signal is Signal.STOP:
+            if self.task is not None and stopped_before_last_write(self.domain, self.task, self):
+                raise _Stop(
+                    TerminationReason.SIMULATOR_ERROR,
+                    "SimulatorError: the simulated customer stopped before the agent's "
+                    "last write (it was asked to confirm and said stop instead)",
+                )
             raise _Stop(TerminationReason.USER_STOP)
         if reply.signal is Signal.ABANDON:
             raise _Stop(TerminationReason.USER_ABANDON)
+
+    def _check_user_facts(self, reply: Message) -> None:
+        # The customer saw the agent's texts since its last message.
+        for m in reversed(self.messages[:-1]):
+            if m.role is Role.USER:
+                break
+            if m.role is Role.ASSISTANT and m.content:
+                self._seen.append(m.content)
+        invented = unsupported_facts(reply.content, "\n".join(self._seen))
+        if invented:
+            raise _Stop(
+                TerminationReason.SIMULATOR_ERROR,
+                "SimulatorError: the simulated customer stated facts absent from its "
+                f"scenario: {', '.join(sorted(invented))}",
+            )
+        self._seen.append(reply.content)
 
     def run(self) -> Trajectory:
         started = time.perf_counter()

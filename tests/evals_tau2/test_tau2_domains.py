@@ -98,8 +98,6 @@ def test_the_oracle_scores_gold_one_and_doing_nothing_zero(name, folder):
 def test_a_run_with_litellm_agent_and_user_on_the_local_server_passes_every_mock_task(
     openai_server,
 ):
-    import evals.engine.adapters  # noqa: F401  (registry plugin loading races across threads)
-
     openai_server.set_handler(tau2_script.handler)
     set_default_client(ModelClient())
     try:
@@ -122,4 +120,8 @@ def test_a_run_with_litellm_agent_and_user_on_the_local_server_passes_every_mock
     ]
     usage = sink.records[0].usage
     assert usage["agent.calls"] >= 2 and usage["user.calls"] >= 1
+    # The models as the provider resolved them (the server answers with the name it got).
+    assert {tuple(sorted(r.models.items())) for r in sink.records} == {
+        (("agent", "tau2-agent"), ("user", "tau2-user"))
+    }
     assert report is not None

@@ -15,10 +15,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from evals.engine.fidelity import SimulatorError, scenario_text, unsupported_facts
 from evals.engine.llm.accounting import CallRole, TrialAccounting
 from evals.engine.llm.client import ModelClient, ModelSpec
 from evals.engine.llm.convert import IncrementalConverter
-from evals.engine.llm.fidelity import SimulatorError, unsupported_facts
 from evals.engine.llm.shared import default_client, spec_from_params, usage_numbers
 from evals.engine.messages import Message, Role, Signal
 from evals.engine.protocols import UserFactory, UserSimulator
@@ -67,6 +67,8 @@ def _flip(message: Message) -> dict[str, Any] | None:
 
 
 class LiteLLMUser:
+    fidelity_checked = True  # re-samples an unfaithful message; raises SimulatorError
+
     def __init__(
         self,
         spec: ModelSpec,
@@ -125,13 +127,6 @@ _CORRECTION = (
     "Your last draft mentioned details that are not in your scenario. Write the message "
     "again using only facts from your scenario and from the conversation."
 )
-
-
-def scenario_text(scenario: Any) -> str:
-    import json
-
-    data = getattr(scenario, "data", None) or {}
-    return scenario.prompt() + "\n" + json.dumps(data, ensure_ascii=False, default=str)
 
 
 def litellm_user_resolver(name: str) -> UserFactory:

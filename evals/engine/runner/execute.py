@@ -4,8 +4,9 @@ task calls) and `run` (inline or thread pool, streaming records to a sink, resum
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from typing import Any
 
 from evals.domains import get_domain
 from evals.engine.domain import domain_tasks
@@ -40,12 +41,22 @@ def plan(spec: RunSpec) -> list[WorkUnit]:
     return units
 
 
+def _resolved(participant: Any, requested: str) -> str:
+    """The model that answered for a participant: what its `resolved_models()` reports (an
+    LLM adapter: the provider's name for it), else the name it was asked for (the offline
+    models are their own names)."""
+    resolved = getattr(participant, "resolved_models", None)
+    names = list(resolved()) if callable(resolved) else []
+    return ",".join(names) if names else requested
+
+
 def _record(
     spec: RunSpec,
     unit: WorkUnit,
     trajectory: Trajectory,
     evaluation: Evaluation,
     started: float,
+    models: Mapping[str, str],
 ) -> TrialRecord:
     texts = [m for m in trajectory.messages[2:] if m.role is Role.ASSISTANT and m.content]
     user_turns = sum(1 for m in trajectory.messages if m.role is Role.USER)
@@ -74,6 +85,7 @@ def _record(
         error=trajectory.error,
         usage=trajectory.usage,
         trajectory=trajectory.to_dict() if spec.include_trajectory else None,
+        models=models,
     )
 
 
@@ -107,6 +119,7 @@ def run_unit(spec: RunSpec, unit: WorkUnit) -> TrialRecord:
             termination=TerminationReason.INFRASTRUCTURE_ERROR.value,
             error=repr(exc),
             seconds=time.perf_counter() - started,
+            models={"agent": spec.agent, "user": spec.user},
         )
     trajectory = Orchestrator(
         domain=domain,
@@ -115,12 +128,16 @@ def run_unit(spec: RunSpec, unit: WorkUnit) -> TrialRecord:
         user=user,
         guard=PolicyGuard(domain.rules, spec.guard_mode),
         limits=spec.limits,
+        task=task,
     ).run()
     evaluation = evaluate(domain, task, trajectory, world)
-    return _record(spec, unit, trajectory, evaluation, started)
+    models = {"agent": _resolved(agent, spec.agent), "user": _resolved(user, spec.user)}
+    return _record(spec, unit, trajectory, evaluation, started, models)
 
 
 def _pending(spec: RunSpec, sink: Sink, resume: bool) -> list[WorkUnit]:
+    """Units to run: all, or (resuming) those without a record that counts — units whose
+    latest record is an infrastructure or simulator error are run again."""
     units = plan(spec)
     if not resume:
         return units
@@ -160,7 +177,8 @@ def run(
 ) -> Report:
     """Run every unit not already in `sink` (when `resume`), append each record as it
     finishes, and return the report over `previous` records (pass what the sink already holds
-    to report on the whole run) plus the new ones."""
+    to report on the whole run) plus the new ones. A re-run unit's new record replaces its
+    earlier infrastructure or simulator error in the report."""
     agg = Aggregator()
     for record in previous:
         agg.add(record)

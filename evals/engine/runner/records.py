@@ -1,4 +1,11 @@
-"""TrialRecord: one finished trial, as stored (one JSON line) and aggregated."""
+"""TrialRecord: one finished trial, as stored (one JSON line) and aggregated.
+
+Two kinds of trial are not the agent's outcome and are excluded from pass^k (n and c):
+infrastructure errors (provider, network, a crash in the harness) and simulator errors (the
+simulated customer broke its scenario). `infrastructure` is True for both — it means "not
+counted against the agent, re-run by resume" —, `simulator_error` tells the second kind
+apart so reports count them separately.
+"""
 
 from __future__ import annotations
 
@@ -35,14 +42,27 @@ class TrialRecord:
     error: str = ""
     usage: Mapping[str, float] = field(default_factory=dict)
     trajectory: Mapping[str, Any] | None = None
+    # The models that answered, as resolved: {"agent": ..., "user": ...}. The user simulator
+    # is part of the measuring instrument, so its model is on every result.
+    models: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def key(self) -> str:
         return f"{self.domain}/{self.task_id}/{self.persona}/{self.trial}"
 
     @property
+    def simulator_error(self) -> bool:
+        """The simulated customer spoiled the trial (older files: a `SimulatorError` that
+        ended the trial as an infrastructure error)."""
+        if self.termination == "simulator_error":
+            return True
+        return self.termination == "infrastructure_error" and "SimulatorError" in self.error
+
+    @property
     def infrastructure(self) -> bool:
-        return self.termination == "infrastructure_error"
+        """Not the agent's outcome: an infrastructure or a simulator error. Excluded from n
+        and c, and re-run by resume."""
+        return self.termination in ("infrastructure_error", "simulator_error")
 
     @property
     def unit(self) -> WorkUnit:
@@ -73,6 +93,8 @@ class TrialRecord:
             "notes": list(self.notes),
             "error": self.error,
             "usage": dict(self.usage),
+            "models": dict(self.models),
+            "simulator_error": self.simulator_error,
         }
         if self.trajectory is not None:
             data["trajectory"] = self.trajectory
@@ -109,4 +131,5 @@ class TrialRecord:
             error=d.get("error", ""),
             usage=dict(d.get("usage", {})),
             trajectory=d.get("trajectory"),
+            models=dict(d.get("models") or {}),
         )

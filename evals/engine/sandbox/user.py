@@ -53,6 +53,10 @@ INTENSITY_P = {Level.LOW: 0.15, Level.MEDIUM: 0.4, Level.HIGH: 0.75}
 
 
 class ScriptedUserBase:
+    # Its mistakes (a wrong digit, a swapped id) are persona behaviour it corrects when the
+    # agent echoes them, not invented facts: the orchestrator does not re-check it.
+    fidelity_checked = True
+
     def __init__(self, *, scenario: Any, persona: Persona, seed: int) -> None:
         self.scenario = scenario
         self.data = scenario.data

@@ -1,0 +1,235 @@
+"""Simulator fidelity as its own outcome: a simulated customer that invents facts or stops
+before the agent's last write spoils the trial; it is a simulator error — excluded from
+pass^k, counted apart with its rate, and re-run by resume — never the agent's failure."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+import pytest
+
+from evals.domains import get_domain
+from evals.engine import registry
+from evals.engine.errors import SimulatorError
+from evals.engine.fidelity import asks_for_confirmation, stopped_before_last_write
+from evals.engine.messages import Message, Role, Signal
+from evals.engine.metrics import summarise
+from evals.engine.runner import (
+    JsonlSink,
+    MemorySink,
+    RunSpec,
+    TrialRecord,
+    plan,
+    read_records,
+    run,
+    run_unit,
+)
+
+retail = get_domain("retail")
+SMOKE = [t for t in retail.tasks() if "smoke" in t.splits]
+WRITE_TASK = next(t for t in SMOKE if t.gold)
+
+
+class _Wrapped:
+    """The scripted customer with one behaviour changed (subclasses override `respond`)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        self.inner = retail.scripted_user(**kwargs)
+
+    def respond(self, messages: Sequence[Message]) -> Message:
+        return self.inner.respond(messages)
+
+
+class _Inventor(_Wrapped):
+    """Opens with an order number that is in no scenario. Does not check itself."""
+
+    def respond(self, messages: Sequence[Message]) -> Message:
+        if not any(m.role is Role.USER for m in messages):
+            return Message.user("Hi, it's about my order #W0000001.")
+        return self.inner.respond(messages)
+
+
+class _Quitter(_Wrapped):
+    """Says stop the moment the agent asks for the go-ahead on a write."""
+
+    fidelity_checked = True
+
+    def respond(self, messages: Sequence[Message]) -> Message:
+        last = next((m.content for m in reversed(messages) if m.role is Role.ASSISTANT), "")
+        if asks_for_confirmation(last):
+            return Message.user("Never mind, bye.", Signal.STOP)
+        return self.inner.respond(messages)
+
+
+class _Raiser(_Wrapped):
+    """A simulator that checks itself and gives up (what the LiteLLM user does when its
+    re-samples stay unfaithful)."""
+
+    def respond(self, messages: Sequence[Message]) -> Message:
+        raise SimulatorError("the simulated customer stated facts absent from its scenario")
+
+
+@pytest.fixture(autouse=True)
+def test_users() -> Iterator[None]:
+    names = {"test/inventor": _Inventor, "test/quitter": _Quitter, "test/raiser": _Raiser}
+    for name, cls in names.items():
+        registry.register_user(name, lambda _cls=cls, **kw: _cls(**kw))
+    yield
+    for name in names:
+        registry._users.pop(name, None)
+
+
+def _spec(user: str, **kw: Any) -> RunSpec:
+    return RunSpec(domains=("retail",), task_ids=(WRITE_TASK.id,), user=user, **kw)
+
+
+def test_a_customer_inventing_an_order_number_is_a_simulator_error_not_an_agent_failure():
+    spec = _spec("test/inventor")
+    record = run_unit(spec, plan(spec)[0])
+    assert record.termination == "simulator_error"
+    assert record.simulator_error and record.infrastructure
+    assert record.failure == "simulator_error" and "#w0000001" in record.error
+
+
+def test_a_simulator_error_raised_by_the_simulator_ends_the_trial_as_one():
+    spec = _spec("test/raiser")
+    record = run_unit(spec, plan(spec)[0])
+    assert record.termination == "simulator_error" and "absent from its scenario" in record.error
+
+
+def test_a_customer_stopping_when_asked_to_confirm_a_write_is_a_simulator_error():
+    spec = _spec("test/quitter")
+    record = run_unit(spec, plan(spec)[0])
+    assert record.termination == "simulator_error", (record.termination, record.error)
+    assert "stopped before the agent's last write" in record.error
+    trajectory = record.trajectory
+    assert trajectory is not None and trajectory["termination"] == "simulator_error"
+
+
+def test_a_stop_after_a_closing_question_is_the_customers_right():
+    assert not asks_for_confirmation("Done. Is there anything else I can help with?")
+    assert asks_for_confirmation("I will cancel order #W1 ($54.84). Shall I proceed? (yes/no)")
+    assert asks_for_confirmation("确认取消订单 #W1 吗\uff1f")
+
+    class _T:
+        gold = (object(),)
+        messages = (
+            Message.assistant("Is there anything else I can help with?"),
+            Message.user("No, bye.", Signal.STOP),
+        )
+
+    assert not stopped_before_last_write(retail, _T, _T)
+
+
+def test_the_scripted_customer_is_never_flagged_on_the_smoke_split():
+    spec = RunSpec(domains=("retail",), split="smoke", personas=("baseline", "impatient"), trials=2)
+    sink = MemorySink()
+    report = run(spec, sink)
+    assert report.simulator_errors == 0 and report.infrastructure_errors == 0
+    assert {r.termination for r in sink.records} <= {
+        "user_stop",
+        "transfer_to_human",
+        "user_abandon",
+    }
+
+
+def _record(key_trial: int, termination: str, reward: float, error: str = "") -> TrialRecord:
+    return TrialRecord(
+        domain="retail",
+        task_id="t1",
+        persona="baseline",
+        trial=key_trial,
+        seed=key_trial,
+        reward=reward,
+        failure="none" if reward else "omission",
+        termination=termination,
+        error=error,
+    )
+
+
+def test_the_report_counts_infrastructure_and_simulator_errors_apart_with_their_rates():
+    records = [
+        _record(0, "user_stop", 1.0),
+        _record(1, "user_stop", 0.0),
+        _record(2, "infrastructure_error", 0.0, "ModelCallExhausted()"),
+        _record(3, "simulator_error", 0.0, "SimulatorError: invented"),
+        # A file written before simulator errors had their own termination.
+        _record(4, "infrastructure_error", 0.0, "user: SimulatorError('empty')"),
+    ]
+    report = summarise(records, ks=(1,))
+    assert report.trials == 5 and report.evaluated == 2
+    assert report.pass_hat[1].value == 0.5
+    assert report.infrastructure_errors == 1 and report.simulator_errors == 2
+    assert report.infrastructure_error_rate == pytest.approx(0.2)
+    assert report.simulator_error_rate == pytest.approx(0.4)
+    data = report.to_dict()
+    assert data["simulator_error_rate"] == pytest.approx(0.4)
+    assert data["infrastructure_error_rate"] == pytest.approx(0.2)
+
+
+def test_a_later_record_of_a_key_replaces_the_earlier_one_in_the_report():
+    records = [_record(0, "infrastructure_error", 0.0), _record(0, "user_stop", 1.0)]
+    report = summarise(records, ks=(1,))
+    assert report.trials == 1 and report.infrastructure_errors == 0
+    assert report.pass_hat[1].value == 1.0
+    flipped = summarise([_record(0, "user_stop", 0.0), _record(0, "user_stop", 1.0)], ks=(1,))
+    assert flipped.failures == {} and flipped.pass_hat[1].value == 1.0
+
+
+def test_resume_re_runs_infrastructure_and_simulator_errors_and_reads_keep_the_latest(tmp_path):
+    spec = RunSpec(domains=("retail",), split="smoke", trials=1, include_trajectory=False)
+    units = plan(spec)
+    path = tmp_path / "run.jsonl"
+    with JsonlSink(path) as sink:
+        for i, unit in enumerate(units):
+            good = run_unit(spec, unit)
+            if i == 0:
+                sink.append(_as(good, "infrastructure_error", "ModelCallExhausted('5 tries')"))
+            elif i == 1:
+                sink.append(_as(good, "simulator_error", "SimulatorError: invented #W0"))
+            else:
+                sink.append(good)
+        assert sink.finished_keys() == {u.key for u in units[2:]}
+        rerun: list[str] = []
+        report = run(
+            spec,
+            sink,
+            on_progress=lambda r, done, total: rerun.append(r.key),
+            previous=read_records(path),
+        )
+    assert rerun == [units[0].key, units[1].key]
+    assert report.trials == 5 and report.infrastructure_errors == 0
+    assert report.simulator_errors == 0
+    lines = path.read_bytes().splitlines()
+    assert len(lines) == 7  # append-only: the failed lines stay, superseded
+    latest = list(read_records(path))
+    assert [r.key for r in latest] == [u.key for u in units[2:]] + [units[0].key, units[1].key]
+    assert not any(r.infrastructure for r in latest)
+    assert len(list(read_records(path, dedupe=False))) == 7
+    assert summarise(read_records(path), ks=(1,)).trials == 5
+
+
+def _as(record: TrialRecord, termination: str, error: str) -> TrialRecord:
+    d = record.to_dict()
+    d.update(termination=termination, error=error, reward=0.0, failure="infrastructure")
+    return TrialRecord.from_dict(d)
+
+
+def test_memory_sink_resume_also_re_runs_errors():
+    spec = RunSpec(domains=("retail",), split="smoke", trials=1, include_trajectory=False)
+    units = plan(spec)
+    sink = MemorySink()
+    sink.append(_as(run_unit(spec, units[0]), "simulator_error", "SimulatorError: x"))
+    assert sink.finished_keys() == set()
+    run(spec, sink)
+    assert sink.finished_keys() == {u.key for u in units}
+
+
+def test_each_record_carries_the_models_as_resolved():
+    spec = RunSpec(domains=("retail",), split="smoke", trials=1)
+    record = run_unit(spec, plan(spec)[0])
+    assert record.models == {"agent": "sandbox/reference", "user": "sandbox/scripted"}
+    assert TrialRecord.from_dict(record.to_dict()).models == record.models
+    fault = RunSpec(domains=("retail",), split="smoke", agent="sandbox/fault:do_nothing")
+    assert run_unit(fault, plan(fault)[0]).models["agent"] == "sandbox/fault:do_nothing"
