@@ -1,158 +1,23 @@
-"""The retail tools the agent can call. Docstrings are written for the model."""
+"""The retail WRITE tools (guarded by the policy rules and the confirmation rule).
+Docstrings are written for the model."""
 
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, Literal
+from typing import Any
 
+from evals.domains.retail.tools.common import (
+    CancelReason,
+    HandoffCategory,
+    RefundTo,
+    money,
+    notify,
+)
 from evals.domains.retail.world import CURRENCY, ROSTER, Address, Order, RetailWorld
 from evals.engine.errors import ToolError
-from evals.engine.tools import Confirm, ToolKind, ToolSet, tool
-from evals.engine.world import Handoff, Notification, RefundRequest
+from evals.engine.tools import Confirm, ToolKind, tool
+from evals.engine.world import Handoff, RefundRequest
 from payments_sandbox.domain import AmountError, CurrencyError, Money, RefundState
-
-CancelReason = Literal["no longer needed", "ordered by mistake"]
-RefundTo = Literal["original_payment", "gift_card"]
-HandoffCategory = Literal["dispute", "out_of_policy", "fraud", "other"]
-
-
-def money(minor: int) -> str:
-    return Money(minor, CURRENCY).to_decimal_string()
-
-
-def order_view(order: Order) -> dict[str, Any]:
-    return {
-        "order_id": order.id,
-        "customer_id": order.customer_id,
-        "status": order.status,
-        "days_since_delivery": order.days_since_delivery,
-        "payment_method": order.payment_method,
-        "total": money(order.captured),
-        "refunded": money(order.refunded),
-        "shipping_address": order.address.text(),
-        "items": [
-            {
-                "item_id": i.item_id,
-                "product_id": i.product_id,
-                "name": i.name,
-                "option": i.option,
-                "price": money(i.price),
-                "status": i.status,
-            }
-            for i in order.items
-        ],
-    }
-
-
-def _notify(world: RetailWorld, customer_id: str, kind: str, reference: str) -> None:
-    world.backoffice.notifications.append(Notification(customer_id, kind, reference))
-
-
-@tool(kind=ToolKind.READ)
-def find_customer_by_email(world: RetailWorld, email: str) -> dict[str, str]:
-    """Authenticate the customer by the email address of their account. Returns their
-    customer id. Do this (or find_customer_by_name_zip) before anything else.
-
-    Args:
-        email: The email address the customer gave, e.g. "sara.lopez3@example.com".
-    """
-    wanted = email.strip().lower()
-    for customer in world.tables["customers"].values():
-        if customer.email == wanted:
-            world.session.verified_customer_id = customer.id
-            return {"customer_id": customer.id}
-    raise ToolError(f"No customer with email {email!r}.")
-
-
-@tool(kind=ToolKind.READ)
-def find_customer_by_name_zip(
-    world: RetailWorld, first_name: str, last_name: str, zip: str
-) -> dict[str, str]:
-    """Authenticate the customer by full name and the zip code of their default address.
-    Returns their customer id.
-
-    Args:
-        first_name: The customer's first name, e.g. "Sara".
-        last_name: The customer's last name, e.g. "Lopez".
-        zip: The 5-digit zip code, e.g. "19122".
-    """
-    key = (first_name.strip().lower(), last_name.strip().lower(), zip.strip())
-    for c in world.tables["customers"].values():
-        if (c.first_name.lower(), c.last_name.lower(), c.address.zip) == key:
-            world.session.verified_customer_id = c.id
-            return {"customer_id": c.id}
-    raise ToolError("No customer matches that name and zip code.")
-
-
-@tool(kind=ToolKind.READ)
-def get_customer(world: RetailWorld, customer_id: str) -> dict[str, Any]:
-    """The customer's profile: name, email, default address, gift card balance, order ids.
-
-    Args:
-        customer_id: The id returned by the find_customer tools.
-    """
-    c = world.customer(customer_id)
-    return {
-        "customer_id": c.id,
-        "name": f"{c.first_name} {c.last_name}",
-        "email": c.email,
-        "default_address": c.address.text(),
-        "gift_card_balance": money(c.gift_card_balance),
-        "orders": [o.id for o in world.orders_of(c.id)],
-    }
-
-
-@tool(kind=ToolKind.READ)
-def get_order(world: RetailWorld, order_id: str) -> dict[str, Any]:
-    """Details of one order: status, items (item id, product id, name, option, price,
-    status), payment method, total, amount refunded, shipping address, days since delivery.
-
-    Args:
-        order_id: The order id including the leading '#', e.g. "#W1234567".
-    """
-    return order_view(world.order(order_id))
-
-
-@tool(kind=ToolKind.READ)
-def get_product(world: RetailWorld, product_id: str) -> dict[str, Any]:
-    """A product's variants (item id, option, price, availability), to find the item a
-    customer wants in an exchange.
-
-    Args:
-        product_id: The product id shown on an order item, e.g. "P103".
-    """
-    p = world.product(product_id)
-    return {
-        "product_id": p.id,
-        "name": p.name,
-        "variants": [
-            {
-                "item_id": v.item_id,
-                "option": v.option,
-                "price": money(v.price),
-                "available": v.available,
-            }
-            for v in p.variants
-        ],
-    }
-
-
-@tool(kind=ToolKind.READ)
-def get_refund_status(world: RetailWorld, order_id: str) -> dict[str, Any]:
-    """What was paid and refunded on an order, and its refund requests with their states.
-
-    Args:
-        order_id: The order id, e.g. "#W1234567".
-    """
-    order = world.order(order_id)
-    requests = [r for r in world.backoffice.refund_requests if r.reference.startswith(order.id)]
-    return {
-        "order_id": order.id,
-        "status": order.status,
-        "paid": money(order.captured),
-        "refunded": money(order.refunded),
-        "refund_requests": [{"amount": money(r.amount), "state": r.state} for r in requests],
-    }
 
 
 @tool(
@@ -186,7 +51,7 @@ def cancel_pending_order(world: RetailWorld, order_id: str, reason: CancelReason
         world.put(
             "customers", c.id, replace(c, gift_card_balance=c.gift_card_balance + order.captured)
         )
-    _notify(world, order.customer_id, "order_cancelled", order.id)
+    notify(world, order.customer_id, "order_cancelled", order.id)
     return {"order_id": order.id, "status": "cancelled", "refunded": money(order.captured)}
 
 
@@ -242,7 +107,7 @@ def return_delivered_items(
     if refund_to == "gift_card":
         c = world.customer(order.customer_id)
         world.put("customers", c.id, replace(c, gift_card_balance=c.gift_card_balance + amount))
-    _notify(world, order.customer_id, "return_requested", order.id)
+    notify(world, order.customer_id, "return_requested", order.id)
     return {
         "order_id": order.id,
         "returned_items": item_ids,
@@ -309,7 +174,7 @@ def exchange_delivered_items(
             order.id,
             replace(order, items=tuple(items), captured=order.captured + difference),
         )
-    _notify(world, order.customer_id, "exchange_requested", order.id)
+    notify(world, order.customer_id, "exchange_requested", order.id)
     return {"order_id": order.id, "price_difference": money(difference), "payment": payment}
 
 
@@ -337,7 +202,7 @@ def modify_order_address(
         order.id,
         replace(order, address=Address(line1.strip(), city.strip(), zip.strip())),
     )
-    _notify(world, order.customer_id, "order_address_changed", order.id)
+    notify(world, order.customer_id, "order_address_changed", order.id)
     return {"order_id": order.id, "shipping_address": f"{line1}, {city}, {zip}"}
 
 
@@ -361,7 +226,7 @@ def modify_default_address(
     world.put(
         "customers", c.id, replace(c, address=Address(line1.strip(), city.strip(), zip.strip()))
     )
-    _notify(world, c.id, "default_address_changed", c.id)
+    notify(world, c.id, "default_address_changed", c.id)
     return {"customer_id": c.id, "default_address": f"{line1}, {city}, {zip}"}
 
 
@@ -399,7 +264,7 @@ def request_refund(
             f"{order.id}/{item_id}", value.amount, CURRENCY, RefundState.REQUESTED.value, reason
         )
     )
-    _notify(world, order.customer_id, "refund_requested", order.id)
+    notify(world, order.customer_id, "refund_requested", order.id)
     return {
         "order_id": order.id,
         "amount": value.to_decimal_string(),
@@ -427,22 +292,3 @@ def transfer_to_human(
     customer_id = order.customer_id if order else world.session.verified_customer_id
     world.backoffice.handoffs.append(Handoff(category, assignee, customer_id, order_id, summary))
     return f"Transferred to {assignee}."
-
-
-TOOLS = ToolSet(
-    [
-        find_customer_by_email,
-        find_customer_by_name_zip,
-        get_customer,
-        get_order,
-        get_product,
-        get_refund_status,
-        cancel_pending_order,
-        return_delivered_items,
-        exchange_delivered_items,
-        modify_order_address,
-        modify_default_address,
-        request_refund,
-        transfer_to_human,
-    ]
-)
