@@ -102,6 +102,9 @@ def _list() -> int:
             continue
         splits = ", ".join(f"{s} ({len(domain.tasks(s))})" for s in domain.splits())
         print(f"{name}: {splits}")
+        for task in domain.tasks():
+            for note in task.notes:
+                print(f"  note: task {task.id}: {note}")
     print("agents: " + ", ".join(agent_names()))
     print("users: " + ", ".join(user_names()))
     return 0

@@ -62,7 +62,9 @@ class Task:
     final state. `handoff_category`: a handoff with this category is required (handoffs are
     part of the state too). `communicate`: each entry is a tuple of alternatives, one of which
     must appear in the agent's messages (case-insensitive; numbers compared as numbers).
-    `intents`: the distinct requests, in order (for omission/wrong-order classification)."""
+    `intents`: the distinct requests, in order (for omission/wrong-order classification).
+    `notes`: what a reader of the results must know about the task's data (e.g. a published
+    gold step our policy-correct tools refuse); shown by `python -m evals.engine list`."""
 
     id: str
     domain: str
@@ -75,3 +77,4 @@ class Task:
     intents: tuple[str, ...] = ()
     splits: tuple[str, ...] = ("all",)
     reward_basis: tuple[str, ...] = REWARD_COMPONENTS
+    notes: tuple[str, ...] = ()

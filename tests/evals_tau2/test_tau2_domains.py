@@ -48,8 +48,33 @@ def test_every_gold_write_replays_and_only_wrong_lookups_fail(name, folder):
                 else:
                     assert tool_name in EXPECTED_LOOKUP_MISSES, (task.id, tool_name, exc)
                     assert "not found" in str(exc)
-    # τ²'s task 64 tries an exchange on a pending order before modifying it instead.
-    assert failed_writes == (["64"] if name == "tau2_retail" else [])
+    # Two published gold steps fail on our tools, by design, and are noted on their tasks:
+    # task 64 tries an exchange on a pending order before modifying it instead (τ²'s own
+    # trajectory expects that failure); task 105 pays an exchange's $21.10 difference with a
+    # $17.00 gift card, which the policy forbids and our tool refuses (τ²'s data defect).
+    assert failed_writes == (["64", "105"] if name == "tau2_retail" else [])
+    noted = sorted(t.id for t in domain.tasks() if t.notes)
+    assert noted == (["105", "64"] if name == "tau2_retail" else [])
+
+
+def test_an_exchange_paid_by_a_gift_card_without_the_balance_is_refused():
+    domain = get_domain("tau2_retail")
+    task = domain.task("105")
+    assert "Insufficient gift card balance" in task.notes[0]
+    world = domain.fresh_world(task.world_seed)
+    with pytest.raises(ToolError, match="Insufficient gift card balance"):
+        call_tool(
+            domain.tools,
+            world,
+            "exchange_delivered_order_items",
+            {
+                "order_id": "#W4316152",
+                "item_ids": ["7292993796", "7292993796"],
+                "new_item_ids": ["3761330360", "9647374798"],
+                "payment_method_id": "gift_card_7245904",
+            },
+        )
+    assert world.state_hash() == domain.fresh_world(task.world_seed).state_hash()
 
 
 def test_the_published_task_counts_are_loaded():

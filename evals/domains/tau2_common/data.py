@@ -113,8 +113,11 @@ def convert_tasks(
 ) -> list[Task]:
     """Tasks we can judge deterministically (a DB/action/env or communicate basis). The gold
     is the task's WRITE actions, in order (reads change nothing), replayed once here: a
-    write that fails on replay is one τ²'s own trajectory expects to fail (task 64 tries an
-    exchange on a pending order before modifying it); it changes nothing and is dropped."""
+    write that fails on replay changes nothing and is dropped, with a note on the task. Two
+    published tasks have one: retail 64 tries an exchange on a pending order before
+    modifying it (τ²'s own trajectory expects that failure), and retail 105 pays an exchange's
+    $21.10 difference with a gift card holding $17.00 — our tool keeps the policy's balance
+    check, so the correct outcome is the refusal and the order stays as it was."""
     by_task: dict[str, list[str]] = {}
     for split, ids in splits.items():
         for tid in ids:
@@ -129,7 +132,7 @@ def convert_tasks(
             if tools.get(a["name"]) is not None and tools[a["name"]].kind is ToolKind.WRITE
         ]
         gold += extra_gold(raw)
-        gold = _effective(tools, build_world(world_seed(index, raw)).copy(), gold)
+        gold, dropped = _effective(tools, build_world(world_seed(index, raw)).copy(), gold)
         basis_raw = criteria.get("reward_basis") or (
             ["DB"] if actions or criteria.get("env_assertions") else []
         )
@@ -155,6 +158,7 @@ def convert_tasks(
                 intents=tuple(g.name for g in gold),
                 splits=tuple(task_splits),
                 reward_basis=(*basis, "policy"),
+                notes=tuple(dropped),
             )
         )
     for task in tasks[:5]:
@@ -162,15 +166,23 @@ def convert_tasks(
     return tasks
 
 
-def _effective(tools: ToolSet, world: World, gold: list[GoldCall]) -> list[GoldCall]:
-    kept = []
+def _effective(
+    tools: ToolSet, world: World, gold: list[GoldCall]
+) -> tuple[list[GoldCall], list[str]]:
+    """The gold writes that succeed when replayed in order, and a note for each that fails
+    (τ²'s data, judged by our policy-correct tools)."""
+    kept, notes = [], []
     for call in gold:
         try:
             call_tool(tools, world, call.name, call.arguments)
-        except ToolError:
+        except ToolError as exc:
+            notes.append(
+                f"τ² gold step {call.name}({json.dumps(dict(call.arguments))}) fails here "
+                f"({exc}); it changes nothing and is left out of the gold state"
+            )
             continue
         kept.append(call)
-    return kept
+    return kept, notes
 
 
 def gold_actions(raw: Mapping[str, Any]) -> list[tuple[str, dict[str, Any]]]:

@@ -1,165 +1,17 @@
-"""Our implementation of the τ² retail tools: names and arguments as the task data uses
-them, behaviour as the retail policy describes (pending orders can be cancelled or modified
-once, delivered orders returned or exchanged; refunds go back to the original payment method
-or a gift card; price differences are paid with a method the user owns)."""
+"""The τ² retail WRITE tools, behaving as the retail policy describes."""
 
 from __future__ import annotations
 
-import ast
-import operator
-from collections.abc import Callable
-from functools import cache
 from typing import Any, Literal
 
-from evals.domains.tau2_common.data import Tau2World, convert_tasks, read_json, transfer
+from evals.domains.tau2_common.data import Tau2World, transfer
+from evals.domains.tau2_retail.tools.common import order_of, payment_of, user_of
 from evals.engine.errors import ToolError
-from evals.engine.task import Task
-from evals.engine.tools import ToolKind, ToolSet, tool
-from evals.engine.world import World
-
-
-def _user(world: Tau2World, user_id: str) -> dict[str, Any]:
-    return world.get("users", user_id, "User")
-
-
-def _order(world: Tau2World, order_id: str) -> dict[str, Any]:
-    return world.get("orders", order_id, "Order")
-
-
-def _payment(world: Tau2World, user_id: str, payment_method_id: str) -> dict[str, Any]:
-    methods = _user(world, user_id)["payment_methods"]
-    if payment_method_id not in methods:
-        raise ToolError("Payment method not found")
-    return methods[payment_method_id]
-
-
-def _variant(world: Tau2World, item_id: str) -> tuple[dict[str, Any], dict[str, Any]]:
-    for product in world.tables["products"].values():
-        variant = product["variants"].get(item_id)
-        if variant is not None:
-            return product, variant
-    raise ToolError(f"Item {item_id} not found")
-
-
-@tool(kind=ToolKind.READ)
-def find_user_id_by_email(world: Tau2World, email: str) -> str:
-    """Find a user id by email address.
-
-    Args:
-        email: The email of the user, such as "something@example.com".
-    """
-    for user_id, user in world.tables["users"].items():
-        if user["email"].lower() == email.lower():
-            return user_id
-    raise ToolError("User not found")
-
-
-@tool(kind=ToolKind.READ)
-def find_user_id_by_name_zip(world: Tau2World, first_name: str, last_name: str, zip: str) -> str:
-    """Find a user id by first name, last name and zip code. Use it when the user cannot
-    give an email.
-
-    Args:
-        first_name: The first name of the customer, such as "John".
-        last_name: The last name of the customer, such as "Doe".
-        zip: The zip code of the customer, such as "12345".
-    """
-    for user_id, user in world.tables["users"].items():
-        name = user["name"]
-        if (
-            name["first_name"].lower() == first_name.lower()
-            and name["last_name"].lower() == last_name.lower()
-            and user["address"]["zip"] == zip
-        ):
-            return user_id
-    raise ToolError("User not found")
-
-
-@tool(kind=ToolKind.READ)
-def get_user_details(world: Tau2World, user_id: str) -> dict:
-    """Get the details of a user, including their orders and payment methods.
-
-    Args:
-        user_id: The user id, such as "sara_doe_496".
-    """
-    return _user(world, user_id)
-
-
-@tool(kind=ToolKind.READ)
-def get_order_details(world: Tau2World, order_id: str) -> dict:
-    """Get the status and details of an order.
-
-    Args:
-        order_id: The order id, such as "#W0000000". Be careful to include the "#".
-    """
-    return _order(world, order_id)
-
-
-@tool(kind=ToolKind.READ)
-def get_product_details(world: Tau2World, product_id: str) -> dict:
-    """Get the inventory details of a product: every variant (item) with its options,
-    availability and price.
-
-    Args:
-        product_id: The product id, such as "6086499569". Not the same as an item id.
-    """
-    return world.get("products", product_id, "Product")
-
-
-@tool(kind=ToolKind.READ)
-def get_item_details(world: Tau2World, item_id: str) -> dict:
-    """Get the details of one item (a product variant): options, availability and price.
-
-    Args:
-        item_id: The item id, such as "1008292230".
-    """
-    product, variant = _variant(world, item_id)
-    return {**variant, "product_id": product["product_id"], "name": product["name"]}
-
-
-@tool(kind=ToolKind.READ)
-def list_all_product_types(world: Tau2World) -> dict:
-    """List the name and product id of every product type in the store."""
-    return {p["name"]: pid for pid, p in sorted(world.tables["products"].items())}
-
-
-_OPS: dict[type[ast.AST], Callable[..., float]] = {
-    ast.Add: operator.add,
-    ast.Sub: operator.sub,
-    ast.Mult: operator.mul,
-    ast.Div: operator.truediv,
-    ast.USub: operator.neg,
-    ast.UAdd: operator.pos,
-}
-
-
-def _eval(node: ast.AST) -> float:
-    if isinstance(node, ast.Expression):
-        return _eval(node.body)
-    if isinstance(node, ast.Constant) and isinstance(node.value, int | float):
-        return float(node.value)
-    if isinstance(node, ast.BinOp) and type(node.op) in _OPS:
-        return _OPS[type(node.op)](_eval(node.left), _eval(node.right))
-    if isinstance(node, ast.UnaryOp) and type(node.op) in _OPS:
-        return _OPS[type(node.op)](_eval(node.operand))
-    raise ToolError("Invalid characters in expression")
-
-
-@tool(kind=ToolKind.READ)
-def calculate(world: Tau2World, expression: str) -> str:
-    """Calculate the result of an arithmetic expression (numbers, + - * / and parentheses).
-
-    Args:
-        expression: The expression, such as "2 + 2" or "(54.84 - 10) * 2".
-    """
-    try:
-        return str(round(_eval(ast.parse(expression, mode="eval")), 2))
-    except (SyntaxError, ZeroDivisionError) as exc:
-        raise ToolError(f"Cannot calculate {expression!r}: {exc}") from None
+from evals.engine.tools import ToolKind, tool
 
 
 def _pending(world: Tau2World, order_id: str) -> dict[str, Any]:
-    order = _order(world, order_id)
+    order = order_of(world, order_id)
     if order["status"] != "pending":
         raise ToolError("Non-pending order cannot be modified")
     return order
@@ -177,7 +29,7 @@ def cancel_pending_order(
         order_id: The order id, such as "#W0000000".
         reason: "no longer needed" or "ordered by mistake".
     """
-    if _order(world, order_id)["status"] != "pending":
+    if order_of(world, order_id)["status"] != "pending":
         raise ToolError("Non-pending order cannot be cancelled")
     order = world.edit("orders", order_id)
     refunds = []
@@ -197,7 +49,7 @@ def cancel_pending_order(
 
 
 def _credit_gift_card(world: Tau2World, user_id: str, method_id: str, amount: float) -> None:
-    method = _user(world, user_id)["payment_methods"].get(method_id)
+    method = user_of(world, user_id)["payment_methods"].get(method_id)
     if method is not None and method["source"] == "gift_card":
         user = world.edit("users", user_id)
         card = user["payment_methods"][method_id]
@@ -261,7 +113,7 @@ def modify_user_address(
         country: The country, such as "USA".
         zip: The zip code, such as "12345".
     """
-    _user(world, user_id)
+    user_of(world, user_id)
     user = world.edit("users", user_id)
     user["address"] = {
         "address1": address1,
@@ -276,7 +128,7 @@ def modify_user_address(
 
 def _charge(world: Tau2World, user_id: str, method_id: str, amount: float) -> None:
     """Check a method can pay `amount` (gift cards need the balance) and debit gift cards."""
-    method = _payment(world, user_id, method_id)
+    method = payment_of(world, user_id, method_id)
     if method["source"] == "gift_card":
         if method["balance"] < amount:
             raise ToolError("Insufficient gift card balance to pay for the price difference")
@@ -394,7 +246,7 @@ def modify_pending_order_payment(world: Tau2World, order_id: str, payment_method
 
 
 def _delivered(world: Tau2World, order_id: str) -> dict[str, Any]:
-    order = _order(world, order_id)
+    order = order_of(world, order_id)
     if order["status"] != "delivered":
         raise ToolError("Non-delivered order cannot be returned or exchanged")
     return order
@@ -413,7 +265,7 @@ def return_delivered_order_items(
         payment_method_id: Receives the refund: the original payment method or a gift card.
     """
     order = _delivered(world, order_id)
-    method = _payment(world, order["user_id"], payment_method_id)
+    method = payment_of(world, order["user_id"], payment_method_id)
     original = order["payment_history"][0]["payment_method_id"]
     if method["source"] != "gift_card" and payment_method_id != original:
         raise ToolError("Payment method should be the original payment method or a gift card")
@@ -449,10 +301,12 @@ def exchange_delivered_order_items(
     """
     order = _delivered(world, order_id)
     diff = _swap(world, order, item_ids, new_item_ids)
-    # The difference is settled when the exchange is processed, so the tool does not check a
-    # gift card's balance here (τ²'s gold for task 105 relies on that); the policy asks the
-    # agent to.
-    _payment(world, order["user_id"], payment_method_id)
+    # The policy: a gift card must cover the price difference. The difference is settled when
+    # the exchange is processed, so nothing is debited now. τ²'s gold for task 105 breaks this
+    # rule ($21.10 on a $17.00 card): that step is its data defect, noted on the task.
+    method = payment_of(world, order["user_id"], payment_method_id)
+    if method["source"] == "gift_card" and diff > 0 and method["balance"] < diff:
+        raise ToolError("Insufficient gift card balance to pay for the price difference")
     order = world.edit("orders", order_id)
     order["status"] = "exchange requested"
     order["exchange_items"] = sorted(item_ids)
@@ -471,46 +325,3 @@ def transfer_to_human_agents(world: Tau2World, summary: str) -> str:
         summary: A summary of the user's issue.
     """
     return transfer(world, summary)
-
-
-TOOLS = ToolSet(
-    [
-        find_user_id_by_email,
-        find_user_id_by_name_zip,
-        get_user_details,
-        get_order_details,
-        get_product_details,
-        get_item_details,
-        list_all_product_types,
-        calculate,
-        cancel_pending_order,
-        modify_pending_order_address,
-        modify_user_address,
-        modify_pending_order_items,
-        modify_pending_order_payment,
-        return_delivered_order_items,
-        exchange_delivered_order_items,
-        transfer_to_human_agents,
-    ]
-)
-
-
-@cache
-def _pristine() -> Tau2World:
-    db = read_json("retail", "db.json")
-    return Tau2World({name: dict(rows) for name, rows in db.items()})
-
-
-def build_world(seed: int) -> World:
-    return _pristine()
-
-
-@cache
-def load_tasks() -> list[Task]:
-    return convert_tasks(
-        "tau2_retail",
-        TOOLS,
-        read_json("retail", "tasks.json"),
-        read_json("retail", "split_tasks.json"),
-        build_world=build_world,
-    )
