@@ -61,7 +61,10 @@ class VerifyResult:
 
 def _sqlite_time(text: str) -> str:
     """Django stores aware datetimes on SQLite as naive UTC text 'YYYY-MM-DD HH:MM:SS[.ffffff]';
-    turn it into canonical_time() text without building a datetime (this is the hot loop)."""
+    turn it into canonical_time() text without building a datetime (this is the hot loop).
+    Text that is already canonical (PostgreSQL's to_char) passes through."""
+    if len(text) == 32 and text[10] == "T":
+        return text
     if len(text) == 26 and text[10] == " ":
         return f"{text[:10]}T{text[11:]}+00:00"
     if len(text) == 19 and text[10] == " ":
@@ -76,28 +79,44 @@ def stream_rows(
     """Chunks of raw rows (id, *CONTENT_FIELDS, prev_hash, hash) in seq order.
 
     Raw SQL on purpose: Django's per-value converters cost more than the hashing, and the
-    loop over rows runs a million times. On SQLite occurred_at is read as text (`|| ''`
-    drops the column type, so the driver's slow datetime converter does not run)."""
+    loop over rows runs a million times. occurred_at is read as text (see time_column)."""
     connection = connections[using]
     quote = connection.ops.quote_name
-    sqlite = connection.vendor == "sqlite"
-    columns = ", ".join(
-        f"{quote(name)} || ''" if sqlite and name == "occurred_at" else quote(name)
-        for name in _FIELDS
-    )
+    time_column = {
+        # Text, so the driver's datetime converter does not run; _sqlite_time() finishes it.
+        "sqlite": f"{quote('occurred_at')} || ''",
+        # canonical_time() text made by the server: no datetime objects in the hot loop.
+        "postgresql": (
+            f"to_char({quote('occurred_at')} AT TIME ZONE 'UTC', "
+            '\'YYYY-MM-DD"T"HH24:MI:SS.US"+00:00"\')'
+        ),
+    }.get(connection.vendor, quote("occurred_at"))
+    columns = ", ".join(time_column if name == "occurred_at" else quote(name) for name in _FIELDS)
     table = quote(AuditEvent._meta.db_table)
+    if hi is None:
+        hi = AuditEvent.objects.using(using).aggregate(top=Max("seq"))["top"] or 0
+    # Fixed windows of seq values rather than "seq > last LIMIT n": each query touches at
+    # most chunk_size rows whatever the planner's statistics say (after a bulk load, a stale
+    # estimate made PostgreSQL sort everything above the cursor for every chunk). A gap
+    # gives a short window; an empty one jumps to the next stored seq.
     # Identifiers come from the model, quoted by the backend; values are parameters.
-    upper = 2**63 - 1 if hi is None else hi
-    sql = f"SELECT {columns} FROM {table} WHERE seq > %s AND seq <= %s ORDER BY seq LIMIT %s"  # noqa: S608
-    last = lo
-    while True:
+    sql = f"SELECT {columns} FROM {table} WHERE seq > %s AND seq <= %s ORDER BY seq"  # noqa: S608
+    next_sql = f"SELECT MIN(seq) FROM {table} WHERE seq > %s"  # noqa: S608
+    start = lo
+    while start < hi:
+        end = min(start + chunk_size, hi)
         with connection.cursor() as cursor:
-            cursor.execute(sql, [last, upper, chunk_size])
+            cursor.execute(sql, [start, end])
             rows = cursor.fetchall()
-        if not rows:
-            return
+            if not rows:
+                cursor.execute(next_sql, [end])
+                following = cursor.fetchone()[0]
+                if following is None:
+                    return
+                start = max(end, following - 1)
+                continue
         yield rows
-        last = rows[-1][_SEQ]
+        start = end
 
 
 def _describe(row: tuple[Any, ...]) -> str:

@@ -153,3 +153,15 @@ def test_parallel_workers_verify_and_name_the_altered_event(alice) -> None:
     result = verify_chain(workers=3)
     assert result.problem is not None
     assert (result.problem.kind, result.problem.seq) == ("altered", events[5].seq)
+
+
+def test_it_names_an_event_inserted_far_beyond_the_head(chain, raw_sql, verify) -> None:
+    last = chain[-1]
+    run_sql(
+        "INSERT INTO identity_auditevent (seq, occurred_at, actor_type, actor_label, action, "
+        "target_type, target_id, before, after, request_id, prev_hash, hash) "
+        "VALUES (%s, %s, 'system', 'system', 'forged', '', '', '{}', '{}', '', %s, %s)",
+        [10**12, last.occurred_at, last.hash, "0" * 64],
+    )
+    with pytest.raises(CommandError, match=r"\(deleted\): event #7(\.\.#999999999999)? is missing"):
+        verify()
