@@ -122,10 +122,14 @@ class TicketListApi(APIView):
             sort=params.get("sort", "newest"),
         )
         paginator = StandardPagination()
-        page = paginator.paginate_queryset(selectors.ticket_rows(tickets), request, view=self)
-        tags = selectors.tag_names_by_ticket(ticket_ids=[row["id"] for row in page])
+        page = paginator.paginate_queryset(
+            selectors.ticket_ids_page_source(tickets), request, view=self
+        )
+        ids = [ticket.pk for ticket in page or []]
+        rows = selectors.ticket_rows(tickets, ids=ids)
+        tags = selectors.tag_names_by_ticket(ticket_ids=ids)
         return paginator.get_paginated_response(
-            [s.ticket_row_values(row, tags[row["id"]]) for row in page]
+            [s.ticket_row_values(row, tags[row["id"]]) for row in rows]
         )
 
 

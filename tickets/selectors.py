@@ -207,9 +207,19 @@ ROW_VALUES = (
 )
 
 
-def ticket_rows(tickets: QuerySet[Ticket]) -> QuerySet[Any]:
-    """`tickets` (from ticket_list_for_inbox) as dictionaries of ROW_VALUES, same order."""
-    return tickets.prefetch_related(None).values(*ROW_VALUES)
+def ticket_ids_page_source(tickets: QuerySet[Ticket]) -> QuerySet[Ticket]:
+    """What to paginate: the same tickets, same order, as bare ids. Its COUNT has only the
+    joins the filters need (a values() query with the row's related columns would count
+    through those joins too, which costs ~200 ms at 100,000 tickets on SQLite)."""
+    return tickets.select_related(None).prefetch_related(None).only("id")
+
+
+def ticket_rows(tickets: QuerySet[Ticket], *, ids: list[int]) -> list[dict[str, Any]]:
+    """Those of `tickets` (from ticket_list_for_inbox) whose id is in `ids` — one page — as
+    dictionaries of ROW_VALUES, in the order of `ids`."""
+    rows = tickets.prefetch_related(None).values(*ROW_VALUES).filter(pk__in=ids).order_by()
+    by_id = {row["id"]: row for row in rows}
+    return [by_id[pk] for pk in ids if pk in by_id]
 
 
 def tag_names_by_ticket(*, ticket_ids: list[int]) -> dict[int, list[str]]:
@@ -242,7 +252,10 @@ def ticket_get_for_operator(*, operator: Operator, ticket_id: int) -> Ticket:
             ),
             Prefetch("events", queryset=TicketEvent.objects.order_by("created_at", "id")),
             Prefetch(
-                "merged_tickets", queryset=Ticket.objects.only("id", "subject", "merged_into")
+                # order_by(): without it the model's "-created_at" ordering makes SQLite walk
+                # the created_at index over every ticket instead of looking up merged_into.
+                "merged_tickets",
+                queryset=Ticket.objects.only("id", "subject", "merged_into").order_by(),
             ),
         )
         .filter(pk=ticket_id)

@@ -246,7 +246,7 @@ def test_fast_list_and_detail_output_match_the_documented_serializers(ticket, al
     row = listed.get(pk=ticket.pk)
     documented = s.TicketListItemSerializer(row).data
     assert s.ticket_row(row) == documented
-    values = selectors.ticket_rows(listed).get(pk=ticket.pk)
+    (values,) = selectors.ticket_rows(listed, ids=[ticket.pk])
     tags = selectors.tag_names_by_ticket(ticket_ids=[ticket.pk])[ticket.pk]
     assert s.ticket_row_values(values, tags) == documented
     detail = selectors.ticket_get_for_operator(operator=sam, ticket_id=ticket.pk)
@@ -273,6 +273,20 @@ def test_fast_list_output_matches_for_an_escalated_ticket(sam, queue) -> None:
     listed = selectors.ticket_list_for_inbox(operator=sam, view="escalated")
     documented = s.TicketListItemSerializer(listed.get(pk=result.ticket_id)).data
     assert documented["escalation_category"] == "out_of_scope" and documented["assignee"] is None
-    values = selectors.ticket_rows(listed).get(pk=result.ticket_id)
+    (values,) = selectors.ticket_rows(listed, ids=[result.ticket_id])
     tags = selectors.tag_names_by_ticket(ticket_ids=[result.ticket_id])[result.ticket_id]
     assert s.ticket_row_values(values, tags) == documented
+
+
+def test_list_pages_keep_the_sort_order_and_a_fixed_query_count(
+    sam, queue, make_ticket, django_assert_max_num_queries
+) -> None:
+    created = [make_ticket(queue, priority=p).pk for p in ("low", "urgent", "high", "normal")]
+    client = api(sam)
+    client.get("/api/v1/tickets?view=all")
+    with django_assert_max_num_queries(10):  # session, user, device, 2 perms + 4 for the page
+        body = client.get("/api/v1/tickets?view=all&sort=priority&page_size=2").json()
+    assert body["count"] == 4
+    assert [row["id"] for row in body["results"]] == [created[1], created[2]]
+    page2 = client.get("/api/v1/tickets?view=all&sort=priority&page_size=2&page=2").json()
+    assert [row["id"] for row in page2["results"]] == [created[3], created[0]]

@@ -127,8 +127,15 @@ class Ticket(models.Model):
 
     # Optimistic concurrency: every change increments it with a compare-and-set UPDATE.
     version = models.PositiveIntegerField(default=1)
+    # Indexed only where set (see Meta): nearly every ticket has NULL here, and a full index
+    # makes SQLite's planner believe any lookup returns every row and scan the table.
     merged_into = models.ForeignKey(
-        "self", on_delete=models.PROTECT, null=True, blank=True, related_name="merged_tickets"
+        "self",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="merged_tickets",
+        db_index=False,
     )
 
     class Meta:
@@ -149,6 +156,11 @@ class Ticket(models.Model):
             ),
             models.Index(fields=["updated_at"], name="ticket_updated"),
             models.Index(fields=["customer", "created_at"], name="ticket_customer"),
+            models.Index(
+                fields=["merged_into"],
+                condition=Q(merged_into__isnull=False),
+                name="ticket_merged_into",
+            ),
         ]
         permissions = [
             ("work_tickets", "Can work tickets in own queues"),
