@@ -17,3 +17,13 @@ CSRF_COOKIE_SECURE = False
 ALLOWED_HOSTS = ["testserver", "127.0.0.1", "localhost"]
 AUTH_PASSWORD_VALIDATORS = []
 LOGGING = {"version": 1, "disable_existing_loggers": False}
+
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
+    # A file rather than SQLite's shared-cache :memory: database, whose table locks fail at
+    # once instead of waiting: the tests that race threads on real connections need it. One
+    # file per test process, so parallel runs never share a database.
+    import tempfile
+
+    DATABASES["default"]["TEST"] = {  # noqa: F405
+        "NAME": os.path.join(tempfile.gettempdir(), f"backoffice-test-{os.getpid()}.sqlite3")
+    }
