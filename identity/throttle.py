@@ -64,6 +64,11 @@ def record_failure(keys: list[ThrottleKey]) -> list[ThrottleKey]:
     from several processes add up instead of overwriting each other.
     """
     now = timezone.now()
+    # Forget counters whose window and lock are both over, so guesses at made-up account
+    # names cannot grow the table without bound.
+    LoginThrottle.objects.filter(window_started_at__lt=now - _window()).filter(
+        Q(locked_until__isnull=True) | Q(locked_until__lte=now)
+    ).delete()
     newly_locked = []
     for k in keys:
         LoginThrottle.objects.get_or_create(

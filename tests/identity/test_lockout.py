@@ -92,3 +92,14 @@ def test_a_complete_login_clears_the_account_counter(alice: Operator, settings) 
     password_login(client, "alice")
     client.post("/login/verify/", {"code": code_for(device_of(alice))})
     assert not LoginThrottle.objects.filter(scope="account", key="alice").exists()
+
+
+def test_expired_counters_are_forgotten(settings) -> None:
+    settings.LOGIN_LOCKOUT_SECONDS = 60
+    with time_machine.travel(START, tick=False) as clock:
+        password_login(Client(), "ghost-one", "guess-guess")
+        clock.shift(dt.timedelta(seconds=61))
+        password_login(Client(), "ghost-two", "guess-guess")
+    keys = set(LoginThrottle.objects.values_list("key", flat=True))
+    assert "ghost-one" not in keys
+    assert "ghost-two" in keys
