@@ -26,6 +26,7 @@ import statistics
 import sys
 import tempfile
 import time
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -42,12 +43,21 @@ def configure(args: argparse.Namespace) -> str:
     if args.postgres:
         import psycopg
 
-        with psycopg.connect("postgresql://postgres@127.0.0.1:5432/postgres", autocommit=True) as c:
-            c.execute("DROP DATABASE IF EXISTS bo_bench_inbox")
-            c.execute("CREATE DATABASE bo_bench_inbox")
+        if not args.reuse:
+            with psycopg.connect(
+                "postgresql://postgres@127.0.0.1:5432/postgres", autocommit=True
+            ) as c:
+                c.execute("DROP DATABASE IF EXISTS bo_bench_inbox")
+                c.execute("CREATE DATABASE bo_bench_inbox")
         os.environ["DATABASE_URL"] = PG_URL
         return "postgresql"
-    path = Path(tempfile.mkdtemp(prefix="bench-inbox-")) / "bench.sqlite3"
+    if args.sqlite_path:
+        path = Path(args.sqlite_path)
+        if not args.reuse:
+            for leftover in path.parent.glob(path.name + "*"):
+                leftover.unlink()
+    else:
+        path = Path(tempfile.mkdtemp(prefix="bench-inbox-")) / "bench.sqlite3"
     os.environ["DATABASE_URL"] = f"sqlite:///{path}"
     return "sqlite"
 
@@ -289,6 +299,7 @@ def _post_escalations(raw: str, prefix: str, n: int) -> int:
             "/api/v1/escalations", ESCALATION, format="json", HTTP_IDEMPOTENCY_KEY=f"{prefix}-{i}"
         )
         assert response.status_code == 201, response.content[:300]
+        assert not response.has_header("Idempotent-Replayed"), "measured a replay"
         owners += response.json()["owner"] is not None
     return owners
 
@@ -315,20 +326,29 @@ def bench_escalations(n: int, processes: int) -> dict[str, Any]:
     from tests.conftest import make_service_token
 
     _, raw = make_service_token(["escalations:create", "tickets:read"])
-    _post_escalations(raw, "warm", 5)
+    # Keys unique to this run: a reused database still holds the last run's keys, and
+    # resending those would measure idempotent replays, not escalations.
+    run = uuid.uuid4().hex[:12]
+    _post_escalations(raw, f"{run}-warm", 5)
     start, start_cpu = time.perf_counter(), time.process_time()
-    owners = _post_escalations(raw, "seq", n)
+    owners = _post_escalations(raw, f"{run}-seq", n)
     sequential = n / (time.perf_counter() - start)
     cpu_ms = (time.process_time() - start_cpu) * 1000 / n
     connections.close_all()
     per_worker = max(1, n // processes)
     context = multiprocessing.get_context("spawn")
     with context.Pool(processes) as pool:
-        pool.map(_worker, [(os.environ["DATABASE_URL"], raw, "warmup-w", 2)] * processes)
+        pool.map(
+            _worker,
+            [(os.environ["DATABASE_URL"], raw, f"{run}-warm{w}", 2) for w in range(processes)],
+        )
         start = time.perf_counter()
         routed = pool.map(
             _worker,
-            [(os.environ["DATABASE_URL"], raw, f"par{w}", per_worker) for w in range(processes)],
+            [
+                (os.environ["DATABASE_URL"], raw, f"{run}-par{w}", per_worker)
+                for w in range(processes)
+            ],
         )
         concurrent = per_worker * processes / (time.perf_counter() - start)
     return {
@@ -347,6 +367,12 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--postgres", action="store_true")
+    parser.add_argument("--sqlite-path", help="SQLite file to use (default: a temporary one)")
+    parser.add_argument(
+        "--reuse",
+        action="store_true",
+        help="measure an existing seeded database (migrations still run) instead of seeding",
+    )
     parser.add_argument("--tickets", type=int, default=100_000)
     parser.add_argument("--messages-per-ticket", type=int, default=10)
     parser.add_argument("--requests", type=int, default=200)
@@ -364,17 +390,32 @@ def main() -> None:
     setup_test_environment()
     log(f"{backend}: migrating")
     call_command("migrate", verbosity=0)
-    log(f"{backend}: seeding {args.tickets} tickets x {args.messages_per_ticket} messages")
-    seeded = seed(args.tickets, args.messages_per_ticket)
+    from django.db import connection
     from django_otp.plugins.otp_totp.models import TOTPDevice
 
+    from identity.models import Operator
     from tests.conftest import verified_client
+    from tickets.models import Message, Ticket, TicketEvent
 
-    sam, agent = seeded.pop("sam"), seeded.pop("agents")[0]
+    if args.reuse and Ticket.objects.exists():
+        log(f"{backend}: reusing the seeded database")
+        with connection.cursor() as cursor:
+            cursor.execute("ANALYZE")
+        seeded = {
+            "tickets": Ticket.objects.count(),
+            "messages": Message.objects.count(),
+            "events": TicketEvent.objects.count(),
+            "seconds": None,
+            "reused": True,
+        }
+        sam, agent = Operator.objects.get(username="sam"), Operator.objects.get(username="agent00")
+    else:
+        log(f"{backend}: seeding {args.tickets} tickets x {args.messages_per_ticket} messages")
+        seeded = seed(args.tickets, args.messages_per_ticket)
+        sam, agent = seeded.pop("sam"), seeded.pop("agents")[0]
     for op in (sam, agent):
-        TOTPDevice.objects.create(user=op, name="default", confirmed=True)
+        TOTPDevice.objects.get_or_create(user=op, name="default", defaults={"confirmed": True})
     supervisor, agent_client = verified_client(sam, api=True), verified_client(agent, api=True)
-    from tickets.models import Ticket
 
     ids = list(Ticket.objects.values_list("pk", flat=True))
     rng = random.Random(11)
