@@ -40,6 +40,14 @@ class TrialOutcome(models.TextChoices):
     PASS = "pass", "Pass"
     FAIL = "fail", "Fail"
     INFRASTRUCTURE = "infrastructure", "Infrastructure error"
+    # The simulated customer broke its scenario (invented a fact, stopped before the agent's
+    # last write): not the agent's outcome either, but the measuring instrument's, so it is
+    # counted and gated apart from infrastructure errors.
+    SIMULATOR = "simulator", "Simulator error"
+
+
+# Outcomes that are not the agent's: excluded from pass^k, re-run by resume.
+ERROR_OUTCOMES = (TrialOutcome.INFRASTRUCTURE, TrialOutcome.SIMULATOR)
 
 
 class EvalRun(models.Model):
@@ -51,6 +59,10 @@ class EvalRun(models.Model):
     agent_params = models.JSONField(default=dict)
     user_model = models.CharField(max_length=200)
     user_params = models.JSONField(default=dict)
+    # The models that answered, as resolved by the adapters (a provider may serve an alias
+    # as a dated snapshot); comma-separated when trials differ. Set when the run finishes.
+    agent_model_resolved = models.CharField(max_length=500, blank=True)
+    user_model_resolved = models.CharField(max_length=500, blank=True)
     seed = models.BigIntegerField()
     trials_per_task = models.PositiveIntegerField()
     total_units = models.PositiveIntegerField(default=0)
@@ -125,7 +137,10 @@ class TrialResult(models.Model):
     user_tokens_out = models.BigIntegerField(default=0)
     user_cost_micros = models.BigIntegerField(default=0)
     seconds = models.FloatField(default=0.0)
+    # True only for an infrastructure error; a simulator error is `outcome == simulator`.
     infrastructure = models.BooleanField(default=False)
+    agent_model = models.CharField(max_length=200, blank=True)
+    user_model = models.CharField(max_length=200, blank=True)
     ticket = models.OneToOneField(
         "tickets.Ticket",
         null=True,
@@ -155,6 +170,10 @@ class TrialResult(models.Model):
     @property
     def cost_micros(self) -> int:
         return self.agent_cost_micros + self.user_cost_micros
+
+    @property
+    def errored(self) -> bool:
+        return self.outcome in ERROR_OUTCOMES
 
 
 class EvalSelftest(models.Model):

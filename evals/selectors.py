@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
+from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Count, Q, QuerySet
 
 from backoffice.errors import NotFound
-from evals.models import EvalRun, EvalSelftest, TrialOutcome, TrialResult
+from evals.models import ERROR_OUTCOMES, EvalRun, EvalSelftest, TrialOutcome, TrialResult
 
 LIST_DEFER = ("trajectory", "diff", "notes", "components", "error")
 
@@ -27,6 +28,22 @@ def run_get(*, run_id: int) -> EvalRun:
     if run is None:
         raise NotFound("No such run.")
     return run
+
+
+def run_error_rates(*, run: EvalRun) -> dict[str, dict[str, Any]]:
+    """Infrastructure and simulator errors of a finished run, apart: count, rate over all
+    trials, and the suite's threshold (None for a suite older than that threshold)."""
+    summary = run.summary or {}
+    report = summary.get("report", {})
+    gate = (run.suite_snapshot or {}).get("gate", {})
+    return {
+        kind: {
+            "count": summary.get(f"{kind}_errors", report.get(f"{kind}_errors", 0)),
+            "rate": summary.get(f"{kind}_error_rate", report.get(f"{kind}_error_rate", 0.0)),
+            "max_rate": gate.get(f"max_{kind}_error_rate"),
+        }
+        for kind in ("infrastructure", "simulator")
+    }
 
 
 def run_trials(
@@ -52,6 +69,22 @@ def run_failing_trials(*, run_id: int, limit: int = 200) -> QuerySet[TrialResult
 
 def run_trials_done(*, run_id: int) -> int:
     return TrialResult.objects.filter(run_id=run_id).count()
+
+
+def run_trials_finished(*, run_id: int) -> int:
+    """Stored rows a resume keeps: passes and fails (errors are re-run)."""
+    return TrialResult.objects.filter(run_id=run_id).exclude(outcome__in=ERROR_OUTCOMES).count()
+
+
+def run_error_counts(*, run_id: int) -> dict[str, int]:
+    """Stored infrastructure and simulator errors (what a resume would re-run)."""
+    counts = dict(
+        TrialResult.objects.filter(run_id=run_id, outcome__in=ERROR_OUTCOMES)
+        .values_list("outcome")
+        .annotate(n=Count("id"))
+        .values_list("outcome", "n")
+    )
+    return {o.value: counts.get(o.value, 0) for o in ERROR_OUTCOMES}
 
 
 def trial_get(*, run_id: int, trial_id: int) -> TrialResult:
@@ -115,8 +148,10 @@ class Comparison:
 
 def _rates(run_id: int) -> dict[tuple[str, str, str], tuple[int, int]]:
     counts: dict[tuple[str, str, str], list[int]] = defaultdict(lambda: [0, 0])
-    rows = TrialResult.objects.filter(run_id=run_id, infrastructure=False).values_list(
-        "domain", "task_id", "persona", "reward"
+    rows = (
+        TrialResult.objects.filter(run_id=run_id)
+        .exclude(outcome__in=ERROR_OUTCOMES)
+        .values_list("domain", "task_id", "persona", "reward")
     )
     for domain, task, persona, reward in rows:
         cell = counts[(domain, task, persona)]
@@ -150,3 +185,28 @@ def run_compare(*, run_a: int, run_b: int) -> Comparison:
         only_a=sorted("/".join(k) for k in ra.keys() - rb.keys()),
         only_b=sorted("/".join(k) for k in rb.keys() - ra.keys()),
     )
+
+
+def run_trials_with_other_models(*, run: EvalRun, limit: int = 200) -> list[TrialResult]:
+    """Trials answered by another model than most of the run's (a provider switching
+    snapshots mid-run, a fallback): shown per trial on the report and by `golive show`.
+    Nothing when the run resolved to one model per role."""
+    if "," not in run.agent_model_resolved and "," not in run.user_model_resolved:
+        return []
+    trials = TrialResult.objects.filter(run_id=run.pk)
+    usual: dict[str, str] = {}
+    for role in ("agent_model", "user_model"):
+        top = (
+            trials.exclude(**{role: ""})
+            .values_list(role)
+            .annotate(n=Count("id"))
+            .order_by("-n", role)
+            .values_list(role, flat=True)
+            .first()
+        )
+        usual[role] = top or ""
+    other = Q()
+    for role, model in usual.items():
+        if model:
+            other |= ~Q(**{role: model}) & ~Q(**{role: ""})
+    return list(trials.filter(other).defer(*LIST_DEFER)[:limit])

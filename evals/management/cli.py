@@ -23,7 +23,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from backoffice.errors import DomainError
 from evals import selectors, services
-from evals.models import EvalRun, Executor, RunStatus
+from evals.models import EvalRun, Executor, RunStatus, TrialOutcome
 from evals.services.estimate import estimate
 from identity.models import Operator, OperatorKind
 
@@ -85,6 +85,21 @@ def exit_code(run: EvalRun) -> int:
     return EXIT_ERROR
 
 
+def models_line(run: EvalRun) -> str:
+    """Requested and resolved models, e.g. `agent gpt-4.1 (resolved gpt-4.1-2025-04-14)`."""
+
+    def one(role: str, requested: str, resolved: str) -> str:
+        if resolved and resolved != requested:
+            return f"{role} {requested} (resolved {resolved})"
+        return f"{role} {requested}"
+
+    return (
+        one("agent", run.agent_model, run.agent_model_resolved)
+        + " vs "
+        + one("user", run.user_model, run.user_model_resolved)
+    )
+
+
 def run_json(run: EvalRun, base_url: str) -> dict[str, Any]:
     return {
         "id": run.pk,
@@ -93,6 +108,7 @@ def run_json(run: EvalRun, base_url: str) -> dict[str, Any]:
         "code_version": run.code_version,
         "agent": run.agent_model,
         "user": run.user_model,
+        "models_resolved": {"agent": run.agent_model_resolved, "user": run.user_model_resolved},
         "seed": run.seed,
         "status": run.status,
         "verdict": run.verdict,
@@ -100,6 +116,7 @@ def run_json(run: EvalRun, base_url: str) -> dict[str, Any]:
         "checks": run.verdict_reasons,
         "error": run.error_message,
         "trials": run.total_units,
+        "errors": selectors.run_error_rates(run=run),
         "seconds": run.seconds,
         "started_by": run.started_by.username,
         "usage": {
@@ -163,10 +180,9 @@ def _wait_for_celery(run: EvalRun, bar: Bar, already: int, timeout: float) -> Ev
     while True:
         run.refresh_from_db()
         rows = selectors.run_trials(run_id=run.pk)
-        done = rows.count()
-        passed = rows.filter(outcome="pass").count()
-        evaluated = rows.exclude(outcome="infrastructure").count()
-        bar.update(done - already, passed, evaluated, 0)
+        evaluated = selectors.run_trials_finished(run_id=run.pk)
+        passed = rows.filter(outcome=TrialOutcome.PASS).count()
+        bar.update(evaluated - already, passed, evaluated, 0)
         if run.status != RunStatus.RUNNING:
             return run
         if time.monotonic() > deadline:
@@ -202,10 +218,18 @@ def golive_run(
         run = EvalRun.objects.filter(pk=resume).first()
         if run is None:
             raise Abort(f"no run #{resume} to resume")
-        already = selectors.run_trials_done(run_id=run.pk)
+        already = selectors.run_trials_finished(run_id=run.pk)
+        errors = selectors.run_error_counts(run_id=run.pk)
         total = run.total_units - already
+        rerun = (
+            f"; re-running {errors['infrastructure']} infrastructure and "
+            f"{errors['simulator']} simulator error(s)"
+            if any(errors.values())
+            else ""
+        )
         out(
-            f"Resuming run #{run.pk} ({run.suite_name}): {already} of {run.total_units} trials done."
+            f"Resuming run #{run.pk} ({run.suite_name}): {already} of {run.total_units} trials "
+            f"done{rerun}."
         )
         start: Callable[..., EvalRun] = services.eval_run_resume
     else:
@@ -294,6 +318,16 @@ def print_verdict(run: EvalRun, out: Callable[[str], None], base_url: str) -> No
     out(f"Verdict: {label} — run #{run.pk}, {run.total_units} trials in {run.seconds or 0:.1f} s")
     if figures:
         out(f"  {figures}")
+    if run.summary:
+        rates = selectors.run_error_rates(run=run)
+        out(
+            "  errors: "
+            + ", ".join(
+                f"{kind} {r['count']} ({r['rate']:.1%}"
+                + (f", at most {r['max_rate']:.1%})" if r["max_rate"] is not None else ")")
+                for kind, r in rates.items()
+            )
+        )
     for check in run.verdict_reasons:
         out(f"  [{'ok' if check['ok'] else 'FAIL'}] {check['message']}")
     out(f"Report: {report_url(run, base_url)}")

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from evals.engine.metrics import Aggregator, Report
+from evals.models import ERROR_OUTCOMES, TrialOutcome
 from evals.services.suites import Suite
 
 
@@ -37,10 +38,23 @@ class Row:
     user_tokens_in: int
     user_tokens_out: int
     user_cost_micros: int
+    outcome: str
+    agent_model: str
+    user_model: str
 
     @property
     def key(self) -> str:
         return f"{self.domain}/{self.task_id}/{self.persona}/{self.trial}"
+
+    @property
+    def simulator_error(self) -> bool:
+        """Read by the engine's Aggregator: counted apart from infrastructure errors."""
+        return self.outcome == TrialOutcome.SIMULATOR
+
+    @property
+    def excluded(self) -> bool:
+        """Not the agent's outcome (left out of n and c)."""
+        return self.outcome in ERROR_OUTCOMES
 
 
 ROW_FIELDS = (
@@ -62,6 +76,9 @@ ROW_FIELDS = (
     "user_tokens_in",
     "user_tokens_out",
     "user_cost_micros",
+    "outcome",
+    "agent_model",
+    "user_model",
 )
 
 SLOWEST = 10
@@ -91,7 +108,7 @@ def _heatmap(rows: list[Row], k: int) -> dict[str, Any]:
 
     cells: dict[tuple[str, str, str], list[int]] = defaultdict(lambda: [0, 0])
     for r in rows:
-        if r.infrastructure:
+        if r.excluded:
             continue
         cell = cells[(r.domain, r.persona, r.task_id)]
         cell[0] += 1
@@ -113,6 +130,18 @@ def _heatmap(rows: list[Row], k: int) -> dict[str, Any]:
     return out
 
 
+def resolved_models(rows: Iterable[Row]) -> dict[str, list[str]]:
+    """The distinct models that answered per role, as the adapters resolved them."""
+    agent: dict[str, None] = {}
+    user: dict[str, None] = {}
+    for r in rows:
+        if r.agent_model:
+            agent[r.agent_model] = None
+        if r.user_model:
+            user[r.user_model] = None
+    return {"agent": sorted(agent), "user": sorted(user)}
+
+
 def summarise_rows(rows: Iterable[Row], suite: Suite) -> tuple[Report, dict[str, Any]]:
     rows = list(rows)
     agg = Aggregator()
@@ -130,15 +159,19 @@ def summarise_rows(rows: Iterable[Row], suite: Suite) -> tuple[Report, dict[str,
     slowest = sorted(rows, key=lambda r: r.seconds, reverse=True)[:SLOWEST]
     failures_by_domain: dict[str, Counter[str]] = defaultdict(Counter)
     for r in rows:
-        if not r.infrastructure and r.reward < 1.0:
+        if not r.excluded and r.reward < 1.0:
             failures_by_domain[r.domain][r.failure] += 1
     extra = {
         "report": report.to_dict(),
         "gate_k": suite.gate_k,
-        "passed": sum(1 for r in rows if not r.infrastructure and r.reward >= 1.0),
-        "failed": sum(1 for r in rows if not r.infrastructure and r.reward < 1.0),
+        "passed": sum(1 for r in rows if not r.excluded and r.reward >= 1.0),
+        "failed": sum(1 for r in rows if not r.excluded and r.reward < 1.0),
         "policy_violations": sum(r.policy_violations for r in rows),
-        "infrastructure_error_rate": (report.infrastructure_errors / len(rows)) if rows else 0.0,
+        "infrastructure_errors": report.infrastructure_errors,
+        "infrastructure_error_rate": report.infrastructure_error_rate,
+        "simulator_errors": report.simulator_errors,
+        "simulator_error_rate": report.simulator_error_rate,
+        "models": resolved_models(rows),
         "heatmap": _heatmap(rows, suite.gate_k),
         "usage": usage,
         "failures_by_domain": {d: dict(c.most_common()) for d, c in failures_by_domain.items()},
@@ -150,11 +183,13 @@ def summarise_rows(rows: Iterable[Row], suite: Suite) -> tuple[Report, dict[str,
 
 def gate_evaluate(suite: Suite, report: Report, extra: dict[str, Any]) -> tuple[str, list[Check]]:
     """('pass' | 'fail' | 'error', checks). Too many infrastructure errors is 'error': the
-    run measured the provider, not the agent, so it says nothing either way."""
+    run measured the provider, not the agent, so it says nothing either way. Too many
+    simulator errors is 'error' too: the measuring instrument (the simulated customer) broke
+    its scenarios, and the trials it spoiled are not the agent's to pass or fail."""
     gate = suite.data.gate
     checks: list[Check] = []
-    rate = float(extra["infrastructure_error_rate"])
-    infra_ok = rate <= gate.max_infrastructure_error_rate and not report.all_errored
+    rate = float(extra.get("infrastructure_error_rate", report.infrastructure_error_rate))
+    infra_ok = rate <= gate.max_infrastructure_error_rate
     checks.append(
         Check(
             "infrastructure_error_rate",
@@ -163,6 +198,31 @@ def gate_evaluate(suite: Suite, report: Report, extra: dict[str, Any]) -> tuple[
             gate.max_infrastructure_error_rate,
             f"{report.infrastructure_errors} of {report.trials} trials hit an infrastructure "
             f"error ({rate:.1%}; at most {gate.max_infrastructure_error_rate:.1%} allowed)",
+        )
+    )
+    sim_rate = float(extra.get("simulator_error_rate", report.simulator_error_rate))
+    sim_ok = sim_rate <= gate.max_simulator_error_rate
+    checks.append(
+        Check(
+            "simulator_error_rate",
+            sim_ok,
+            sim_rate,
+            gate.max_simulator_error_rate,
+            f"{report.simulator_errors} of {report.trials} trials were spoiled by the user "
+            f"simulator ({sim_rate:.1%}; at most {gate.max_simulator_error_rate:.1%} allowed)",
+        )
+    )
+    unmeasured = len(report.all_errored)
+    measured_ok = unmeasured == 0
+    checks.append(
+        Check(
+            "tasks_measured",
+            measured_ok,
+            unmeasured,
+            0,
+            f"{unmeasured} task(s) have no evaluated trial (every trial errored)"
+            if unmeasured
+            else "every task has at least one evaluated trial",
         )
     )
     k = suite.gate_k
@@ -204,6 +264,7 @@ def gate_evaluate(suite: Suite, report: Report, extra: dict[str, Any]) -> tuple[
             f"{violations} policy violation(s) (at most {gate.max_policy_violations})",
         )
     )
-    if not infra_ok:
+    if not (infra_ok and sim_ok and measured_ok):
+        # Either way the agent was not measured on enough trials to judge it.
         return "error", checks
     return ("pass" if all(c.ok for c in checks) else "fail"), checks

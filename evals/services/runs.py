@@ -2,9 +2,9 @@
 chord), resume, finalise (summary + gate verdict), interrupt. Each public service writes one
 audit event, last, inside its transaction.
 
-Trial rows are the run's data, not operator actions: `trial_store` inserts them without an
-audit event each (a run has thousands); the run's lifecycle (create, execute, resume,
-finish) is what the audit trail records.
+Trial rows are stored by `evals.services.store` (one idempotent statement each, no audit
+event per row); the run's lifecycle (create, execute, resume, finish) is what the audit
+trail records.
 """
 
 from __future__ import annotations
@@ -16,10 +16,9 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import metadata
-from typing import Any
 
 from django.conf import settings
-from django.db import IntegrityError, close_old_connections, connection, transaction
+from django.db import close_old_connections, transaction
 from django.utils import timezone
 
 from backoffice.errors import Conflict, NotFound, ValidationFailed
@@ -27,8 +26,9 @@ from evals import access
 from evals.engine.errors import EngineError
 from evals.engine.runner import RunSpec, TrialRecord, WorkUnit, plan, run_unit
 from evals.engine.runner.execute import run as engine_run
-from evals.models import EvalRun, Executor, RunStatus, TrialOutcome, TrialResult
+from evals.models import EvalRun, Executor, RunStatus, TrialResult
 from evals.services.gate import ROW_FIELDS, Row, gate_evaluate, summarise_rows
+from evals.services.store import finished_keys, micros, trial_store, unit_finished
 from evals.services.suites import Suite, SuiteError, suite_from_mapping
 from identity.audit import audit_record
 from identity.models import Operator
@@ -77,81 +77,10 @@ def run_units(suite: Suite) -> list[WorkUnit]:
     return [unit for spec in suite.specs() for unit in plan(spec)]
 
 
-def finished_keys(run_id: int) -> set[str]:
-    return {
-        f"{d}/{t}/{p}/{n}"
-        for d, t, p, n in TrialResult.objects.filter(run_id=run_id).values_list(
-            "domain", "task_id", "persona", "trial"
-        )
-    }
-
-
-def _micros(usage: Any, key: str) -> int:
-    return round(float(usage.get(key, 0.0) or 0.0) * 1_000_000)
-
-
-def trial_store(run_id: int, record: TrialRecord) -> bool:
-    """Insert one finished trial; False when the unit was already stored (a re-delivered
-    task, a resumed run racing a slow worker): the unique constraint decides, atomically."""
-    usage = record.usage or {}
-    if record.infrastructure:
-        outcome = TrialOutcome.INFRASTRUCTURE
-    elif record.reward >= 1.0:
-        outcome = TrialOutcome.PASS
-    else:
-        outcome = TrialOutcome.FAIL
-    try:
-        with transaction.atomic():
-            if connection.vendor == "postgresql":
-                # One commit per trial; waiting for its WAL flush would triple a trial's
-                # cost. Losing the last few commits in a database crash loses no integrity:
-                # those units are simply missing, finalise reports the gap and a resume
-                # re-runs exactly them.
-                with connection.cursor() as cursor:
-                    cursor.execute("SET LOCAL synchronous_commit = off")
-            TrialResult.objects.create(
-                run_id=run_id,
-                domain=record.domain,
-                task_id=record.task_id,
-                persona=record.persona,
-                trial=record.trial,
-                seed=record.seed,
-                outcome=outcome,
-                reward=record.reward,
-                components=dict(record.components),
-                failure_class=record.failure if outcome != TrialOutcome.PASS else "",
-                termination=record.termination,
-                trajectory=dict(record.trajectory) if record.trajectory is not None else None,
-                diff=list(record.diff),
-                notes=list(record.notes),
-                error=record.error,
-                policy_violations=record.policy_violations,
-                tool_calls=record.tool_calls,
-                agent_turns=record.agent_turns,
-                questions=record.questions,
-                agent_tokens_in=int(usage.get("agent.tokens_in", 0) or 0),
-                agent_tokens_out=int(usage.get("agent.tokens_out", 0) or 0),
-                agent_cost_micros=_micros(usage, "agent.cost"),
-                user_tokens_in=int(usage.get("user.tokens_in", 0) or 0),
-                user_tokens_out=int(usage.get("user.tokens_out", 0) or 0),
-                user_cost_micros=_micros(usage, "user.cost"),
-                seconds=record.seconds,
-                infrastructure=record.infrastructure,
-            )
-    except IntegrityError:
-        return False
-    return True
-
-
 def trial_execute(run_id: int, suite_hash: str, unit: WorkUnit) -> bool:
-    """Run one unit unless its row exists; what a Celery task (or a thread) does."""
-    if TrialResult.objects.filter(
-        run_id=run_id,
-        domain=unit.domain,
-        task_id=unit.task_id,
-        persona=unit.persona,
-        trial=unit.trial,
-    ).exists():
+    """Run one unit unless a good row of it is stored; what a Celery task does. A unit whose
+    row is an infrastructure or simulator error runs again and replaces it."""
+    if unit_finished(run_id, unit.domain, unit.task_id, unit.persona, unit.trial):
         return False
     record = run_unit(spec_for_unit(run_id, suite_hash, unit.domain), unit)
     return trial_store(run_id, record)
@@ -177,7 +106,7 @@ class Progress:
             self.evaluated += 1
             self.passed += 1 if record.reward >= 1.0 else 0
         usage = record.usage or {}
-        self.cost_micros += _micros(usage, "agent.cost") + _micros(usage, "user.cost")
+        self.cost_micros += micros(usage, "agent.cost") + micros(usage, "user.cost")
 
     @property
     def pass_rate(self) -> float:
@@ -445,7 +374,10 @@ def eval_run_finalise(*, run_id: int) -> EvalRun:
         run.verdict_reasons = [c.to_dict() for c in checks]
         run.status = RunStatus.ERROR if verdict == "error" else RunStatus.COMPLETED
         if verdict == "error":
-            run.error_message = next(c.message for c in checks if not c.ok)
+            run.error_message = "could not complete: " + next(c.message for c in checks if not c.ok)
+        models = extra["models"]
+        run.agent_model_resolved = ", ".join(models["agent"])[:500]
+        run.user_model_resolved = ", ".join(models["user"])[:500]
         run.finished_at = now
         run.agent_tokens_in = usage["agent"]["tokens_in"]
         run.agent_tokens_out = usage["agent"]["tokens_out"]

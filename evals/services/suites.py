@@ -68,6 +68,9 @@ class Gate(_Strict):
     # Above this share of infrastructure errors the run measured the provider, not the
     # agent: the run "could not complete" (exit 2), whatever the other figures say.
     max_infrastructure_error_rate: float = Field(default=0.02, ge=0.0, le=1.0)
+    # Above this share of simulator errors (the simulated customer invented a fact or stopped
+    # before the agent's last write) the run measured the simulator: exit 2 as well.
+    max_simulator_error_rate: float = Field(default=0.02, ge=0.0, le=1.0)
 
 
 class SuiteFile(_Strict):

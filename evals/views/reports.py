@@ -75,6 +75,42 @@ def _series(summary: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
     return series
 
 
+def run_domains(run: Any) -> list[str]:
+    return [d["name"] for d in (run.suite_snapshot or {}).get("domains", [])]
+
+
+ERROR_HELP = {
+    "infrastructure": (
+        "Infrastructure errors",
+        "Provider outage, rate limit, timeout or a harness crash: above the threshold the run "
+        "could not complete (exit 2).",
+    ),
+    "simulator": (
+        "Simulator errors",
+        "The simulated customer broke its scenario (invented a fact, stopped before the "
+        "agent's last write): above the threshold the run could not complete (exit 2).",
+    ),
+}
+
+
+def _error_rows(run: Any) -> list[dict[str, Any]]:
+    """Infrastructure and simulator errors apart, each with its gate threshold (percent)."""
+    rows = []
+    for kind, r in selectors.run_error_rates(run=run).items():
+        label, help_text = ERROR_HELP[kind]
+        rows.append(
+            {
+                "label": label,
+                "count": r["count"],
+                "rate": 100 * r["rate"],
+                "max_rate": None if r["max_rate"] is None else 100 * r["max_rate"],
+                "ok": r["max_rate"] is None or r["rate"] <= r["max_rate"],
+                "help": help_text,
+            }
+        )
+    return rows
+
+
 @require_GET
 def run_detail(request: HttpRequest, run_id: int) -> HttpResponse:
     _require(access.can_view_runs(request.user))
@@ -82,9 +118,9 @@ def run_detail(request: HttpRequest, run_id: int) -> HttpResponse:
     summary = run.summary or {}
     report = summary.get("report", {})
     failures = sorted(report.get("failures", {}).items(), key=lambda kv: -kv[1])
-    selftest = selectors.selftest_latest(
-        domains=[d["name"] for d in run.suite_snapshot.get("domains", [])]
-    )
+    domains = run_domains(run)
+    selftest = selectors.selftest_latest(domains=domains)
+    can_start = access.can_start_runs(request.user)
     usage = summary.get("usage", {})
     slow_ids = [s["id"] for s in summary.get("slowest", [])]
     slowest = sorted(
@@ -117,9 +153,12 @@ def run_detail(request: HttpRequest, run_id: int) -> HttpResponse:
             "failing": selectors.run_failing_trials(run_id=run.pk, limit=100),
             "done": selectors.run_trials_done(run_id=run.pk),
             "selftest": selftest,
+            "run_domains": domains,
+            "can_selftest": can_start,
+            "error_rows": _error_rows(run),
+            "other_models": selectors.run_trials_with_other_models(run=run),
             "finished": run.status in (RunStatus.COMPLETED, RunStatus.ERROR),
-            "can_resume": access.can_start_runs(request.user)
-            and run.status in (RunStatus.FAILED, RunStatus.QUEUED),
+            "can_resume": can_start and run.status in (RunStatus.FAILED, RunStatus.QUEUED),
             "other_runs": selectors.run_list().exclude(pk=run.pk)[:20],
         },
     )
@@ -145,6 +184,21 @@ def run_resume(request: HttpRequest, run_id: int) -> HttpResponse:
         services.eval_run_resume(actor=request.user, run_id=run.pk, executor=Executor.INLINE)
     except DomainError as exc:
         messages.error(request, exc.message)
+    return redirect("evals:run_detail", run.pk)
+
+
+@require_POST
+def run_selftest(request: HttpRequest, run_id: int) -> HttpResponse:
+    """Measure the oracle's sensitivity on this run's domains (offline, in-process: the
+    reference agent and six fault-injected agents once per task, a few seconds)."""
+    _require(access.can_view_runs(request.user) and access.can_start_runs(request.user))
+    run = _run_or_404(run_id)
+    try:
+        selftest = services.eval_selftest_run(actor=request.user, domains=run_domains(run))
+    except DomainError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, f"Selftest #{selftest.pk} finished in {selftest.seconds:.1f} s.")
     return redirect("evals:run_detail", run.pk)
 
 

@@ -13,13 +13,16 @@ from typing import Any
 import pytest
 from django.core.management import CommandError, call_command
 
-from evals.engine.errors import EngineError, InfrastructureError
+from evals.engine.errors import EngineError, InfrastructureError, SimulatorError
 from evals.engine.messages import Message
-from evals.engine.registry import register_agent
+from evals.engine.registry import agent_factory, register_agent, register_user
 from evals.services import Suite
 from evals.services.suites import suite_from_mapping
 
 DOWN = "test/provider-down"
+BROKEN_USER = "test/simulator-breaks"
+SNAPSHOT_AGENT = "test/alias-agent"
+SNAPSHOT = "acme-1-2025-06-01"
 
 
 class ProviderDown:
@@ -27,9 +30,34 @@ class ProviderDown:
         raise InfrastructureError("503 from the provider after retries")
 
 
+class BrokenSimulator:
+    """A user simulator that gives up on its scenario (what the LiteLLM user does when its
+    re-samples keep inventing facts)."""
+
+    def respond(self, messages: Sequence[Message]) -> Message:
+        raise SimulatorError("the simulated customer stated facts absent from its scenario")
+
+
+class AliasAgent:
+    """The reference agent behind an alias the provider resolves to a dated snapshot."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        self.inner = agent_factory("sandbox/reference")(**kwargs)
+
+    def respond(self, messages: Sequence[Message], tools: Sequence[Mapping[str, Any]]) -> Message:
+        return self.inner.respond(messages, tools)
+
+    def resolved_models(self) -> list[str]:
+        return [SNAPSHOT]
+
+
 # Registered once per process (this module may be imported again under another name).
 with contextlib.suppress(EngineError):
     register_agent(DOWN, lambda *, domain, params, seed: ProviderDown())
+with contextlib.suppress(EngineError):
+    register_user(BROKEN_USER, lambda **kwargs: BrokenSimulator())
+with contextlib.suppress(EngineError):
+    register_agent(SNAPSHOT_AGENT, lambda **kwargs: AliasAgent(**kwargs))
 
 
 def suite_dict(**overrides: Any) -> dict[str, Any]:

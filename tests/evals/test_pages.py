@@ -6,7 +6,7 @@ import pytest
 from django.urls import reverse
 
 from evals import services
-from evals.models import EvalRun, TrialOutcome, TrialResult
+from evals.models import EvalRun, EvalSelftest, TrialOutcome, TrialResult
 from identity.models import AuditEvent
 from tests.conftest import verified_client
 from tickets.models import Ticket
@@ -152,3 +152,58 @@ def test_anonymous_visitors_are_sent_to_login(client, passing_run) -> None:
     response = client.get(reverse("evals:run_detail", args=[passing_run.pk]))
     assert response.status_code in (302, 404)
     assert b"pass^k" not in response.content
+
+
+def test_the_run_page_shows_infrastructure_and_simulator_errors_apart_with_thresholds(
+    rita, passing_run
+) -> None:
+    TrialResult.objects.filter(pk=TrialResult.objects.filter(run=passing_run).first().pk).update(
+        outcome=TrialOutcome.SIMULATOR
+    )
+    EvalRun.objects.filter(pk=passing_run.pk).update(status="running")
+    run = services.eval_run_finalise(run_id=passing_run.pk)
+    html = verified_client(rita).get(reverse("evals:run_detail", args=[run.pk])).content.decode()
+    table = html[html.index('data-testid="error-rates"') :]
+    table = table[: table.index("</table>")]
+    assert "Infrastructure errors</td><td>0</td><td>0.00 %</td><td>0.00 %" in table
+    assert "Simulator errors</td><td>1</td><td>5.00 %</td><td>2.00 %" in table
+    assert 'class="check-bad"><td>Simulator errors' in table
+
+
+def test_the_run_and_trial_pages_show_the_models_as_resolved(rita, passing_run) -> None:
+    EvalRun.objects.filter(pk=passing_run.pk).update(
+        agent_model_resolved="sandbox/reference, snapshot-2"
+    )
+    odd = TrialResult.objects.filter(run=passing_run).first()
+    TrialResult.objects.filter(pk=odd.pk).update(agent_model="snapshot-2")
+    client = verified_client(rita)
+    html = client.get(reverse("evals:run_detail", args=[passing_run.pk])).content.decode()
+    assert 'resolved <span class="mono">sandbox/reference, snapshot-2</span>' in html
+    others = html[html.index('data-testid="other-models"') :]
+    assert odd.key in others[: others.index("</table>")]
+    trial = client.get(reverse("evals:trial_detail", args=[passing_run.pk, odd.pk]))
+    assert "agent snapshot-2, user sandbox/scripted" in trial.content.decode()
+
+
+def test_a_release_manager_runs_the_missing_selftest_from_the_run_page(
+    rita, audrey, passing_run
+) -> None:
+    url = reverse("evals:run_detail", args=[passing_run.pk])
+    assert 'data-testid="run-selftest"' not in verified_client(audrey).get(url).content.decode()
+    assert (
+        verified_client(audrey)
+        .post(reverse("evals:run_selftest", args=[passing_run.pk]))
+        .status_code
+        == 404
+    )
+    client = verified_client(rita)
+    assert 'data-testid="run-selftest"' in client.get(url).content.decode()
+
+    response = client.post(reverse("evals:run_selftest", args=[passing_run.pk]))
+
+    assert response.status_code == 302
+    selftest = EvalSelftest.objects.get()
+    assert selftest.domains == ["retail"] and selftest.started_by == rita
+    assert AuditEvent.objects.filter(action="evals.selftest.run", actor_id=rita.pk).exists()
+    html = client.get(url).content.decode()
+    assert 'data-testid="selftest"' in html and 'data-testid="run-selftest"' not in html

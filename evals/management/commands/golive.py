@@ -149,8 +149,17 @@ class Command(BaseCommand):
             return 0
         self._out(
             f"Run #{run.pk} {run.suite_name} ({run.suite_hash[:12]}), code {run.code_version}, "
-            f"agent {run.agent_model} vs {run.user_model}, seed {run.seed}, by {run.started_by.username}"
+            f"seed {run.seed}, by {run.started_by.username}"
         )
+        self._out(f"Models: {cli.models_line(run)}")
+        differing = selectors.run_trials_with_other_models(run=run)
+        for trial in differing[:10]:
+            self._out(
+                f"  trial {trial.key}: agent {trial.agent_model or '?'}, "
+                f"user {trial.user_model or '?'}"
+            )
+        if len(differing) > 10:
+            self._out(f"  … {len(differing) - 10} more trial(s) with other models")
         self._out(
             f"Status {run.get_status_display()}{': ' + run.error_message if run.error_message else ''}"
         )
