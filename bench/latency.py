@@ -1,6 +1,7 @@
 """LLM-call throughput and harness overhead against a local server with a fixed delay.
 
-    .venv/bin/python bench/latency.py [--delay 0.5] [--levels 1,16,64,256] [--calls 4]
+    .venv/bin/python bench/latency.py [--delay 0.5] [--levels 1,16,64,256] [--seconds 6]
+        [--modes threads,async] [--processes 1,2] [--trial-levels 16,64]
 
 The local OpenAI-compatible test server runs in a child process and answers every call after
 `--delay` seconds. At each concurrency level, that many workers each make `--calls`
@@ -11,11 +12,22 @@ CPU per call is measured in this process only (the server is elsewhere): once th
 model client, once through bare `litellm.completion` with the same arguments, sequentially
 against an instant server. Memory per call in flight is the peak RSS growth at the largest
 level divided by its concurrency. Prints one JSON object.
+
+Modes, side by side at each level: `threads` — one thread per worker through the model client
+(what the engine does today); `async` — one asyncio event loop in one thread, each worker a
+coroutine awaiting `litellm.acompletion` with the client's arguments (what an async engine
+would do). `--processes N` splits each level's workers over N processes (scale-out past
+one GIL); the server is always one more process on the same machine.
+
+Trials: `--trial-levels` runs the `tau2_mock` tasks through the real runner (LiteLLM agent
+and LiteLLM user, scripted by `tests.support.tau2_script`) against a server answering after
+the same delay; ideal trials/s = workers / (LLM calls per trial x delay).
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import os
 import subprocess
@@ -121,6 +133,176 @@ def run_level(
     }
 
 
+def litellm_kwargs(model: str, url: str) -> dict:
+    return {"model": model, "api_base": url, "api_key": "bench", "num_retries": 0,
+            "max_retries": 0, "timeout": 60, "input_cost_per_token": 0.0,
+            "output_cost_per_token": 0.0}  # fmt: skip
+
+
+def run_async_level(model: str, url: str, concurrency: int, seconds: float, delay: float) -> dict:
+    """`concurrency` coroutines on one event loop, back-to-back `litellm.acompletion`."""
+    litellm = litellm_module()
+    kwargs = litellm_kwargs(model, url)
+    finished: list[float] = []
+    errors: list[BaseException] = []
+    peak = [rss_bytes()]
+
+    async def main() -> None:
+        start = time.perf_counter() + 0.2
+        stop = start + seconds
+
+        async def worker(i: int) -> None:
+            await asyncio.sleep(max(0.0, start + delay * i / concurrency - time.perf_counter()))
+            try:
+                while time.perf_counter() < stop:
+                    await litellm.acompletion(messages=MESSAGES, **kwargs)
+                    finished.append(time.perf_counter())
+            except BaseException as exc:
+                errors.append(exc)
+
+        async def sampler() -> None:
+            while time.perf_counter() < stop:
+                peak[0] = max(peak[0], rss_bytes())
+                await asyncio.sleep(0.05)
+
+        await asyncio.gather(sampler(), *(worker(i) for i in range(concurrency)))
+        bounds.extend([start + delay + 1.0, stop - 1.0])
+
+    bounds: list[float] = []
+    for _ in range(5):  # warm LiteLLM's async client
+        asyncio.run(litellm.acompletion(messages=MESSAGES, **kwargs))
+    base_rss = rss_bytes()
+    c0 = time.process_time()
+    asyncio.run(main())
+    cpu = time.process_time() - c0
+    lo, hi = bounds
+    window = [t for t in finished if lo <= t < hi]
+    return {
+        "concurrency": concurrency,
+        "calls": len(finished),
+        "errors": len(errors),
+        "first_error": repr(errors[0])[:200] if errors else "",
+        "calls_per_s": round(len(window) / (hi - lo), 2),
+        "cpu_ms_per_call": round(cpu / max(1, len(finished)) * 1000, 3),
+        "rss_growth_mb": round((peak[0] - base_rss) / 2**20, 2),
+    }
+
+
+def child(args: argparse.Namespace) -> None:
+    """One process's share of a level (`--child`): prints its row as JSON."""
+    # Line up with the other processes on the wall clock before starting.
+    time.sleep(max(0.0, args.start_at - time.time()))
+    if args.child == "async":
+        row = run_async_level(args.model, args.url, args.concurrency, args.seconds, args.delay)
+    else:
+        client = ModelClient(limits=ProviderLimits(default=max(1, args.concurrency)))
+        spec = ModelSpec(args.model, api_base=args.url, api_key="bench", timeout_s=60)
+        client.complete(spec, MESSAGES, role=CallRole.AGENT, accounting=TrialAccounting("w"))
+        row = run_level(client, spec, args.concurrency, args.seconds, args.delay)
+    print(json.dumps(row), flush=True)
+
+
+def run_processes(
+    mode: str, model: str, url: str, level: int, processes: int, seconds: float, delay: float
+) -> dict:
+    share = [level // processes + (1 if i < level % processes else 0) for i in range(processes)]
+    start_at = time.time() + 4.0  # time for the children to import LiteLLM
+    procs = [
+        subprocess.Popen(
+            [
+                sys.executable,
+                __file__,
+                "--child",
+                mode,
+                "--model",
+                model,
+                "--url",
+                url,
+                "--concurrency",
+                str(n),
+                "--seconds",
+                str(seconds),
+                "--delay",
+                str(delay),
+                "--start-at",
+                str(start_at),
+            ],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        for n in share
+        if n
+    ]
+    rows = [json.loads(p.communicate()[0].strip().splitlines()[-1]) for p in procs]
+    calls = sum(r["calls"] for r in rows)
+    return {
+        "concurrency": level,
+        "processes": len(rows),
+        "calls": calls,
+        "errors": sum(r["errors"] for r in rows),
+        "calls_per_s": round(sum(r["calls_per_s"] for r in rows), 2),
+        "cpu_ms_per_call": round(
+            sum(r["cpu_ms_per_call"] * r["calls"] for r in rows) / max(1, calls), 3
+        ),
+        "rss_growth_mb": round(sum(r["rss_growth_mb"] for r in rows), 2),
+    }
+
+
+def trial_throughput(workers: int, delay: float, trials: int) -> dict:
+    """tau2_mock through the runner, LiteLLM agent + user, server answering after `delay`."""
+    import evals.engine.adapters  # noqa: F401
+    from evals.engine.llm.shared import set_default_client
+    from evals.engine.runner import MemorySink, RunSpec, run
+
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "tests.support.openai_server",
+            "--delay",
+            str(delay),
+            "--handler",
+            "tests.support.tau2_script:handler",
+        ],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stdout is not None
+    url = proc.stdout.readline().strip()
+    set_default_client(ModelClient(limits=ProviderLimits(default=max(64, workers))))
+    try:
+        params = {"api_base": url, "api_key": "bench"}
+        spec = RunSpec(
+            domains=("tau2_mock",), trials=trials, agent="openai/tau2-agent",
+            agent_params=params, user="openai/tau2-user", user_params=params,
+            include_trajectory=False,
+        )  # fmt: skip
+        sink = MemorySink()
+        w0, c0 = time.perf_counter(), time.process_time()
+        run(spec, sink, workers=workers)
+        wall, cpu = time.perf_counter() - w0, time.process_time() - c0
+    finally:
+        set_default_client(None)
+        proc.kill()
+    n = len(sink.records)
+    calls = sum(r.usage.get("agent.calls", 0) + r.usage.get("user.calls", 0) for r in sink.records)
+    per_trial = calls / max(1, n)
+    ideal = workers / (per_trial * delay) if delay else float("nan")
+    return {
+        "workers": workers,
+        "trials": n,
+        "llm_calls_per_trial": round(per_trial, 2),
+        "trials_per_s": round(n / wall, 2),
+        "ideal_trials_per_s": round(ideal, 2),
+        "ratio_to_ideal": round(n / wall / ideal, 3) if delay else None,
+        "cpu_ms_per_llm_call_incl_engine": round(cpu / max(1, calls) * 1000, 3),
+        "mean_reward": round(sum(r.reward for r in sink.records) / max(1, n), 3),
+        "errors": sum(1 for r in sink.records if r.infrastructure),
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--delay", type=float, default=0.5)
@@ -129,7 +311,19 @@ def main() -> None:
     parser.add_argument("--model", default="openai/bench-agent")
     parser.add_argument("--cpu-calls", type=int, default=300)
     parser.add_argument("--switch-interval", type=float, default=None)
+    parser.add_argument("--modes", default="threads,async")
+    parser.add_argument("--processes", default="1,2", help="process counts to compare")
+    parser.add_argument("--trial-levels", default="16,64", help="runner workers ('' = skip)")
+    parser.add_argument("--trial-repeats", type=int, default=4, help="trials per mock task")
+    # internal: one process's share of a level
+    parser.add_argument("--child", default="")
+    parser.add_argument("--url", default="")
+    parser.add_argument("--concurrency", type=int, default=1)
+    parser.add_argument("--start-at", type=float, default=0.0)
     args = parser.parse_args()
+    if args.child:
+        child(args)
+        return
     if args.switch_interval:
         sys.setswitchinterval(args.switch_interval)
     levels = [int(x) for x in args.levels.split(",")]
@@ -163,16 +357,29 @@ def main() -> None:
                 cpu_per_call(bare, args.cpu_calls), 3
             )
 
-        spec = ModelSpec(args.model, api_base=slow_url, api_key="bench", timeout_s=60)
         rows = []
-        for level in levels:
-            row = run_level(client, spec, level, args.seconds, args.delay)
-            ideal = level / args.delay
-            row["ideal_calls_per_s"] = round(ideal, 2)
-            row["ratio_to_ideal"] = round(row["calls_per_s"] / ideal, 3)
-            row["mb_per_call_in_flight"] = round(row["rss_growth_mb"] / level, 3)
-            rows.append(row)
+        for mode in args.modes.split(","):
+            for processes in [int(x) for x in args.processes.split(",")]:
+                for level in levels:
+                    if processes > level:
+                        continue
+                    row = run_processes(
+                        mode, args.model, slow_url, level, processes, args.seconds, args.delay
+                    )
+                    ideal = level / args.delay
+                    row["mode"] = mode
+                    row["ideal_calls_per_s"] = round(ideal, 2)
+                    row["ratio_to_ideal"] = round(row["calls_per_s"] / ideal, 3)
+                    row["mb_per_call_in_flight"] = round(row["rss_growth_mb"] / level, 3)
+                    rows.append(row)
+                    print(json.dumps(row), file=sys.stderr, flush=True)
         figures["levels"] = rows
+        figures["trials"] = [
+            trial_throughput(int(w), args.delay, args.trial_repeats)
+            for w in args.trial_levels.split(",")
+            if w
+        ]
+        figures["load_average_1m"] = os.getloadavg()[0]
         print(json.dumps(figures, indent=2))
     finally:
         instant.kill()

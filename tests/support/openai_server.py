@@ -310,7 +310,17 @@ def main() -> None:  # pragma: no cover - benchmark entry point
         import importlib
 
         module, _, attr = args.handler.partition(":")
-        server.set_handler(getattr(importlib.import_module(module), attr))
+        handler = getattr(importlib.import_module(module), attr)
+        if args.delay:
+            # The scripted replies are answered after the same fixed delay.
+            import dataclasses
+
+            delay, inner = args.delay, handler
+
+            def handler(body: dict[str, Any], headers: Mapping[str, str]) -> Reply:
+                return dataclasses.replace(inner(body, headers), delay=delay)
+
+        server.set_handler(handler)
     server.start(args.port)
     print(server.url, flush=True)
     try:
