@@ -36,6 +36,7 @@ PG = "postgres://postgres@127.0.0.1:5432"
 BENCH_DB = "bo_golive_bench"
 BROKER = "redis://127.0.0.1:6379/13"
 BACKEND = "redis://127.0.0.1:6379/14"
+POOL = "prefork"
 
 
 def _up(port: int) -> bool:
@@ -103,7 +104,9 @@ def _recreate_pg() -> None:
         conn.execute(f"CREATE DATABASE {BENCH_DB}")
 
 
-def bench_celery(suite: str, workers: int, tmp: Path) -> dict[str, Any]:
+def bench_celery(
+    suite: str, workers: int, tmp: Path, *, pool: str, concurrency: int, prefetch: int
+) -> dict[str, Any]:
     _recreate_pg()
     env = _env(
         DATABASE_URL=f"{PG}/{BENCH_DB}",
@@ -132,8 +135,12 @@ def bench_celery(suite: str, workers: int, tmp: Path) -> dict[str, Any]:
                         "-A",
                         "backoffice",
                         "worker",
+                        "--pool",
+                        pool,
                         "--concurrency",
-                        "1",
+                        str(concurrency),
+                        "--prefetch-multiplier",
+                        str(prefetch),
                         "--loglevel",
                         "WARNING",
                         "--hostname",
@@ -172,7 +179,15 @@ def bench_celery(suite: str, workers: int, tmp: Path) -> dict[str, Any]:
                 proc.wait(timeout=20)
             except subprocess.TimeoutExpired:
                 os.killpg(proc.pid, signal.SIGKILL)
-    return {"database": "postgresql", "broker": "redis", "workers": workers, **result}
+    return {
+        "database": "postgresql",
+        "broker": "redis",
+        "workers": workers,
+        "pool": pool,
+        "concurrency": concurrency,
+        "prefetch_multiplier": prefetch,
+        **result,
+    }
 
 
 def main() -> None:
@@ -180,18 +195,39 @@ def main() -> None:
     parser.add_argument("--suite", default="default")
     parser.add_argument("--workers", default="1,2")
     parser.add_argument("--skip-celery", action="store_true")
+    parser.add_argument("--skip-inline", action="store_true")
+    parser.add_argument("--pool", default=POOL, help="celery worker --pool")
+    parser.add_argument(
+        "--concurrency", type=int, default=1, help="celery worker --concurrency (each worker)"
+    )
+    parser.add_argument(
+        "--prefetch-multiplier", type=int, default=1, help="celery worker --prefetch-multiplier"
+    )
     args = parser.parse_args()
-    figures: dict[str, Any] = {"suite": args.suite, "cpus": os.cpu_count()}
+    figures: dict[str, Any] = {
+        "suite": args.suite,
+        "cpus": os.cpu_count(),
+        "load_before": [round(x, 2) for x in os.getloadavg()],
+    }
     with tempfile.TemporaryDirectory(prefix="golive-bench-") as tmpdir:
         tmp = Path(tmpdir)
-        figures["inline"] = bench_inline(args.suite, tmp)
+        if not args.skip_inline:
+            figures["inline"] = bench_inline(args.suite, tmp)
         if args.skip_celery:
             figures["celery"] = "skipped (--skip-celery)"
         elif not (_up(5432) and _up(6379)):
             figures["celery"] = "skipped: PostgreSQL 5432 and Redis 6379 must answer on 127.0.0.1"
         else:
             for n in (int(w) for w in args.workers.split(",")):
-                figures[f"celery_{n}"] = bench_celery(args.suite, n, tmp)
+                figures[f"celery_{n}"] = bench_celery(
+                    args.suite,
+                    n,
+                    tmp,
+                    pool=args.pool,
+                    concurrency=args.concurrency,
+                    prefetch=args.prefetch_multiplier,
+                )
+    figures["load_after"] = [round(x, 2) for x in os.getloadavg()]
     print(json.dumps(figures, indent=2))
     sys.stdout.flush()
 

@@ -16,7 +16,13 @@ from evals.engine.runner import WorkUnit
 from evals.services import eval_run_finalise, trial_execute
 
 
-@shared_task(name="evals.tasks.run_trial", acks_late=True, reject_on_worker_lost=True)
+# `ignore_result`: the chord body reads the stored rows, never the header's results, and the
+# Redis backend joins a chord by pushing each part to the chord's own list whatever this
+# flag says — so storing every trial's result as well (a read and a write to Redis per task)
+# bought nothing.
+@shared_task(
+    name="evals.tasks.run_trial", acks_late=True, reject_on_worker_lost=True, ignore_result=True
+)
 def run_trial(run_id: int, suite_hash: str, unit: dict[str, Any]) -> str:
     work = WorkUnit(**unit)
     trial_execute(run_id, suite_hash, work)
