@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from celery import shared_task
+from django.db import close_old_connections
 
 from evals.engine.runner import WorkUnit
 from evals.services import eval_run_finalise, trial_execute
@@ -24,6 +25,9 @@ from evals.services import eval_run_finalise, trial_execute
     name="evals.tasks.run_trial", acks_late=True, reject_on_worker_lost=True, ignore_result=True
 )
 def run_trial(run_id: int, suite_hash: str, unit: dict[str, Any]) -> str:
+    # The worker keeps its database connection across tasks (CELERY_DB_REUSE_MAX); drop it
+    # here if it broke or outlived CONN_MAX_AGE (no round trip otherwise).
+    close_old_connections()
     work = WorkUnit(**unit)
     trial_execute(run_id, suite_hash, work)
     return work.key

@@ -95,3 +95,31 @@ def test_a_real_worker_resumes_a_half_finished_run_without_duplicates(
     assert run.status == RunStatus.COMPLETED
     keys = [t.key for t in TrialResult.objects.filter(run=run)]
     assert sorted(keys) == sorted(u.key for u in units)
+
+
+@pytest.mark.celery_worker
+@pytest.mark.django_db(transaction=True)
+def test_a_real_worker_resume_reruns_only_the_stored_error_rows_in_place(
+    live_celery, rita, make_suite
+) -> None:
+    run = services.eval_run_create(actor=rita, suite=make_suite(), executor=Executor.CELERY)
+    units = services.run_units(services.run_suite(run))
+    for unit in units:
+        services.trial_execute(run.pk, run.suite_hash, unit)
+    planted = {t.key: t.pk for t in TrialResult.objects.filter(run=run).order_by("id")[:4:2]}
+    TrialResult.objects.filter(pk__in=planted.values()).update(outcome="infrastructure")
+    untouched = {
+        t.key: t.created_at
+        for t in TrialResult.objects.filter(run=run).exclude(pk__in=planted.values())
+    }
+    EvalRun.objects.filter(pk=run.pk).update(status=RunStatus.FAILED)
+
+    services.eval_run_resume(actor=rita, run_id=run.pk)
+    run = _wait(run)
+
+    assert run.status == RunStatus.COMPLETED and run.verdict == "pass"
+    rows = {t.key: t for t in TrialResult.objects.filter(run=run)}
+    assert len(rows) == len(units)
+    assert {k: rows[k].pk for k in planted} == planted
+    assert all(rows[k].outcome == "pass" for k in planted)
+    assert {k: rows[k].created_at for k in untouched} == untouched  # not re-run
