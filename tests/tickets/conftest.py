@@ -8,7 +8,6 @@ import pytest
 from identity.models import Operator, Role
 from tickets import services
 from tickets.models import OperatorAvailability, Queue, QueueMembership, Ticket
-from tickets.services import operations
 
 
 @pytest.fixture
@@ -62,6 +61,3 @@ def make_agent(make_operator: Callable[..., Operator]) -> Callable[..., Operator
         return operator
 
     return make
-
-
-__all__ = ["join", "operations"]
