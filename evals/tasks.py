@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from celery import shared_task
+from celery import Task, shared_task
 from django.db import close_old_connections
 
 from evals.engine.runner import WorkUnit
@@ -22,12 +22,18 @@ from evals.services import eval_run_finalise, trial_execute
 # flag says — so storing every trial's result as well (a read and a write to Redis per task)
 # bought nothing.
 @shared_task(
-    name="evals.tasks.run_trial", acks_late=True, reject_on_worker_lost=True, ignore_result=True
+    bind=True,
+    name="evals.tasks.run_trial",
+    acks_late=True,
+    reject_on_worker_lost=True,
+    ignore_result=True,
 )
-def run_trial(run_id: int, suite_hash: str, unit: dict[str, Any]) -> str:
-    # The worker keeps its database connection across tasks (CELERY_DB_REUSE_MAX); drop it
-    # here if it broke or outlived CONN_MAX_AGE (no round trip otherwise).
-    close_old_connections()
+def run_trial(self: Task, run_id: int, suite_hash: str, unit: dict[str, Any]) -> str:
+    if not (self.request.is_eager or self.request.called_directly):
+        # A worker keeps its database connection across tasks (CELERY_DB_REUSE_MAX): drop it
+        # here if it broke or outlived CONN_MAX_AGE (no round trip otherwise). Never when eager
+        # or called directly: the connection is the caller's, possibly inside its transaction.
+        close_old_connections()
     work = WorkUnit(**unit)
     trial_execute(run_id, suite_hash, work)
     return work.key
