@@ -77,7 +77,9 @@ def _slots(queue: Queue) -> list[_Slot]:
             assignee_id__in=[m.operator_id for m in memberships], status__in=ACTIVE_STATUSES
         )
         .values("assignee_id")
-        .annotate(n=Count("id"))
+        # COUNT(*), not COUNT(id): PostgreSQL can then count from the (assignee, status)
+        # index alone (an index-only scan) instead of visiting every ticket row.
+        .annotate(n=Count("*"))
         .values_list("assignee_id", "n")
     )
     slots = []

@@ -3,6 +3,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Case, Q, Value, When
+from django.db.models.functions import Upper
 
 
 class Status(models.TextChoices):
@@ -53,6 +54,8 @@ class Customer(models.Model):
 
     class Meta:
         ordering = ["name"]
+        # customer_upsert matches emails case-insensitively as UPPER(email) = UPPER(%s).
+        indexes = [models.Index(Upper("email"), name="customer_email_upper")]
         constraints = [
             models.UniqueConstraint(
                 fields=["external_id"],
@@ -146,7 +149,14 @@ class Ticket(models.Model):
                 fields=["assignee", "status", "created_at"], name="ticket_assignee_status"
             ),
             models.Index(fields=["queue", "status", "created_at"], name="ticket_queue_status"),
-            models.Index(fields=["unrouted", "queue", "created_at"], name="ticket_unrouted"),
+            # Routing's "waiting tickets of this queue, oldest first": few rows are unrouted,
+            # so a partial index answers it without touching the assignee/status indexes
+            # (which SQLite's planner otherwise picks and then sorts thousands of rows).
+            models.Index(
+                fields=["queue", "created_at", "id"],
+                condition=Q(unrouted=True),
+                name="ticket_unrouted_waiting",
+            ),
             models.Index(fields=["sla_next_due_at"], name="ticket_sla_next_due"),
             # "Newest first" (the default sort) and "most urgent first" walk these indexes
             # and stop after one page instead of sorting every row.
