@@ -10,13 +10,12 @@ from evals.services.runs import (
     eval_run_interrupt,
     eval_run_resume,
     eval_run_start_background,
-    finished_keys,
     run_suite,
     run_units,
     trial_execute,
-    trial_store,
 )
 from evals.services.selftest import eval_selftest_run
+from evals.services.store import finished_keys, trial_store
 from evals.services.suites import Suite, SuiteError, suite_list, suite_load, suite_override
 from evals.services.trials import eval_trial_ticket_create
 

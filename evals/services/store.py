@@ -86,8 +86,8 @@ def _upsert_sql(vendor: str) -> tuple[str, list[Any]]:
     parameter."""
     meta = TrialResult._meta
     table = connection.ops.quote_name(meta.db_table)
-    fields = [f for f in meta.concrete_fields if not f.primary_key]
-    columns = [f.column for f in fields]
+    fields = [f for f in meta.concrete_fields if not f.primary_key and f.column]
+    columns = [str(f.column) for f in fields]
     q = connection.ops.quote_name
     updates = ", ".join(f"{q(c)} = EXCLUDED.{q(c)}" for c in columns if c not in _KEEP)
     errors = ", ".join(f"'{o.value}'" for o in ERROR_OUTCOMES)
@@ -97,7 +97,7 @@ def _upsert_sql(vendor: str) -> tuple[str, list[Any]]:
         f"VALUES ({', '.join(['%s'] * len(columns))}) "
         f"ON CONFLICT ({', '.join(q(c) for c in KEY_COLUMNS)}) DO UPDATE SET {updates} "
         f"WHERE {table}.{q('outcome')} IN ({errors}) "
-        f"RETURNING {q(meta.pk.column)}"
+        f"RETURNING {q(str(meta.pk.column))}"
     )
     return sql, fields
 
