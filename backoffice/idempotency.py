@@ -34,7 +34,7 @@ from functools import wraps
 from typing import Any
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connections, router, transaction
 from django.http.request import RawPostDataException
 from django.utils import timezone
 from rest_framework.exceptions import APIException
@@ -111,6 +111,73 @@ def _replay(record: IdempotencyRecord) -> Response:
     )
 
 
+_TABLE = IdempotencyRecord._meta.db_table
+_CLAIM_COLUMNS = (
+    "principal",
+    "scope",
+    "key",
+    "fingerprint",
+    "state",
+    "owner",
+    "created_at",
+    "expires_at",
+)
+# One statement, one round trip: outside a transaction it commits on its own, so the claim
+# is visible to every concurrent duplicate before the view runs. A duplicate does not raise
+# (no savepoint, no BEGIN/COMMIT pair); it gets no row back and reads the existing record.
+# On PostgreSQL an insert that meets a conflicting row still being inserted waits for that
+# transaction, so two claims can never both return a row.
+_CLAIM_SQL = (
+    f"INSERT INTO {_TABLE} ({', '.join(_CLAIM_COLUMNS)}) "  # noqa: S608 - names from the model
+    f"VALUES ({', '.join(['%s'] * len(_CLAIM_COLUMNS))}) "
+    "ON CONFLICT (principal, scope, key) DO NOTHING RETURNING id"
+)
+_COMPLETE_SQL = (
+    f"UPDATE {_TABLE} SET state = %s, response_status = %s, response_body = %s "  # noqa: S608
+    "WHERE id = %s AND owner = %s AND state = %s"
+)
+
+
+def _insert_claim(
+    *, principal: str, scope: str, key: str, fingerprint: str, owner: str, now: dt.datetime
+) -> IdempotencyRecord | None:
+    """The new in-flight record, or None when (principal, scope, key) already exists."""
+    record = IdempotencyRecord(
+        principal=principal,
+        scope=scope,
+        key=key,
+        fingerprint=fingerprint,
+        state=IdempotencyState.IN_FLIGHT.value,
+        owner=owner,
+        created_at=now,
+        expires_at=now + dt.timedelta(seconds=settings.IDEMPOTENCY_KEY_TTL_SECONDS),
+    )
+    alias = router.db_for_write(IdempotencyRecord)
+    connection = connections[alias]
+    if not connection.features.can_return_columns_from_insert:
+        # Other backends: the portable form (savepoint, INSERT, a duplicate raises).
+        try:
+            with transaction.atomic(using=alias):
+                record.save(using=alias, force_insert=True)
+        except IntegrityError:
+            return None
+        return record
+    meta = IdempotencyRecord._meta
+    params = [
+        meta.get_field(name).get_db_prep_save(getattr(record, name), connection)
+        for name in _CLAIM_COLUMNS
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(_CLAIM_SQL, params)
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    record.pk = row[0]
+    record._state.adding = False
+    record._state.db = alias
+    return record
+
+
 def _claim(
     *, principal: str, scope: str, key: str, fingerprint: str
 ) -> tuple[IdempotencyRecord | None, Response | None]:
@@ -122,20 +189,11 @@ def _claim(
     now = timezone.now()
     owner = uuid.uuid4().hex
     for _attempt in range(3):
-        try:
-            with transaction.atomic():
-                record = IdempotencyRecord.objects.create(
-                    principal=principal,
-                    scope=scope,
-                    key=key,
-                    fingerprint=fingerprint,
-                    owner=owner,
-                    created_at=now,
-                    expires_at=now + dt.timedelta(seconds=settings.IDEMPOTENCY_KEY_TTL_SECONDS),
-                )
+        record = _insert_claim(
+            principal=principal, scope=scope, key=key, fingerprint=fingerprint, owner=owner, now=now
+        )
+        if record is not None:
             return record, None
-        except IntegrityError:
-            pass
         existing = IdempotencyRecord.objects.filter(
             principal=principal, scope=scope, key=key
         ).first()
@@ -172,13 +230,26 @@ def _claim(
 
 
 def _complete(record: IdempotencyRecord, response: Response) -> None:
-    updated = IdempotencyRecord.objects.filter(
-        pk=record.pk, owner=record.owner, state=IdempotencyState.IN_FLIGHT
-    ).update(
-        state=IdempotencyState.COMPLETED,
-        response_status=response.status_code,
-        response_body=_jsonable(response.data),
+    # Plain SQL: on every write request this UPDATE cost more to build through the ORM than
+    # to run. The owner and state conditions keep a superseded request from completing.
+    alias = router.db_for_write(IdempotencyRecord)
+    connection = connections[alias]
+    body = IdempotencyRecord._meta.get_field("response_body").get_db_prep_save(
+        _jsonable(response.data), connection
     )
+    with connection.cursor() as cursor:
+        cursor.execute(
+            _COMPLETE_SQL,
+            [
+                IdempotencyState.COMPLETED.value,
+                response.status_code,
+                body,
+                record.pk,
+                record.owner,
+                IdempotencyState.IN_FLIGHT.value,
+            ],
+        )
+        updated = cursor.rowcount
     if not updated:
         raise _Superseded
 
