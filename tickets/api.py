@@ -144,8 +144,12 @@ class TicketDetailApi(APIView):
         responses={200: s.TicketDetailSerializer, 404: ERROR},
     )
     def get(self, request: Request, ticket_id: int) -> Response:
-        ticket = selectors.ticket_get_for_operator(operator=request.user, ticket_id=ticket_id)
-        return Response(s.ticket_detail(ticket, internal=not request.user.is_service_principal))
+        detail = selectors.ticket_detail_for_api(operator=request.user, ticket_id=ticket_id)
+        return Response(
+            s.ticket_detail(
+                detail.ticket, internal=detail.internal, revision_counts=detail.revision_counts
+            )
+        )
 
 
 class TicketReplyApi(APIView):

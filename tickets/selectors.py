@@ -10,7 +10,7 @@ from typing import Any
 
 from django.contrib.postgres.search import SearchQuery, SearchVector
 from django.db import connection
-from django.db.models import F, Prefetch, Q, QuerySet
+from django.db.models import Count, F, Prefetch, Q, QuerySet, prefetch_related_objects
 from django.utils import timezone
 
 from backoffice.errors import Forbidden
@@ -19,6 +19,7 @@ from tickets import access
 from tickets.models import (
     ACTIVE_STATUSES,
     Message,
+    MessageKind,
     NoteRevision,
     Notification,
     OperatorAvailability,
@@ -265,6 +266,53 @@ def ticket_get_for_operator(*, operator: Operator, ticket_id: int) -> Ticket:
         .first()
     )
     return access.ensure_view(operator, ticket)
+
+
+@dataclasses.dataclass(frozen=True)
+class TicketDetail:
+    """What the REST detail shows: the ticket (tags, messages and, for operators, the
+    timeline prefetched) and how many earlier texts each edited note has."""
+
+    ticket: Ticket
+    internal: bool
+    revision_counts: dict[int, int]
+
+
+def ticket_detail_for_api(*, operator: Operator, ticket_id: int) -> TicketDetail:
+    """ticket_get_for_operator() trimmed to what the REST detail returns: the visibility
+    check runs on the bare ticket before anything else is read; note revisions are counted
+    (only for notes that were edited) instead of loaded with their editors; the merged-in
+    tickets, which the API does not list, are not read; a service principal's request
+    reads neither the timeline nor the internal and system messages it may not see."""
+    ticket = access.ensure_view(
+        operator,
+        Ticket.objects.select_related("customer", "queue", "assignee", "escalation")
+        .filter(pk=ticket_id)
+        .first(),
+    )
+    internal = not operator.is_service_principal
+    messages = Message.objects.select_related("author")
+    if not internal:
+        messages = messages.exclude(kind__in=[MessageKind.INTERNAL_NOTE, MessageKind.SYSTEM])
+    lookups: list[Prefetch] = [
+        Prefetch("tags", queryset=Tag.objects.order_by("name")),
+        Prefetch("messages", queryset=messages),
+    ]
+    if internal:
+        lookups.append(
+            Prefetch("events", queryset=TicketEvent.objects.order_by("created_at", "id"))
+        )
+    prefetch_related_objects([ticket], *lookups)
+    edited = [m.pk for m in ticket.messages.all() if m.edited_at is not None]
+    counts: dict[int, int] = {}
+    if edited:
+        counts = dict(
+            NoteRevision.objects.filter(message_id__in=edited)
+            .values("message_id")
+            .annotate(n=Count("*"))
+            .values_list("message_id", "n")
+        )
+    return TicketDetail(ticket=ticket, internal=internal, revision_counts=counts)
 
 
 def ticket_versions(*, ticket_ids: list[int]) -> dict[int, int]:

@@ -354,8 +354,18 @@ def ticket_row_values(row: dict[str, Any], tags: list[str]) -> dict[str, Any]:
     }
 
 
-def ticket_detail(ticket: Ticket, *, internal: bool) -> dict[str, Any]:
-    """Same output as TicketDetailSerializer(ticket, context={"internal": ...}).data."""
+def ticket_detail(
+    ticket: Ticket, *, internal: bool, revision_counts: dict[int, int] | None = None
+) -> dict[str, Any]:
+    """Same output as TicketDetailSerializer(ticket, context={"internal": ...}).data.
+    `revision_counts` (message id -> earlier texts; selectors.ticket_detail_for_api) stands
+    in for prefetched revisions."""
+
+    def revisions(message: Message) -> int:
+        if revision_counts is not None:
+            return revision_counts.get(message.pk, 0)
+        return len(message.revisions.all())
+
     hidden = () if internal else (MessageKind.INTERNAL_NOTE, MessageKind.SYSTEM)
     escalation = getattr(ticket, "escalation", None)
     body = ticket_row(ticket)
@@ -384,7 +394,7 @@ def ticket_detail(ticket: Ticket, *, internal: bool) -> dict[str, Any]:
                     "created_at": _dt(m.created_at),
                     "edited_at": _dt(m.edited_at),
                     "merged_from": m.merged_from_id,
-                    "revisions": len(m.revisions.all()),
+                    "revisions": revisions(m),
                 }
                 for m in ticket.messages.all()
                 if m.kind not in hidden

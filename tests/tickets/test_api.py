@@ -290,3 +290,62 @@ def test_list_pages_keep_the_sort_order_and_a_fixed_query_count(
     assert [row["id"] for row in body["results"]] == [created[1], created[2]]
     page2 = client.get("/api/v1/tickets?view=all&sort=priority&page_size=2&page=2").json()
     assert [row["id"] for row in page2["results"]] == [created[3], created[0]]
+
+
+def test_api_detail_matches_the_documented_serializer_with_edited_notes(ticket, alice, sam) -> None:
+    from tickets import selectors
+    from tickets import serializers as s
+
+    note = services.ticket_note_add(
+        actor=alice, ticket_id=ticket.pk, body="first", expected_version=v(ticket)
+    )
+    for text in ("second", "third"):
+        services.ticket_note_edit(
+            actor=alice, note_id=note.pk, body=text, expected_version=v(ticket)
+        )
+    services.ticket_reply(actor=alice, ticket_id=ticket.pk, body="hi", expected_version=v(ticket))
+    full = selectors.ticket_get_for_operator(operator=sam, ticket_id=ticket.pk)
+    expected = s.TicketDetailSerializer(full, context={"internal": True}).data
+    body = api(sam).get(f"/api/v1/tickets/{ticket.pk}").json()
+    assert body == expected
+    assert [m["revisions"] for m in body["messages"] if m["id"] == note.pk] == [2]
+
+
+def test_api_detail_for_a_service_principal_matches_the_documented_serializer(sam, queue) -> None:
+    from tickets import selectors
+    from tickets import serializers as s
+
+    principal, raw = make_service_token(["escalations:create", "tickets:read"])
+    result = services.escalation_create(
+        actor=principal,
+        customer_name="Eve",
+        category="dispute",
+        reason="r",
+        summary="s",
+        transcript=[
+            {"role": "user", "content": "hi"},
+            {"role": "tool", "content": "lookup"},
+            {"role": "assistant", "content": "passing on"},
+        ],
+        requested_action="a",
+        queue_slug="billing",
+    )
+    full = selectors.ticket_get_for_operator(operator=sam, ticket_id=result.ticket_id)
+    expected = s.TicketDetailSerializer(full, context={"internal": False}).data
+    body = token_client(raw).get(f"/api/v1/tickets/{result.ticket_id}").json()
+    assert body == expected
+    assert [m["kind"] for m in body["messages"]] == ["customer", "ai_agent"]
+
+
+def test_api_detail_reads_a_fixed_number_of_queries(
+    ticket, alice, sam, django_assert_max_num_queries
+) -> None:
+    for n in range(5):
+        services.ticket_note_add(
+            actor=alice, ticket_id=ticket.pk, body=f"n{n}", expected_version=v(ticket)
+        )
+    client = api(sam)
+    client.get(f"/api/v1/tickets/{ticket.pk}")
+    # session, user, device, 2 permission lookups; ticket, tags, messages, timeline
+    with django_assert_max_num_queries(9):
+        assert client.get(f"/api/v1/tickets/{ticket.pk}").status_code == 200
