@@ -13,7 +13,7 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from backoffice.errors import Forbidden, ValidationFailed
+from backoffice.errors import DomainError, Forbidden, ValidationFailed
 from identity.audit import audit_record
 from identity.models import Operator
 from payments_sandbox import access
@@ -27,6 +27,7 @@ from payments_sandbox.domain import (
     rehearse_balances,
 )
 from payments_sandbox.models import Payment, Refund
+from payments_sandbox.modes import ModeMismatch
 from payments_sandbox.selectors import payment_get, refundable_facts
 from payments_sandbox.services._common import (
     lock_payment,
@@ -107,39 +108,63 @@ def refund_request(
             raise ValidationFailed(
                 "No such ticket.", fields={"ticket_id": ["No ticket with this id."]}
             )
-    with transaction.atomic():
-        payment = lock_payment(payment_id)
-        money = parse_amount(amount, payment.currency)
-        preview = _preview(payment, money)
-        if preview.violations:
-            raise refuse(preview.violations)
-        assert preview.prediction is not None
-        assert preview.refundable_after is not None and preview.refunded_after is not None
-        now = timezone.now()
-        refund = Refund(
-            mode=payment.mode,
-            payment=payment,
-            amount=money.amount,
-            currency=money.currency,
-            reason=reason,
-            ticket_id=ticket_id,
-            requested_by=actor,
-            requested_at=now,
-            provider_idempotency_key=f"refund-{uuid.uuid4().hex}",
-            updated_at=now,
-        )
-        move(refund, RefundState.REHEARSED)
-        refund.predicted_outcome = preview.prediction.outcome
-        refund.prediction_note = preview.prediction.note[:300]
-        refund.refundable_before = preview.refundable_before.amount
-        refund.refundable_after = preview.refundable_after.amount
-        refund.refunded_after = preview.refunded_after.amount
-        refund.rehearsed_at = now
-        move(refund, RefundState.PENDING_APPROVAL)
-        refund.save()
-        audit_record(
-            actor=actor, action="refund.request", target=refund, after=refund_snapshot(refund)
-        )
+    # No savepoint: under the Idempotency-Key layer this transaction is nested in the one
+    # that also completes the key, and SAVEPOINT/RELEASE were two more round trips, one of
+    # them while the audit chain head is locked. Without a savepoint an exception escaping
+    # this block dooms the caller's transaction, so the refusals (no such payment, a row of
+    # the other mode, a bad amount, rule violations) are decided here, before anything is
+    # written, and raised after the block; a database error still escapes and dooms it, as
+    # it must (the server has aborted the transaction).
+    refusal: DomainError | ModeMismatch | None = None
+    with transaction.atomic(savepoint=False):
+        try:
+            payment = lock_payment(payment_id)
+            money = parse_amount(amount, payment.currency)
+            preview = _preview(payment, money)
+            if preview.violations:
+                raise refuse(preview.violations)
+        except (DomainError, ModeMismatch) as exc:
+            refusal = exc  # only reads happened: leaving the block normally changes nothing
+        else:
+            refund = _create_requested(actor, payment, money, preview, reason, ticket_id)
+    if refusal is not None:
+        raise refusal
+    return refund
+
+
+def _create_requested(
+    actor: Operator,
+    payment: Payment,
+    money: Money,
+    preview: RefundPreview,
+    reason: str,
+    ticket_id: int | None,
+) -> Refund:
+    assert preview.prediction is not None
+    assert preview.refundable_after is not None and preview.refunded_after is not None
+    now = timezone.now()
+    refund = Refund(
+        mode=payment.mode,
+        payment=payment,
+        amount=money.amount,
+        currency=money.currency,
+        reason=reason,
+        ticket_id=ticket_id,
+        requested_by=actor,
+        requested_at=now,
+        provider_idempotency_key=f"refund-{uuid.uuid4().hex}",
+        updated_at=now,
+    )
+    move(refund, RefundState.REHEARSED)
+    refund.predicted_outcome = preview.prediction.outcome
+    refund.prediction_note = preview.prediction.note[:300]
+    refund.refundable_before = preview.refundable_before.amount
+    refund.refundable_after = preview.refundable_after.amount
+    refund.refunded_after = preview.refunded_after.amount
+    refund.rehearsed_at = now
+    move(refund, RefundState.PENDING_APPROVAL)
+    refund.save(force_insert=True)
+    audit_record(actor=actor, action="refund.request", target=refund, after=refund_snapshot(refund))
     return refund
 
 
