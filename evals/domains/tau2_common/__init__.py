@@ -1,3 +1,3 @@
-"""Shared loading for τ²-bench domains (task data © Sierra, MIT licence: see NOTICE and
-`<TAU2_DATA_DIR>/LICENSE`). The data is read at run time from `TAU2_DATA_DIR`, default
-`../shared/tau2-data` next to the repository; the tools are our own implementation."""
+"""Shared loading for τ²-bench domains (task data © Sierra Research, MIT licence: see NOTICE
+and `data/LICENSE`). The data ships in `data/` and is read at run time; `TAU2_DATA_DIR`
+points at another copy. The tools are our own implementation."""

@@ -15,7 +15,9 @@ from evals.engine.task import GoldCall, Scenario, Task, TaskKind
 from evals.engine.tools import ToolKind, ToolSet
 from evals.engine.world import Handoff, World, state_hash
 
-REPO_ROOT = Path(__file__).resolve().parents[3]
+# A copy of τ²-bench's public data (sierra-research/tau2-bench at a2c0247, MIT; its LICENSE
+# sits beside it) ships with the package, so the domains work on a fresh checkout.
+BUNDLED_DATA = Path(__file__).resolve().parent / "data"
 
 # τ² reward bases we can judge deterministically, mapped to the oracle's components.
 _BASIS = {"DB": "state", "ACTION": "state", "ENV_ASSERTION": "state", "COMMUNICATE": "communicate"}
@@ -23,7 +25,7 @@ _BASIS = {"DB": "state", "ACTION": "state", "ENV_ASSERTION": "state", "COMMUNICA
 
 def data_dir() -> Path:
     raw = os.environ.get("TAU2_DATA_DIR")
-    path = Path(raw) if raw else REPO_ROOT.parent / "shared" / "tau2-data"
+    path = Path(raw) if raw else BUNDLED_DATA
     if not path.is_dir():
         raise EngineError(
             f"τ²-bench data not found at {path}; set TAU2_DATA_DIR to the folder holding "
