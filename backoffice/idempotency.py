@@ -127,6 +127,7 @@ _CLAIM_COLUMNS = (
 # (no savepoint, no BEGIN/COMMIT pair); it gets no row back and reads the existing record.
 # On PostgreSQL an insert that meets a conflicting row still being inserted waits for that
 # transaction, so two claims can never both return a row.
+_FIELDS = {field.name: field for field in IdempotencyRecord._meta.concrete_fields}
 _CLAIM_SQL = (
     f"INSERT INTO {_TABLE} ({', '.join(_CLAIM_COLUMNS)}) "  # noqa: S608 - names from the model
     f"VALUES ({', '.join(['%s'] * len(_CLAIM_COLUMNS))}) "
@@ -162,10 +163,8 @@ def _insert_claim(
         except IntegrityError:
             return None
         return record
-    meta = IdempotencyRecord._meta
     params = [
-        meta.get_field(name).get_db_prep_save(getattr(record, name), connection)
-        for name in _CLAIM_COLUMNS
+        _FIELDS[name].get_db_prep_save(getattr(record, name), connection) for name in _CLAIM_COLUMNS
     ]
     with connection.cursor() as cursor:
         cursor.execute(_CLAIM_SQL, params)
@@ -234,9 +233,7 @@ def _complete(record: IdempotencyRecord, response: Response) -> None:
     # to run. The owner and state conditions keep a superseded request from completing.
     alias = router.db_for_write(IdempotencyRecord)
     connection = connections[alias]
-    body = IdempotencyRecord._meta.get_field("response_body").get_db_prep_save(
-        _jsonable(response.data), connection
-    )
+    body = _FIELDS["response_body"].get_db_prep_save(_jsonable(response.data), connection)
     with connection.cursor() as cursor:
         cursor.execute(
             _COMPLETE_SQL,
