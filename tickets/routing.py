@@ -29,7 +29,8 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 
-from django.db.models import Count, F
+from django.db.models import Count, F, OuterRef, Subquery
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from identity.models import Operator, OperatorKind
@@ -60,7 +61,17 @@ class _Slot:
 
 
 def _slots(queue: Queue) -> list[_Slot]:
-    memberships = list(
+    """The on-duty members of the queue, least recently assigned first, each with their
+    free capacity: one query, each member's load counted by a correlated COUNT(*) over the
+    (assignee, status) index."""
+    load = (
+        Ticket.objects.filter(assignee_id=OuterRef("operator_id"), status__in=ACTIVE_STATUSES)
+        .order_by()
+        .values("assignee_id")
+        .annotate(n=Count("*"))
+        .values("n")
+    )
+    memberships = (
         QueueMembership.objects.filter(
             queue=queue,
             operator__is_active=True,
@@ -68,30 +79,15 @@ def _slots(queue: Queue) -> list[_Slot]:
             operator__availability__on_duty=True,
         )
         .select_related("operator", "operator__availability")
+        .annotate(load=Coalesce(Subquery(load), 0))
         .order_by(F("last_assigned_at").asc(nulls_first=True), "joined_at", "id")
-    )
-    if not memberships:
-        return []
-    loads = dict(
-        Ticket.objects.filter(
-            assignee_id__in=[m.operator_id for m in memberships], status__in=ACTIVE_STATUSES
-        )
-        .values("assignee_id")
-        # COUNT(*), not COUNT(id): PostgreSQL can then count from the (assignee, status)
-        # index alone (an index-only scan) instead of visiting every ticket row.
-        .annotate(n=Count("*"))
-        .values_list("assignee_id", "n")
     )
     slots = []
     for membership in memberships:
         override = membership.operator.availability.capacity_override
         cap = override if override is not None else queue.capacity_per_operator
         slots.append(
-            _Slot(
-                membership=membership,
-                operator=membership.operator,
-                free=cap - loads.get(membership.operator_id, 0),
-            )
+            _Slot(membership=membership, operator=membership.operator, free=cap - membership.load)
         )
     return slots
 
