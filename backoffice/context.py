@@ -7,6 +7,8 @@ from typing import Any
 from django.http import HttpRequest
 from django.urls import NoReverseMatch, reverse
 
+from identity import otp
+
 # (label, url name, permission required or None for any verified operator)
 NAV: list[tuple[str, str, str | None]] = [
     ("Home", "home", None),
@@ -22,7 +24,7 @@ NAV: list[tuple[str, str, str | None]] = [
 
 def navigation(request: HttpRequest) -> dict[str, Any]:
     user = request.user
-    if not user.is_authenticated or not getattr(user, "is_verified", lambda: False)():
+    if not otp.session_verified(user):
         return {"nav": []}
     entries = []
     for label, name, perm in NAV:

@@ -86,8 +86,8 @@ def _flatten(detail: Any) -> dict[str, list[str]]:
         out: dict[str, list[str]] = {}
         for key, value in detail.items():
             if isinstance(value, dict):
-                for sub, msgs in _flatten(value).items():
-                    out[f"{key}.{sub}"] = msgs
+                for sub, nested in _flatten(value).items():
+                    out[f"{key}.{sub}"] = nested
             elif isinstance(value, list):
                 msgs: list[str] = []
                 for index, item in enumerate(value):

@@ -8,6 +8,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from backoffice.http import request_operator
 from identity.models import ApiToken
 
 
@@ -21,7 +22,7 @@ class WhoAmIOutput(serializers.Serializer):
 class WhoAmIView(APIView):
     @extend_schema(responses=WhoAmIOutput)
     def get(self, request: Request) -> Response:
-        user = request.user
+        user = request_operator(request)
         token = request.auth if isinstance(request.auth, ApiToken) else None
         data = {
             "username": user.get_username(),

@@ -154,6 +154,9 @@ def _actor_fields(actor: Operator | None) -> tuple[str, int | None, str]:
 _HEAD = AuditChainHead._meta.db_table
 _EVENTS = AuditEvent._meta.db_table
 _INSERT_FIELDS = [f for f in AuditEvent._meta.concrete_fields if f.name != "id"]
+# A concrete field always has a column (that is what makes it concrete); the filter only
+# narrows `str | None` for the type checker.
+_INSERT_COLUMNS = [f.column for f in _INSERT_FIELDS if f.column is not None]
 
 
 def _lock_head() -> tuple[int, str]:
@@ -177,7 +180,7 @@ def _insert(event: AuditEvent) -> None:
     alias = router.db_for_write(AuditEvent)
     connection = connections[alias]
     quote = connection.ops.quote_name
-    columns = ", ".join(quote(f.column) for f in _INSERT_FIELDS)
+    columns = ", ".join(quote(column) for column in _INSERT_COLUMNS)
     values = ", ".join(["%s"] * len(_INSERT_FIELDS))
     params = [f.get_db_prep_save(getattr(event, f.attname), connection) for f in _INSERT_FIELDS]
     # Identifiers come from the model; values are parameters.

@@ -6,7 +6,7 @@ from django.utils import timezone
 from rest_framework import authentication, exceptions, permissions
 from rest_framework.request import Request
 
-from identity import tokens
+from identity import otp, tokens
 from identity.models import ApiToken
 
 
@@ -50,7 +50,7 @@ class VerifiedSessionAuthentication(authentication.SessionAuthentication):
         if result is None:
             return None
         user = result[0]
-        if not getattr(request._request.user, "is_verified", lambda: False)():
+        if not otp.session_verified(request._request.user):
             return None
         return user, None
 

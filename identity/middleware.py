@@ -11,6 +11,7 @@ from django.urls import Resolver404, resolve
 from django.utils import timezone
 from django.utils.http import urlencode
 
+from identity import otp
 from identity.models import OperatorSession
 
 # Pages a session may reach before its second factor is verified. Everything else under the
@@ -69,7 +70,7 @@ class RequireVerifiedOperatorMiddleware:
             # Service principals never use the UI; a session of one is a mistake or an attack.
             logout(request)
             return redirect(settings.LOGIN_URL_PATH)
-        if not user.is_verified():  # type: ignore[union-attr]
+        if not otp.session_verified(user):
             return redirect(
                 f"{settings.OTP_URL_PATH}?{urlencode({'next': request.get_full_path()})}"
             )

@@ -74,3 +74,13 @@ def qr_svg(data: str) -> str:
     svg = buffer.getvalue().decode("utf-8")
     # Drop the XML declaration so the markup can be embedded in HTML.
     return svg[svg.index("<svg") :]
+
+
+def session_verified(user: object) -> bool:
+    """True when this request's user passed a second factor in this session.
+
+    django-otp's OTPMiddleware attaches `is_verified()` to the user object of each request,
+    so it exists at runtime but not on the Operator type; read it here and nowhere else.
+    """
+    is_verified = getattr(user, "is_verified", None)
+    return bool(getattr(user, "is_authenticated", False) and is_verified and is_verified())

@@ -22,6 +22,7 @@ from django.utils.http import urlencode
 from rest_framework.permissions import BasePermission
 
 from backoffice.errors import StepUpRequired
+from identity import otp
 
 STEPUP_SESSION_KEY = "identity.otp_verified_at"
 
@@ -38,8 +39,7 @@ def seconds_left(session: SessionBase) -> int:
 
 
 def is_fresh(request: HttpRequest) -> bool:
-    user = request.user
-    if not user.is_authenticated or not getattr(user, "is_verified", lambda: False)():
+    if not otp.session_verified(request.user):
         return False
     return seconds_left(request.session) > 0
 

@@ -54,7 +54,8 @@ def locked_until(keys: list[ThrottleKey]) -> dt.datetime | None:
     ends = LoginThrottle.objects.filter(match, locked_until__gt=now).values_list(
         "locked_until", flat=True
     )
-    return max(ends, default=None)
+    # The filter already excludes NULL; the generator narrows the type for max().
+    return max((end for end in ends if end is not None), default=None)
 
 
 def record_failure(keys: list[ThrottleKey]) -> list[ThrottleKey]:

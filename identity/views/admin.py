@@ -8,16 +8,12 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from backoffice.errors import DomainError
+from backoffice.http import request_operator
 from identity import otp, selectors, services
 from identity.forms import OperatorCreateForm, RolesForm, TokenCreateForm
-from identity.models import ApiToken, Operator
+from identity.models import ApiToken
 from identity.stepup import stepup_required
 from identity.views.common import admin_required
-
-
-def _me(request: HttpRequest) -> Operator:
-    assert isinstance(request.user, Operator)
-    return request.user
 
 
 def _apply_field_errors(form: OperatorCreateForm | TokenCreateForm, exc: DomainError) -> None:
@@ -59,7 +55,9 @@ def operator_create(request: HttpRequest) -> HttpResponse:
     form = OperatorCreateForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            operator, temporary = services.operator_create(actor=_me(request), **form.cleaned_data)
+            operator, temporary = services.operator_create(
+                actor=request_operator(request), **form.cleaned_data
+            )
         except DomainError as exc:
             _apply_field_errors(form, exc)
         else:
@@ -73,7 +71,7 @@ def operator_create(request: HttpRequest) -> HttpResponse:
 
 def _act(request: HttpRequest, pk: int, done: str, action: str) -> HttpResponse:
     operator = selectors.operator_get(pk=pk)
-    actor = _me(request)
+    actor = request_operator(request)
     try:
         if action == "roles":
             form = RolesForm(request.POST)
@@ -140,7 +138,7 @@ def token_create(request: HttpRequest) -> HttpResponse:
         data = form.cleaned_data
         try:
             token, raw = services.api_token_create(
-                actor=_me(request),
+                actor=request_operator(request),
                 principal=data["principal"],
                 name=data["name"],
                 scopes=data["scopes"],
@@ -158,7 +156,7 @@ def token_create(request: HttpRequest) -> HttpResponse:
 def token_revoke(request: HttpRequest, pk: int) -> HttpResponse:
     token = get_object_or_404(ApiToken, pk=pk)
     try:
-        services.api_token_revoke(actor=_me(request), token=token)
+        services.api_token_revoke(actor=request_operator(request), token=token)
     except DomainError as exc:
         messages.error(request, exc.message)
     else:

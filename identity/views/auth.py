@@ -38,7 +38,7 @@ def _with_next(url_name: str, next_url: str) -> str:
 
 
 def _is_verified(request: HttpRequest) -> bool:
-    return bool(request.user.is_authenticated and request.user.is_verified())  # type: ignore[union-attr]
+    return otp.session_verified(request.user)
 
 
 @never_cache

@@ -8,18 +8,13 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from backoffice.errors import DomainError
+from backoffice.http import request_operator
 from identity import otp, selectors, services, stepup
-from identity.models import Operator
-
-
-def _me(request: HttpRequest) -> Operator:
-    assert isinstance(request.user, Operator)
-    return request.user
 
 
 @require_GET
 def security(request: HttpRequest) -> HttpResponse:
-    me = _me(request)
+    me = request_operator(request)
     return render(
         request,
         "identity/security.html",
@@ -37,7 +32,7 @@ def security(request: HttpRequest) -> HttpResponse:
 @stepup.stepup_required
 def backup_codes_regenerate(request: HttpRequest) -> HttpResponse:
     try:
-        codes = services.backup_codes_regenerate(actor=_me(request))
+        codes = services.backup_codes_regenerate(actor=request_operator(request))
     except DomainError as exc:
         messages.error(request, exc.message)
         return redirect("identity:security")
@@ -50,7 +45,7 @@ def backup_codes_regenerate(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 def session_revoke(request: HttpRequest, pk: int) -> HttpResponse:
-    me = _me(request)
+    me = request_operator(request)
     session = selectors.session_get_for_operator(operator=me, pk=pk)
     own = session.session_key == request.session.session_key
     services.session_revoke(actor=me, session=session)
