@@ -11,6 +11,7 @@ from importlib import import_module
 from typing import Any
 
 from django.core.management.base import BaseCommand
+from django.test.utils import override_settings
 
 from identity.demo import ensure_demo_operators
 
@@ -22,6 +23,15 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         operators, rows = ensure_demo_operators()
+        # Demo data raises real notifications (assignments, SLA warnings); their emails go to
+        # made-up addresses, so they are kept in memory rather than sent through whatever
+        # EMAIL_BACKEND is configured.
+        with override_settings(EMAIL_BACKEND="django.core.mail.backends.locmem.EmailBackend"):
+            for dotted in SEEDERS:
+                module = import_module(dotted)
+                for line in module.seed(operators=operators):
+                    self.stdout.write(line)
+        # The login table last, so it is what a person sees above the server's output.
         header = ("username", "role", "password", "TOTP secret (base32)", "backup code")
         table = [header] + [
             (r.username, r.role, r.password, r.totp_secret, r.backup_code) for r in rows
@@ -34,7 +44,3 @@ class Command(BaseCommand):
         self.stdout.write(
             "  Current code without a phone (DEBUG only): python manage.py totp_code <username>"
         )
-        for dotted in SEEDERS:
-            module = import_module(dotted)
-            for line in module.seed(operators=operators):
-                self.stdout.write(line)
