@@ -22,6 +22,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from backoffice.errors import ValidationFailed
+from backoffice.http import request_operator
 from backoffice.idempotency import idempotent
 from backoffice.pagination import StandardPagination
 from evals import access, selectors, services
@@ -160,7 +161,7 @@ class RunCreateApi(APIView):
             )
         except services.SuiteError as exc:
             raise ValidationFailed(str(exc), fields={"suite": [str(exc)]}) from exc
-        run = services.eval_run_start_background(actor=request.user, suite=suite)
+        run = services.eval_run_start_background(actor=request_operator(request), suite=suite)
         return Response(
             RunOut(run, context={"request": request}).data, status=http.HTTP_202_ACCEPTED
         )

@@ -17,11 +17,14 @@ class StartRunForm(forms.Form):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         names = [s.name for s in suite_list() if isinstance(s, Suite)]
-        self.fields["suite"].choices = [(n, n) for n in names]
+        suite_field = self.fields["suite"]
+        if isinstance(suite_field, forms.ChoiceField):  # always; narrows Field for mypy
+            suite_field.choices = [(n, n) for n in names]
         self.resolved: Suite | None = None
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if self.errors:
             return data
         try:

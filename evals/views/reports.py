@@ -14,6 +14,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from backoffice.errors import DomainError
+from backoffice.http import request_operator
 from evals import access, charts, selectors, services
 from evals.models import Executor, RunStatus, TrialOutcome
 from evals.views.forms import StartRunForm
@@ -60,7 +61,9 @@ def run_start(request: HttpRequest) -> HttpResponse:
         messages.error(request, "; ".join(str(e) for errs in form.errors.values() for e in errs))
         return redirect("evals:run_list")
     try:
-        run = services.eval_run_start_background(actor=request.user, suite=form.resolved)
+        run = services.eval_run_start_background(
+            actor=request_operator(request), suite=form.resolved
+        )
     except DomainError as exc:
         messages.error(request, exc.message)
         return redirect("evals:run_list")
@@ -181,7 +184,9 @@ def run_resume(request: HttpRequest, run_id: int) -> HttpResponse:
     _require(access.can_view_runs(request.user) and access.can_start_runs(request.user))
     run = _run_or_404(run_id)
     try:
-        services.eval_run_resume(actor=request.user, run_id=run.pk, executor=Executor.INLINE)
+        services.eval_run_resume(
+            actor=request_operator(request), run_id=run.pk, executor=Executor.INLINE
+        )
     except DomainError as exc:
         messages.error(request, exc.message)
     return redirect("evals:run_detail", run.pk)
@@ -194,7 +199,9 @@ def run_selftest(request: HttpRequest, run_id: int) -> HttpResponse:
     _require(access.can_view_runs(request.user) and access.can_start_runs(request.user))
     run = _run_or_404(run_id)
     try:
-        selftest = services.eval_selftest_run(actor=request.user, domains=run_domains(run))
+        selftest = services.eval_selftest_run(
+            actor=request_operator(request), domains=run_domains(run)
+        )
     except DomainError as exc:
         messages.error(request, exc.message)
     else:
@@ -252,7 +259,9 @@ def trial_ticket(request: HttpRequest, run_id: int, trial_id: int) -> HttpRespon
     _require(access.can_view_runs(request.user) and access.can_ticket_trials(request.user))
     try:
         trial = selectors.trial_get(run_id=run_id, trial_id=trial_id)
-        ticket = services.eval_trial_ticket_create(actor=request.user, trial_id=trial.pk)
+        ticket = services.eval_trial_ticket_create(
+            actor=request_operator(request), trial_id=trial.pk
+        )
     except DomainError as exc:
         messages.error(request, exc.message)
         return redirect("evals:trial_detail", run_id, trial_id)
