@@ -94,9 +94,12 @@ def olga(make_operator: Callable[..., Operator]) -> Operator:
     return make_operator("olga")
 
 
-def make_service_token(scopes: Iterable[str], username: str = "agent-runtime") -> tuple[Operator, str]:
+def make_service_token(
+    scopes: Iterable[str], username: str = "agent-runtime"
+) -> tuple[Operator, str]:
     principal, _ = Operator.objects.get_or_create(
-        username=username, defaults={"kind": OperatorKind.SERVICE, "display_name": "AI agent runtime"}
+        username=username,
+        defaults={"kind": OperatorKind.SERVICE, "display_name": "AI agent runtime"},
     )
     principal.set_unusable_password()
     principal.save()

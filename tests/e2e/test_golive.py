@@ -43,8 +43,11 @@ def test_a_release_manager_reads_a_failing_run_and_sends_a_trial_to_the_inbox(
     href = page.get_attribute("[data-testid=ticket-link] a", "href")
     assert href == f"/tickets/{trial.ticket_id}/"
     # The ticket waits in the go-live queue for an operator; it links back to the trial.
-    assert trial.ticket.queue.slug == "go-live"
-    assert f"/evals/{run.pk}/trials/{trial.pk}/" in trial.ticket.messages.first().body
+    ticket = trial.ticket
+    assert ticket is not None and ticket.queue.slug == "go-live"
+    opening = ticket.messages.first()
+    assert opening is not None
+    assert f"/evals/{run.pk}/trials/{trial.pk}/" in opening.body
 
 
 def test_the_comparison_page_puts_the_regression_first(logged_in_page: Any, rita: Any) -> None:

@@ -211,6 +211,7 @@ def test_show_lists_trials_answered_by_another_model(rita, make_suite) -> None:
     run = services.eval_run_create(actor=rita, suite=make_suite())
     services.eval_run_execute(actor=rita, run_id=run.pk)
     odd = TrialResult.objects.filter(run=run).first()
+    assert odd is not None
     TrialResult.objects.filter(pk=odd.pk).update(agent_model="fallback-model")
     EvalRun.objects.filter(pk=run.pk).update(
         agent_model_resolved="fallback-model, sandbox/reference"

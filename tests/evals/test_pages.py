@@ -42,6 +42,7 @@ def test_the_run_page_shows_verdict_reasons_charts_heatmap_failures_usage_and_sl
     assert "policy_violation" in html
     assert 'data-testid="usage"' in html and 'data-testid="slowest"' in html
     failing = TrialResult.objects.filter(run=failing_run).exclude(outcome=TrialOutcome.PASS).first()
+    assert failing is not None
     assert reverse("evals:trial_detail", args=[failing_run.pk, failing.pk]) in html
 
 
@@ -49,9 +50,11 @@ def test_the_trial_page_shows_the_conversation_tool_calls_results_verdicts_and_d
     rita, failing_run
 ) -> None:
     trial = TrialResult.objects.filter(run=failing_run, policy_violations__gt=0).first()
+    assert trial is not None
     page = verified_client(rita).get(reverse("evals:trial_detail", args=[failing_run.pk, trial.pk]))
     html = page.content.decode()
     assert page.status_code == 200
+    assert trial.trajectory is not None
     first_call = next(m for m in trial.trajectory["messages"] if m.get("tool_calls"))["tool_calls"][
         0
     ]
@@ -65,17 +68,18 @@ def test_a_release_manager_turns_a_failing_trial_into_a_ticket_linked_both_ways(
     rita, failing_run
 ) -> None:
     trial = TrialResult.objects.filter(run=failing_run).exclude(outcome=TrialOutcome.PASS).first()
+    assert trial is not None
     client = verified_client(rita)
     response = client.post(reverse("evals:trial_ticket", args=[failing_run.pk, trial.pk]))
     assert response.status_code == 302
     trial.refresh_from_db()
-    ticket = Ticket.objects.get(pk=trial.ticket_id)
+    ticket = trial.ticket
+    assert ticket is not None
     assert ticket.eval_trial == trial
     assert ticket.queue.slug == "go-live"
-    assert (
-        reverse("evals:trial_detail", args=[failing_run.pk, trial.pk])
-        in ticket.messages.first().body
-    )
+    opening = ticket.messages.first()
+    assert opening is not None
+    assert reverse("evals:trial_detail", args=[failing_run.pk, trial.pk]) in opening.body
     assert (
         AuditEvent.objects.filter(
             action="evals.trial.ticket_create", target_id=str(trial.pk)
@@ -93,6 +97,7 @@ def test_a_release_manager_turns_a_failing_trial_into_a_ticket_linked_both_ways(
 
 def test_a_passing_trial_cannot_become_a_ticket(rita, passing_run) -> None:
     trial = TrialResult.objects.filter(run=passing_run).first()
+    assert trial is not None
     with pytest.raises(Exception, match="failing trial"):
         services.eval_trial_ticket_create(actor=rita, trial_id=trial.pk)
 
@@ -129,6 +134,7 @@ def test_permissions_per_role(request, persona, sees, starts, tickets, failing_r
     operator = request.getfixturevalue(persona)
     client = verified_client(operator)
     trial = TrialResult.objects.filter(run=failing_run).exclude(outcome=TrialOutcome.PASS).first()
+    assert trial is not None
     pages = [
         reverse("evals:run_list"),
         reverse("evals:run_detail", args=[failing_run.pk]),
@@ -157,9 +163,9 @@ def test_anonymous_visitors_are_sent_to_login(client, passing_run) -> None:
 def test_the_run_page_shows_infrastructure_and_simulator_errors_apart_with_thresholds(
     rita, passing_run
 ) -> None:
-    TrialResult.objects.filter(pk=TrialResult.objects.filter(run=passing_run).first().pk).update(
-        outcome=TrialOutcome.SIMULATOR
-    )
+    trial = TrialResult.objects.filter(run=passing_run).first()
+    assert trial is not None
+    TrialResult.objects.filter(pk=trial.pk).update(outcome=TrialOutcome.SIMULATOR)
     EvalRun.objects.filter(pk=passing_run.pk).update(status="running")
     run = services.eval_run_finalise(run_id=passing_run.pk)
     html = verified_client(rita).get(reverse("evals:run_detail", args=[run.pk])).content.decode()
@@ -175,6 +181,7 @@ def test_the_run_and_trial_pages_show_the_models_as_resolved(rita, passing_run) 
         agent_model_resolved="sandbox/reference, snapshot-2"
     )
     odd = TrialResult.objects.filter(run=passing_run).first()
+    assert odd is not None
     TrialResult.objects.filter(pk=odd.pk).update(agent_model="snapshot-2")
     client = verified_client(rita)
     html = client.get(reverse("evals:run_detail", args=[passing_run.pk])).content.decode()

@@ -35,6 +35,7 @@ class _Wrapped:
     """The scripted customer with one behaviour changed (subclasses override `respond`)."""
 
     def __init__(self, **kwargs: Any) -> None:
+        assert retail.scripted_user is not None, "retail ships a scripted customer"
         self.inner = retail.scripted_user(**kwargs)
 
     def respond(self, messages: Sequence[Message]) -> Message:

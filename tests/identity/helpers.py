@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.test import Client
 from django_otp.oath import totp
 from django_otp.plugins.otp_totp.models import TOTPDevice
@@ -22,11 +24,11 @@ def device_of(operator: Operator) -> TOTPDevice:
     return device
 
 
-def password_login(client: Client, username: str, password: str = PASSWORD, **extra: str):
+def password_login(client: Client, username: str, password: str = PASSWORD, **extra: Any):
     return client.post("/login/", {"username": username, "password": password}, **extra)
 
 
-def full_login(client: Client, operator: Operator, **extra: str) -> None:
+def full_login(client: Client, operator: Operator, **extra: Any) -> None:
     response = password_login(client, operator.username, **extra)
     assert response.status_code == 302, response.content[:500]
     device = device_of(operator)

@@ -4,6 +4,7 @@ import csv
 import io
 
 import pytest
+from django.http import StreamingHttpResponse
 from django.test import Client
 
 from identity import scopes
@@ -130,6 +131,7 @@ def test_auditor_filters_the_trail_and_exports_csv(
     assert [e.action for e in page.context["page"]] == ["ticket.assign"]
     export = client.get("/audit/export.csv", {"actor": "bob"})
     assert export.status_code == 200 and export["Content-Type"].startswith("text/csv")
+    assert isinstance(export, StreamingHttpResponse)
     rows = list(csv.reader(io.StringIO(b"".join(export.streaming_content).decode())))
     assert rows[0][:3] == ["seq", "occurred_at", "actor_type"]
     assert [r[5] for r in rows[1:]] == ["refund.reject", "refund.approve"]

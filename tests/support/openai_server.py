@@ -24,6 +24,7 @@ import threading
 from collections import defaultdict, deque
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
+from email.message import Message
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -102,7 +103,8 @@ def bad_request(message: str = "Invalid value for 'tools'", **kw: Any) -> Reply:
     return Reply(status=400, error_message=message, error_code="invalid_request_error", **kw)
 
 
-Handler = Callable[[dict[str, Any], Mapping[str, str]], Reply]
+# Headers as the stdlib parses them (case-insensitive `.get`, repeated names kept).
+Handler = Callable[[dict[str, Any], Message], Reply]
 
 
 @dataclass
@@ -160,6 +162,7 @@ class OpenAIServer:
     def url(self) -> str:
         assert self._httpd is not None, "server not started"
         host, port = self._httpd.server_address[:2]
+        assert isinstance(host, str), "an AF_INET server's host is text"
         return f"http://{host}:{port}/v1"
 
     def start(self, port: int = 0) -> OpenAIServer:

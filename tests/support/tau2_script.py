@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Mapping
+from email.message import Message
 from functools import cache
 from typing import Any
 
@@ -66,7 +67,7 @@ def _agent(body: Mapping[str, Any]) -> Reply:
     return text(f"All done. {facts}".strip())
 
 
-def handler(body: dict[str, Any], headers: Mapping[str, str]) -> Reply:
+def handler(body: dict[str, Any], headers: Message) -> Reply:
     if os.environ.get("TAU2_SCRIPT_DEBUG"):
         print(json.dumps(body)[:500])
     return _user(body) if "user" in str(body.get("model")) else _agent(body)
