@@ -96,7 +96,8 @@ def _request_body(request: Request) -> bytes | dict[str, Any]:
         return request._request.body
     except RawPostDataException:
         # A multipart body already streamed by a parser: fall back to the parsed form.
-        return {key: request.data.getlist(key) for key in request.data}
+        data: Any = request.data  # a QueryDict here: multipart/form bodies are parsed to one
+        return {key: data.getlist(key) for key in data}
 
 
 def _jsonable(data: Any) -> Any:

@@ -118,7 +118,7 @@ def _role_load(spec: dict[str, Any]) -> dict[str, Any]:
     from django.db import connection
     from django.test import Client
 
-    auth = {"HTTP_AUTHORIZATION": f"Bearer {spec['token']}"}
+    auth: dict[str, Any] = {"HTTP_AUTHORIZATION": f"Bearer {spec['token']}"}
     lock = threading.Lock()
     queue = [tuple(job) for job in reversed(spec["jobs"])]
     results: list[tuple[int, float, Any, str]] = []

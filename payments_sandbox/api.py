@@ -19,6 +19,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from backoffice.http import request_operator
 from backoffice.idempotency import idempotent
 from backoffice.pagination import StandardPagination
 from identity.models import ApiToken
@@ -49,7 +50,7 @@ def allowed(*, human: Callable[[Any], bool], scope: str | None = None) -> type[B
 class _Paginated(APIView):
     def paginate(self, request: Request, queryset: Any, serializer: Any) -> Response:
         paginator = StandardPagination()
-        page = paginator.paginate_queryset(queryset, request, view=self)
+        page: list[Any] | None = paginator.paginate_queryset(queryset, request, view=self)
         return paginator.get_paginated_response(serializer(page, many=True).data)
 
 
@@ -124,7 +125,7 @@ class RefundRequestApi(APIView):
     def post(self, request: Request) -> Response:
         data = s.RefundRequestIn(data=request.data)
         data.is_valid(raise_exception=True)
-        refund = services.refund_request(actor=request.user, **data.validated_data)
+        refund = services.refund_request(actor=request_operator(request), **data.validated_data)
         return Response(s.RefundOut(refund).data, status=http.HTTP_201_CREATED)
 
 
@@ -140,7 +141,7 @@ class RefundPreviewApi(APIView):
     def post(self, request: Request) -> Response:
         data = s.RefundPreviewIn(data=request.data)
         data.is_valid(raise_exception=True)
-        preview = services.refund_preview(actor=request.user, **data.validated_data)
+        preview = services.refund_preview(actor=request_operator(request), **data.validated_data)
         return Response(s.preview_out(preview))
 
 
@@ -160,7 +161,9 @@ class RefundApproveApi(_Decision):
         data = s.DecisionIn(data=request.data)
         data.is_valid(raise_exception=True)
         refund = services.refund_approve(
-            actor=request.user, refund_id=refund_id, reason=data.validated_data["reason"]
+            actor=request_operator(request),
+            refund_id=refund_id,
+            reason=data.validated_data["reason"],
         )
         return Response(s.RefundOut(refund).data)
 
@@ -172,7 +175,9 @@ class RefundRejectApi(_Decision):
         data = s.RejectIn(data=request.data)
         data.is_valid(raise_exception=True)
         refund = services.refund_reject(
-            actor=request.user, refund_id=refund_id, reason=data.validated_data["reason"]
+            actor=request_operator(request),
+            refund_id=refund_id,
+            reason=data.validated_data["reason"],
         )
         return Response(s.RefundOut(refund).data)
 
@@ -186,7 +191,9 @@ class RefundCancelApi(APIView):
         data = s.DecisionIn(data=request.data)
         data.is_valid(raise_exception=True)
         refund = services.refund_cancel(
-            actor=request.user, refund_id=refund_id, reason=data.validated_data["reason"]
+            actor=request_operator(request),
+            refund_id=refund_id,
+            reason=data.validated_data["reason"],
         )
         return Response(s.RefundOut(refund).data)
 
@@ -212,7 +219,7 @@ class ReconciliationRunApi(APIView):
     def post(self, request: Request) -> Response:
         data = s.ReconcileIn(data=request.data)
         data.is_valid(raise_exception=True)
-        report = services.reconcile_run(actor=request.user, **data.validated_data)
+        report = services.reconcile_run(actor=request_operator(request), **data.validated_data)
         return Response(s.ReconciliationReportDetailOut(report).data, status=201)
 
 
@@ -234,6 +241,6 @@ class ReconciliationItemResolveApi(APIView):
         data = s.ResolveIn(data=request.data)
         data.is_valid(raise_exception=True)
         item = services.reconciliation_item_resolve(
-            actor=request.user, item_id=item_id, note=data.validated_data["note"]
+            actor=request_operator(request), item_id=item_id, note=data.validated_data["note"]
         )
         return Response(s.ReconciliationItemOut(item).data)

@@ -14,6 +14,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from backoffice.errors import DomainError
+from backoffice.http import request_operator
 from identity.stepup import stepup_required
 from payments_sandbox import access, selectors, services
 from payments_sandbox.domain import refundable
@@ -80,7 +81,7 @@ def refund_request(request: HttpRequest, payment_id: int) -> HttpResponse:
     _require(access.can_view_payments(request.user))
     try:
         refund = services.refund_request(
-            actor=request.user,
+            actor=request_operator(request),
             payment_id=payment_id,
             amount=request.POST.get("amount", ""),
             reason=request.POST.get("reason", ""),
@@ -122,10 +123,14 @@ def _decision(request: HttpRequest, refund_id: int, *, approve: bool) -> HttpRes
     reason = request.POST.get("reason", "")
     try:
         if approve:
-            services.refund_approve(actor=request.user, refund_id=refund_id, reason=reason)
+            services.refund_approve(
+                actor=request_operator(request), refund_id=refund_id, reason=reason
+            )
             messages.success(request, f"Refund #{refund_id} approved; it is being executed.")
         else:
-            services.refund_reject(actor=request.user, refund_id=refund_id, reason=reason)
+            services.refund_reject(
+                actor=request_operator(request), refund_id=refund_id, reason=reason
+            )
             messages.success(request, f"Refund #{refund_id} rejected.")
     except DomainError as exc:
         messages.error(request, exc.message)
@@ -149,7 +154,9 @@ def refund_cancel(request: HttpRequest, refund_id: int) -> HttpResponse:
     _require(access.can_view_refunds(request.user))
     try:
         services.refund_cancel(
-            actor=request.user, refund_id=refund_id, reason=request.POST.get("reason", "")
+            actor=request_operator(request),
+            refund_id=refund_id,
+            reason=request.POST.get("reason", ""),
         )
         messages.success(request, f"Refund #{refund_id} cancelled.")
     except DomainError as exc:
@@ -190,7 +197,7 @@ def reconciliation_run(request: HttpRequest) -> HttpResponse:
     _require(access.can_view_reconciliation(request.user))
     try:
         report = services.reconcile_run(
-            actor=request.user,
+            actor=request_operator(request),
             date_from=dt.date.fromisoformat(request.POST.get("date_from", "")),
             date_to=dt.date.fromisoformat(request.POST.get("date_to", "")),
         )
@@ -212,7 +219,7 @@ def reconciliation_resolve(request: HttpRequest, item_id: int) -> HttpResponse:
     _require(access.can_view_reconciliation(request.user))
     try:
         item = services.reconciliation_item_resolve(
-            actor=request.user, item_id=item_id, note=request.POST.get("note", "")
+            actor=request_operator(request), item_id=item_id, note=request.POST.get("note", "")
         )
     except DomainError as exc:
         messages.error(request, exc.message)

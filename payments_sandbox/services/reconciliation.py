@@ -70,7 +70,7 @@ def _compare(refund: Refund | None, record: ProviderRefund | None) -> list[str]:
     if refund is None:
         return [MismatchKind.EXTRA]
     assert record is not None
-    kinds = []
+    kinds: list[str] = []
     if record.amount.amount != refund.amount:
         kinds.append(MismatchKind.AMOUNT)
     if record.amount.currency != refund.currency:

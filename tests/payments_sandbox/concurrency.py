@@ -4,16 +4,17 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from django.db import connection
+from django.db.backends.sqlite3.base import DatabaseWrapper as SQLiteWrapper
 
 
 def _in_memory_sqlite() -> bool:
     if connection.vendor != "sqlite":
         return False
-    return bool(connection.is_in_memory_db())
+    return cast(SQLiteWrapper, connection).is_in_memory_db()
 
 
 def require_real_connections() -> None:

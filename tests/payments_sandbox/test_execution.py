@@ -4,7 +4,7 @@ recovery after a worker died between the provider call and recording its result.
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from django.utils import timezone
@@ -105,7 +105,7 @@ def test_the_celery_task_asks_for_a_retry_on_timeout_and_the_retry_settles_once(
 
     sandbox()
     refund = approved(alice, bob, payment, "10.08", capture)
-    assert tasks.refund_execute.autoretry_for == (ProviderTimeout.__mro__[1],)
+    assert cast(Any, tasks.refund_execute).autoretry_for == (ProviderTimeout.__mro__[1],)
     # Eager Celery surfaces the scheduled retry as an exception instead of sleeping.
     with pytest.raises(Retry):
         tasks.refund_execute.delay(refund.pk)

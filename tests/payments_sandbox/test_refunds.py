@@ -81,9 +81,9 @@ def test_it_rejects_too_many_decimals_and_other_currencies(
     with pytest.raises(ValidationFailed) as caught:
         request(alice, jpy, "10.5")
     assert caught.value.fields["amount"]
-    with pytest.raises(Unprocessable) as caught:
+    with pytest.raises(Unprocessable) as mismatch:
         request(alice, jpy, Money.parse("1.00", "USD"))  # type: ignore[arg-type]
-    assert caught.value.code == "currency_mismatch"
+    assert mismatch.value.code == "currency_mismatch"
 
 
 def test_kwd_amounts_use_three_decimals(alice: Operator, make_payment: Any) -> None:
