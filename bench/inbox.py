@@ -302,15 +302,13 @@ def broker_deferred_email() -> Iterator[list[int]]:
     over on commit (`.delay`) and runs later in a worker, not inside the request as eager
     Celery (the test settings) would run it. Collects the notification ids instead; the
     caller runs those tasks afterwards (measured apart, see run_deferred_email)."""
+    from unittest import mock
+
     from tickets import tasks
 
     queued: list[int] = []
-    original = tasks.notification_email_send.delay
-    tasks.notification_email_send.delay = lambda notification_id: queued.append(notification_id)
-    try:
+    with mock.patch.object(tasks.notification_email_send, "delay", side_effect=queued.append):
         yield queued
-    finally:
-        tasks.notification_email_send.delay = original
 
 
 def run_deferred_email(notification_ids: list[int]) -> dict[str, Any]:
@@ -318,7 +316,7 @@ def run_deferred_email(notification_ids: list[int]) -> dict[str, Any]:
     from tickets.tasks import notification_email_send
 
     start_cpu = time.process_time()
-    sent = sum(bool(notification_email_send.apply(args=[i]).get()) for i in notification_ids)
+    sent = sum(bool(notification_email_send.apply(args=(i,)).get()) for i in notification_ids)
     cpu = time.process_time() - start_cpu
     return {
         "tasks": len(notification_ids),
