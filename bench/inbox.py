@@ -488,7 +488,7 @@ def main() -> None:
         log(f"{backend}: reusing the seeded database")
         with connection.cursor() as cursor:
             cursor.execute("VACUUM ANALYZE" if connection.vendor == "postgresql" else "ANALYZE")
-        seeded = {
+        seeded: dict[str, Any] = {
             "tickets": Ticket.objects.count(),
             "messages": Message.objects.count(),
             "events": TicketEvent.objects.count(),

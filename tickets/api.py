@@ -21,6 +21,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from backoffice.errors import Forbidden, NotFound, ValidationFailed
+from backoffice.http import request_operator
 from backoffice.idempotency import idempotent
 from backoffice.pagination import StandardPagination
 from identity.authentication import scoped
@@ -113,9 +114,10 @@ class TicketListApi(APIView):
             unassigned=assignee == "none",
         )
         # A service principal's "all" is the tickets it escalated (access.visible_q).
-        view = "all" if request.user.is_service_principal else params.get("view", "mine")
+        operator = request_operator(request)
+        view = "all" if operator.is_service_principal else params.get("view", "mine")
         tickets = selectors.ticket_list_for_inbox(
-            operator=request.user,
+            operator=operator,
             view=view,
             filters=filters,
             search=params.get("q", ""),
@@ -144,7 +146,9 @@ class TicketDetailApi(APIView):
         responses={200: s.TicketDetailSerializer, 404: ERROR},
     )
     def get(self, request: Request, ticket_id: int) -> Response:
-        detail = selectors.ticket_detail_for_api(operator=request.user, ticket_id=ticket_id)
+        detail = selectors.ticket_detail_for_api(
+            operator=request_operator(request), ticket_id=ticket_id
+        )
         return Response(
             s.ticket_detail(
                 detail.ticket, internal=detail.internal, revision_counts=detail.revision_counts
@@ -164,7 +168,7 @@ class TicketReplyApi(APIView):
     def post(self, request: Request, ticket_id: int) -> Response:
         data = _valid(s.ReplyInput, request)
         message = services.ticket_reply(
-            actor=request.user,
+            actor=request_operator(request),
             ticket_id=ticket_id,
             body=data["body"],
             expected_version=data["version"],
@@ -187,7 +191,7 @@ class TicketNoteApi(APIView):
     def post(self, request: Request, ticket_id: int) -> Response:
         data = _valid(s.NoteInput, request)
         message = services.ticket_note_add(
-            actor=request.user,
+            actor=request_operator(request),
             ticket_id=ticket_id,
             body=data["body"],
             expected_version=data["version"],
@@ -211,7 +215,10 @@ class TicketNoteEditApi(APIView):
         if not Message.objects.filter(pk=note_id, ticket_id=ticket_id).exists():
             raise NotFound("No such note.")
         message = services.ticket_note_edit(
-            actor=request.user, note_id=note_id, body=data["body"], expected_version=data["version"]
+            actor=request_operator(request),
+            note_id=note_id,
+            body=data["body"],
+            expected_version=data["version"],
         )
         return Response(s.MessageOutSerializer(_message(message.pk)).data)
 
@@ -229,11 +236,13 @@ class TicketAssignmentApi(APIView):
         data = _valid(s.AssignmentInput, request)
         if data.get("take"):
             services.ticket_take(
-                actor=request.user, ticket_id=ticket_id, expected_version=data["version"]
+                actor=request_operator(request),
+                ticket_id=ticket_id,
+                expected_version=data["version"],
             )
         else:
             services.ticket_assign(
-                actor=request.user,
+                actor=request_operator(request),
                 ticket_id=ticket_id,
                 assignee_id=data["assignee_id"],
                 expected_version=data["version"],
@@ -253,7 +262,7 @@ class TicketStatusApi(APIView):
     def post(self, request: Request, ticket_id: int) -> Response:
         data = _valid(s.StatusInput, request)
         services.ticket_status_set(
-            actor=request.user,
+            actor=request_operator(request),
             ticket_id=ticket_id,
             status=data["status"],
             expected_version=data["version"],
@@ -273,7 +282,7 @@ class TicketPriorityApi(APIView):
     def post(self, request: Request, ticket_id: int) -> Response:
         data = _valid(s.PriorityInput, request)
         services.ticket_priority_set(
-            actor=request.user,
+            actor=request_operator(request),
             ticket_id=ticket_id,
             priority=data["priority"],
             expected_version=data["version"],
@@ -293,7 +302,7 @@ class TicketTagsApi(APIView):
     def put(self, request: Request, ticket_id: int) -> Response:
         data = _valid(s.TagsInput, request)
         services.ticket_tags_set(
-            actor=request.user,
+            actor=request_operator(request),
             ticket_id=ticket_id,
             tags=data["tags"],
             expected_version=data["version"],
@@ -313,7 +322,7 @@ class TicketMergeApi(APIView):
     def post(self, request: Request, ticket_id: int) -> Response:
         data = _valid(s.MergeInput, request)
         target = services.ticket_merge(
-            actor=request.user,
+            actor=request_operator(request),
             source_id=ticket_id,
             target_id=data["target_id"],
             expected_source_version=data["version"],
@@ -335,7 +344,7 @@ class TicketCustomerMessageApi(APIView):
     def post(self, request: Request, ticket_id: int) -> Response:
         data = _valid(s.CustomerMessageInput, request)
         message = services.ticket_customer_message_add(
-            actor=request.user,
+            actor=request_operator(request),
             ticket_id=ticket_id,
             body=data["body"],
             author_label=data.get("author", ""),
@@ -366,12 +375,13 @@ class EscalationCreateApi(APIView):
     )
     @idempotent(scope="tickets.escalation")
     def post(self, request: Request) -> Response:
-        if not request.user.is_service_principal:
+        actor = request_operator(request)
+        if not actor.is_service_principal:
             raise Forbidden("Escalations come from the AI agent's service principal.")
         data = _valid(s.EscalationInput, request)
         customer = data["customer"]
         result = services.escalation_create(
-            actor=request.user,
+            actor=actor,
             customer_name=customer["name"],
             customer_email=customer.get("email", ""),
             customer_external_id=customer.get("external_id", ""),
@@ -412,7 +422,8 @@ class NotificationListApi(APIView):
     )
     def get(self, request: Request) -> Response:
         rows = selectors.notification_list(
-            operator=request.user, unread_only=request.query_params.get("unread") in ("1", "true")
+            operator=request_operator(request),
+            unread_only=request.query_params.get("unread") in ("1", "true"),
         )
         paginator = StandardPagination()
         page = paginator.paginate_queryset(rows, request, view=self)
@@ -431,7 +442,7 @@ class NotificationReadApi(APIView):
     def post(self, request: Request) -> Response:
         data = _valid(s.MarkReadInput, request)
         count = services.notifications_mark_read(
-            actor=request.user, notification_ids=data.get("ids")
+            actor=request_operator(request), notification_ids=data.get("ids")
         )
         return Response({"marked": count})
 

@@ -338,7 +338,9 @@ def assignable_operators(*, operator: Operator, ticket: Ticket | None = None) ->
         queues = (
             [ticket.queue_id]
             if ticket is not None
-            else QueueMembership.objects.filter(operator=operator).values("queue_id")
+            else QueueMembership.objects.filter(operator=operator).values_list(
+                "queue_id", flat=True
+            )
         )
         workers = workers.filter(queue_memberships__queue_id__in=queues)
     return list(workers.order_by("username"))

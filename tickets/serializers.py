@@ -125,7 +125,9 @@ class TicketDetailSerializer(TicketListItemSerializer):
 
     def get_messages(self, ticket: Ticket) -> list[dict[str, Any]]:
         hidden = () if self._internal() else (MessageKind.INTERNAL_NOTE, MessageKind.SYSTEM)
-        return MessageSerializer(
+        # The stubs type `.data` as the single-object ReturnDict even with many=True, where
+        # DRF builds a ListSerializer whose `.data` is a ReturnList.
+        return MessageSerializer(  # type: ignore[return-value]
             [m for m in ticket.messages.all() if m.kind not in hidden], many=True
         ).data
 
@@ -133,7 +135,8 @@ class TicketDetailSerializer(TicketListItemSerializer):
         if not self._internal():
             return []
         events: list[TicketEvent] = list(ticket.events.all())
-        return EventSerializer(events, many=True).data
+        # many=True: a ReturnList at runtime, typed ReturnDict by the stubs (as above).
+        return EventSerializer(events, many=True).data  # type: ignore[return-value]
 
 
 class VersionedInput(serializers.Serializer):

@@ -16,16 +16,19 @@ from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.views.decorators.http import require_GET, require_POST
 
 from backoffice.errors import Conflict, DomainError, NotFound
+from backoffice.http import request_operator
+from identity.models import Operator
 from tickets import access, forms, selectors, services
 from tickets.models import ACTIVE_STATUSES, MessageKind, Priority, Status
 
 PAGE_SIZE = 25
 
 
-def _inbox_user(request: HttpRequest) -> Any:
-    if not access.can_use_inbox(request.user):
+def _inbox_user(request: HttpRequest) -> Operator:
+    operator = request_operator(request)
+    if not access.can_use_inbox(operator):
         raise Http404("No inbox for you.")
-    return request.user
+    return operator
 
 
 def _safe_next(request: HttpRequest, default: str) -> str:
@@ -74,7 +77,7 @@ def inbox(request: HttpRequest) -> HttpResponse:
     page = Paginator(tickets, PAGE_SIZE).get_page(request.GET.get("page"))
     query = request.GET.copy()
     query.pop("page", None)
-    base_query = {k: v for k, v in query.items() if v}
+    base_query = {k: v for k, v in query.items() if isinstance(v, str) and v}
     availability = selectors.availability_of(operator=operator)
     return render(
         request,
@@ -139,7 +142,7 @@ def duty(request: HttpRequest) -> HttpResponse:
 
 
 def _detail_context(request: HttpRequest, ticket_id: int, **extra: Any) -> dict[str, Any]:
-    operator = request.user
+    operator = request_operator(request)
     ticket = selectors.ticket_get_for_operator(operator=operator, ticket_id=ticket_id)
     return {
         "ticket": ticket,
@@ -163,12 +166,12 @@ def _detail_context(request: HttpRequest, ticket_id: int, **extra: Any) -> dict[
 
 
 def ticket_detail(request: HttpRequest, ticket_id: int) -> HttpResponse:
-    _inbox_user(request)
+    operator = _inbox_user(request)
     try:
         context = _detail_context(request, ticket_id)
     except NotFound as error:
         raise Http404(error.message) from error
-    services.presence_touch(actor=request.user, ticket_id=ticket_id)
+    services.presence_touch(actor=operator, ticket_id=ticket_id)
     return render(request, "tickets/ticket_detail.html", context)
 
 
@@ -185,7 +188,7 @@ def _act(
     _inbox_user(request)
     form = form_class(request.POST)
     if not form.is_valid():
-        errors = "; ".join(f"{k}: {' '.join(v)}" for k, v in form.errors.items())
+        errors = "; ".join(f"{k}: {' '.join(map(str, v))}" for k, v in form.errors.items())
         messages.error(request, f"Not saved: {errors}")
         return redirect(reverse("tickets:detail", args=[ticket_id]))
     try:
@@ -210,7 +213,7 @@ def _act(
 def reply(request: HttpRequest, ticket_id: int) -> HttpResponse:
     def run(form: forms.ReplyForm) -> str:
         services.ticket_reply(
-            actor=request.user,
+            actor=request_operator(request),
             ticket_id=ticket_id,
             body=form.cleaned_data["body"],
             expected_version=form.cleaned_data["version"],
@@ -225,7 +228,7 @@ def reply(request: HttpRequest, ticket_id: int) -> HttpResponse:
 def note(request: HttpRequest, ticket_id: int) -> HttpResponse:
     def run(form: forms.NoteForm) -> str:
         services.ticket_note_add(
-            actor=request.user,
+            actor=request_operator(request),
             ticket_id=ticket_id,
             body=form.cleaned_data["body"],
             expected_version=form.cleaned_data["version"],
@@ -239,7 +242,7 @@ def note(request: HttpRequest, ticket_id: int) -> HttpResponse:
 def note_edit(request: HttpRequest, ticket_id: int, note_id: int) -> HttpResponse:
     def run(form: forms.NoteForm) -> str:
         services.ticket_note_edit(
-            actor=request.user,
+            actor=request_operator(request),
             note_id=note_id,
             body=form.cleaned_data["body"],
             expected_version=form.cleaned_data["version"],
@@ -253,7 +256,7 @@ def note_edit(request: HttpRequest, ticket_id: int, note_id: int) -> HttpRespons
 def assign(request: HttpRequest, ticket_id: int) -> HttpResponse:
     def run(form: forms.AssignForm) -> str:
         ticket = services.ticket_assign(
-            actor=request.user,
+            actor=request_operator(request),
             ticket_id=ticket_id,
             assignee_id=form.cleaned_data["assignee"],
             expected_version=form.cleaned_data["version"],
@@ -267,7 +270,9 @@ def assign(request: HttpRequest, ticket_id: int) -> HttpResponse:
 def take(request: HttpRequest, ticket_id: int) -> HttpResponse:
     def run(form: forms.VersionedForm) -> str:
         services.ticket_take(
-            actor=request.user, ticket_id=ticket_id, expected_version=form.cleaned_data["version"]
+            actor=request_operator(request),
+            ticket_id=ticket_id,
+            expected_version=form.cleaned_data["version"],
         )
         return "You own this ticket now."
 
@@ -278,7 +283,7 @@ def take(request: HttpRequest, ticket_id: int) -> HttpResponse:
 def status(request: HttpRequest, ticket_id: int) -> HttpResponse:
     def run(form: forms.StatusForm) -> str:
         services.ticket_status_set(
-            actor=request.user,
+            actor=request_operator(request),
             ticket_id=ticket_id,
             status=form.cleaned_data["status"],
             expected_version=form.cleaned_data["version"],
@@ -292,7 +297,7 @@ def status(request: HttpRequest, ticket_id: int) -> HttpResponse:
 def priority(request: HttpRequest, ticket_id: int) -> HttpResponse:
     def run(form: forms.PriorityForm) -> str:
         services.ticket_priority_set(
-            actor=request.user,
+            actor=request_operator(request),
             ticket_id=ticket_id,
             priority=form.cleaned_data["priority"],
             expected_version=form.cleaned_data["version"],
@@ -306,7 +311,7 @@ def priority(request: HttpRequest, ticket_id: int) -> HttpResponse:
 def tags(request: HttpRequest, ticket_id: int) -> HttpResponse:
     def run(form: forms.TagsForm) -> str:
         services.ticket_tags_set(
-            actor=request.user,
+            actor=request_operator(request),
             ticket_id=ticket_id,
             tags=form.tag_list(),
             expected_version=form.cleaned_data["version"],
@@ -346,9 +351,9 @@ def merge(request: HttpRequest, ticket_id: int) -> HttpResponse:
 
 @require_GET
 def presence(request: HttpRequest, ticket_id: int) -> HttpResponse:
-    _inbox_user(request)
+    operator = _inbox_user(request)
     try:
-        others = services.presence_touch(actor=request.user, ticket_id=ticket_id)
+        others = services.presence_touch(actor=operator, ticket_id=ticket_id)
     except NotFound as error:
         raise Http404(error.message) from error
     return render(request, "tickets/_presence.html", {"others": others})

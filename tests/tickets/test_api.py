@@ -19,7 +19,9 @@ def ticket(alice, queue, make_ticket) -> Ticket:
 
 
 def api(operator) -> APIClient:
-    return verified_client(operator, api=True)
+    client = verified_client(operator, api=True)
+    assert isinstance(client, APIClient)
+    return client
 
 
 def v(ticket: Ticket) -> int:

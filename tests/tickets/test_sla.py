@@ -52,6 +52,7 @@ def test_two_pauses_accumulate() -> None:
 
 def test_time_left_is_frozen_while_paused() -> None:
     clock = sla.pause(sla.start(T0, NORMAL), T0 + minutes(100))
+    assert clock.first_response_due is not None
     assert sla.remaining(clock.first_response_due, clock, T0 + minutes(10_000)) == minutes(140)
     evaluation = sla.evaluate(clock, NORMAL, T0 + minutes(10_000))
     assert not evaluation.breached

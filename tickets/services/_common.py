@@ -8,7 +8,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from django.db.models import Q
+from django.db.models import Field, Q
 
 from backoffice.errors import Conflict, NotFound, ValidationFailed
 from identity.models import Operator
@@ -103,6 +103,9 @@ def save_ticket(ticket: Ticket, fields: Iterable[str], now: dt.datetime) -> None
     values: dict[str, Any] = {}
     for name in set(fields):
         field = Ticket._meta.get_field(name)
+        if not isinstance(field, Field):
+            # get_field() also answers for reverse relations, which have no column to set.
+            raise TypeError(f"{name!r} is not a column of Ticket.")
         values[field.attname] = getattr(ticket, field.attname)
     rows = Ticket.objects.filter(pk=ticket.pk, version=seen).update(
         version=seen + 1, updated_at=now, **values
