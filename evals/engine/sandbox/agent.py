@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from enum import StrEnum
@@ -27,7 +28,7 @@ _ITEM_ID = re.compile(r'"item_id":"([^"]+)"')
 _AMOUNT = re.compile(r"^\d+\.\d{2}$")
 
 
-class ReferenceAgentBase:
+class ReferenceAgentBase(ABC):
     """Subclasses implement `observe_user(text)`, `observe_tool(name, args, content, error)`
     and `plan() -> Message` (the next step when no confirmation is pending). They propose a
     write with `propose(name, args, summary)`; the base asks, waits for an affirmation and
@@ -124,20 +125,25 @@ class ReferenceAgentBase:
         """Whether `text` carries information for the request (ids, amounts...); hook."""
         return bool(re.search(r"\d", text))
 
+    @abstractmethod
     def declined(self, name: str, args: dict[str, Any]) -> None:
-        """The customer did not affirm the pending write (hook; the default forgets it)."""
+        """The customer did not affirm the pending write: note it (the write is already
+        dropped) so the agent does not ask for the same action again."""
 
     def order_requests(self, requests: list[Any]) -> list[Any]:
         """The order in which open requests are handled (the wrong-order fault reverses it)."""
         return list(reversed(requests)) if self.fault is Fault.WRONG_ORDER else requests
 
-    # -- to implement --------------------------------------------------------------------
+    # -- what each domain implements ---------------------------------------------------------
 
+    @abstractmethod
     def observe_user(self, text: str) -> None:
-        raise NotImplementedError
+        """Read what the customer just wrote (ids, choices, a yes or no) into the agent's notes."""
 
+    @abstractmethod
     def observe_tool(self, name: str, args: dict[str, Any], content: str, error: bool) -> None:
-        raise NotImplementedError
+        """Read a tool result into the agent's notes."""
 
+    @abstractmethod
     def plan(self) -> Message:
-        raise NotImplementedError
+        """The next assistant message: a question, a summary to confirm, tool calls, or the end."""

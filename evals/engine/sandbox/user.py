@@ -10,6 +10,7 @@ seed-dependent phrasing, so trials of one task differ.
 from __future__ import annotations
 
 import random
+from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any
@@ -52,7 +53,7 @@ REASSURANCE = [
 INTENSITY_P = {Level.LOW: 0.15, Level.MEDIUM: 0.4, Level.HIGH: 0.75}
 
 
-class ScriptedUserBase:
+class ScriptedUserBase(ABC):
     # Its mistakes (a wrong digit, a swapped id) are persona behaviour it corrects when the
     # agent echoes them, not invented facts: the orchestrator does not re-check it.
     fidelity_checked = True
@@ -143,10 +144,12 @@ class ScriptedUserBase:
             out.append(w)
         return " ".join(out)
 
-    # -- to implement --------------------------------------------------------------------
+    # -- what each domain implements ---------------------------------------------------------
 
+    @abstractmethod
     def opening(self) -> str:
-        raise NotImplementedError
+        """The customer's first message."""
 
+    @abstractmethod
     def reply(self, agent_text: str) -> tuple[str, Signal]:
-        raise NotImplementedError
+        """The customer's answer to the agent's text, and whether they stop or abandon."""
