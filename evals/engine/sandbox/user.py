@@ -67,6 +67,9 @@ class ScriptedUserBase(ABC):
         self.questions: Counter[str] = Counter()
         self.reassurances = 0
         self.finished = False
+        self.stated: set[int] = set()  # requests the customer has put into words
+        self.mistakes: dict[str, str] = {}  # wrong value said -> right value
+        self.fixed: set[str] = set()  # values already corrected once (no second mistake)
 
     # -- protocol ------------------------------------------------------------------------
 
@@ -144,7 +147,53 @@ class ScriptedUserBase(ABC):
             out.append(w)
         return " ".join(out)
 
+    def first_moves(self, low: str, transfer_text: str) -> tuple[str, Signal] | None:
+        """What every customer does the same way, whatever the domain, before answering the
+        request-specific part of the agent's text (`low`, lower-cased): correct a mistake the
+        agent echoed, thank a transfer to a human, and answer (or question, or walk away
+        from) a request to verify its identity. None when none of these applies."""
+        for wrong, right in list(self.mistakes.items()):
+            if wrong.lower() in low:
+                del self.mistakes[wrong]
+                self.fixed.add(right)
+                return f"Sorry, my mistake: it's {right}, not {wrong}.", Signal.NONE
+        if transfer_text.lower() in low:
+            self.finished = True
+            return "Okay, thank you.", Signal.STOP
+        if "verify your identity" in low:
+            if self.skeptical_now("identity"):
+                return self.pick(
+                    ["Why do you need my personal details?", "Why do you need that?"]
+                ), Signal.NONE
+            if self.asked("identity"):
+                return self.abandon()
+            text = self._identity()
+            if (
+                self.persona.incoherence is Level.HIGH
+                and self._open()
+                and self._focus() not in self.stated
+            ):
+                text = f"{self._state(self._focus())} oh and {text}"
+            return text, Signal.NONE
+        return None
+
     # -- what each domain implements ---------------------------------------------------------
+
+    @abstractmethod
+    def _identity(self) -> str:
+        """The identifying details the agent asked for, as this customer gives them."""
+
+    @abstractmethod
+    def _open(self) -> list[int]:
+        """Indexes of the requests not yet settled."""
+
+    @abstractmethod
+    def _focus(self) -> int:
+        """The request the customer is talking about now."""
+
+    @abstractmethod
+    def _state(self, i: int) -> str:
+        """Request `i` put into words (and recorded in `stated`)."""
 
     @abstractmethod
     def opening(self) -> str:

@@ -41,12 +41,9 @@ class RetailScriptedUser(ScriptedUserBase):
     def __init__(self, *, scenario: Any, persona: Any, seed: int) -> None:
         super().__init__(scenario=scenario, persona=persona, seed=seed)
         self.requests: list[dict[str, Any]] = [dict(r) for r in self.data["requests"]]
-        self.stated: set[int] = set()
         self.done: set[int] = set()
         self.identity = self.data["identity"]
         self.order_known = bool(self.data.get("order_known", True))
-        self.mistakes: dict[str, str] = {}  # wrong value said -> right value
-        self.fixed: set[str] = set()  # values already corrected once (no second mistake)
         self.confirmed: int | None = None
 
     @classmethod
@@ -225,29 +222,9 @@ class RetailScriptedUser(ScriptedUserBase):
 
     def reply(self, agent_text: str) -> tuple[str, Signal]:
         low = agent_text.lower()
-        for wrong, right in list(self.mistakes.items()):
-            if wrong.lower() in low:
-                del self.mistakes[wrong]
-                self.fixed.add(right)
-                return f"Sorry, my mistake: it's {right}, not {wrong}.", Signal.NONE
-        if v.TRANSFER.lower() in low:
-            self.finished = True
-            return "Okay, thank you.", Signal.STOP
-        if "verify your identity" in low:
-            if self.skeptical_now("identity"):
-                return self.pick(
-                    ["Why do you need my personal details?", "Why do you need that?"]
-                ), Signal.NONE
-            if self.asked("identity"):
-                return self.abandon()
-            text = self._identity()
-            if (
-                self.persona.incoherence is Level.HIGH
-                and self._open()
-                and self._focus() not in self.stated
-            ):
-                text = f"{self._state(self._focus())} oh and {text}"
-            return text, Signal.NONE
+        shared = self.first_moves(low, v.TRANSFER)
+        if shared is not None:
+            return shared
         if v.DONE.lower() in low and self.confirmed is not None:
             self.done.add(self.confirmed)
             self.confirmed = None
