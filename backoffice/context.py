@@ -13,6 +13,7 @@ from identity import otp
 NAV: list[tuple[str, str, str | None]] = [
     ("Home", "home", None),
     ("Inbox", "tickets:inbox", None),
+    ("Queues", "tickets:queue_list", "tickets.manage_queues"),
     ("Approvals", "payments_sandbox:approvals", "payments_sandbox.view_refund"),
     ("Payments", "payments_sandbox:payment_list", "payments_sandbox.view_payment"),
     ("Go-live", "evals:run_list", "evals.view_evalrun"),

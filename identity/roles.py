@@ -22,7 +22,8 @@ ROLE_PERMISSIONS: dict[str, list[str]] = {
         "tickets.merge_tickets",
         "tickets.manage_queues",
     ],
-    Role.ADMIN: ["identity.manage_operators"],
+    # Admins set up queues (members, capacity, SLA targets) without working tickets.
+    Role.ADMIN: ["identity.manage_operators", "tickets.manage_queues"],
     Role.AUDITOR: ["identity.view_audit_trail"],
     Role.RELEASE_MANAGER: [],
 }

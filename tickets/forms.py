@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Iterable
+from typing import Any
+
 from django import forms
 
-from tickets.models import Priority, Status
+from identity.models import Operator
+from tickets import sla
+from tickets.models import Channel, Priority, Queue, Status
+from tickets.services.intake import OPERATOR_CHANNELS
 from tickets.services.workflow import BULK_ACTIONS
 
 
@@ -65,3 +72,144 @@ def parse_selection(raw: list[str]) -> list[tuple[int, int]]:
         if ticket_id.isdigit() and version.isdigit():
             items.append((int(ticket_id), int(version)))
     return items
+
+
+class TicketOpenForm(forms.Form):
+    """The new-ticket page: an operator logs a ticket for a customer on the phone, by email
+    or in chat. Field names match ticket_open_for_customer's so service errors land on them."""
+
+    customer_id = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
+    customer_name = forms.CharField(required=False, max_length=200, label="Name")
+    customer_email = forms.EmailField(required=False, label="Email")
+    customer_external_id = forms.CharField(required=False, max_length=100, label="External id")
+    channel = forms.ChoiceField(
+        choices=[(c.value, c.label) for c in OPERATOR_CHANNELS], initial=Channel.PHONE
+    )
+    subject = forms.CharField(max_length=300)
+    customer_message = forms.CharField(
+        required=False,
+        max_length=50_000,
+        widget=forms.Textarea(attrs={"rows": 5}),
+        label="The customer's words",
+    )
+    internal_note = forms.CharField(
+        required=False,
+        max_length=50_000,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        label="Internal note",
+    )
+    queue = forms.TypedChoiceField(coerce=int, choices=[])
+    priority = forms.ChoiceField(choices=Priority.choices, initial=Priority.NORMAL)
+    tags = forms.CharField(required=False, max_length=1000, help_text="Comma-separated.")
+    assign_to_self = forms.BooleanField(required=False, label="Keep it: assign it to me")
+
+    def __init__(self, *args: Any, queues: Iterable[Queue], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        queue_field = self.fields["queue"]
+        assert isinstance(queue_field, forms.TypedChoiceField)
+        queue_field.choices = [(q.pk, q.name) for q in queues]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if not (data.get("customer_message", "").strip() or data.get("internal_note", "").strip()):
+            self.add_error(
+                "customer_message", "Write the customer's words, an internal note, or both."
+            )
+        has_details = any(
+            data.get(f) for f in ("customer_name", "customer_email", "customer_external_id")
+        )
+        if not data.get("customer_id") and not has_details and not self.has_error("customer_email"):
+            self.add_error(
+                "customer_name", "Pick a customer or give a name, an email or an external id."
+            )
+        return data
+
+    def tag_list(self) -> list[str]:
+        return [t for t in self.cleaned_data["tags"].split(",") if t.strip()]
+
+
+SLA_CLOCKS = (
+    ("first_response", "First response"),
+    ("next_response", "Next response"),
+    ("resolution", "Resolution"),
+)
+
+
+class QueueForm(forms.Form):
+    """Create or edit a queue. SLA targets: per priority, the three clocks in minutes, all
+    three or none (none = the defaults in tickets.sla)."""
+
+    name = forms.CharField(max_length=100)
+    slug = forms.SlugField(max_length=50, help_text="Used by the escalation API (queue).")
+    description = forms.CharField(required=False, max_length=300)
+    capacity_per_operator = forms.IntegerField(
+        min_value=1,
+        max_value=500,
+        initial=10,
+        label="Capacity per operator",
+        help_text="Active tickets a member holds before routing passes them over.",
+    )
+    members = forms.TypedMultipleChoiceField(
+        coerce=int, required=False, choices=[], widget=forms.CheckboxSelectMultiple
+    )
+
+    def __init__(self, *args: Any, candidates: Iterable[Operator], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        members = self.fields["members"]
+        assert isinstance(members, forms.TypedMultipleChoiceField)
+        members.choices = [(op.pk, str(op)) for op in candidates]
+        for priority, _label in Priority.choices:
+            for clock, clock_label in SLA_CLOCKS:
+                self.fields[f"sla_{priority}_{clock}"] = forms.IntegerField(
+                    required=False,
+                    min_value=1,
+                    max_value=60 * 24 * 365,
+                    label=f"{clock_label} ({priority}), minutes",
+                )
+
+    def sla_rows(self) -> list[dict[str, Any]]:
+        """For the template: one row per priority with its three bound fields and defaults."""
+        return [
+            {
+                "priority": priority,
+                "label": label,
+                "fields": [self[f"sla_{priority}_{clock}"] for clock, _ in SLA_CLOCKS],
+                "defaults": dataclasses.astuple(sla.DEFAULT_TARGETS[priority]),
+            }
+            for priority, label in Priority.choices
+        ]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        for priority, label in Priority.choices:
+            values = [data.get(f"sla_{priority}_{clock}") for clock, _ in SLA_CLOCKS]
+            given = [v for v in values if v is not None]
+            if given and len(given) != len(values):
+                self.add_error(
+                    f"sla_{priority}_first_response",
+                    f"{label}: give all three targets, or none to use the defaults.",
+                )
+        return data
+
+    def targets(self) -> dict[str, sla.Targets | None]:
+        out: dict[str, sla.Targets | None] = {}
+        for priority, _label in Priority.choices:
+            values = [self.cleaned_data.get(f"sla_{priority}_{clock}") for clock, _ in SLA_CLOCKS]
+            minutes = [int(v) for v in values if v is not None]
+            out[priority] = sla.Targets(*minutes) if len(minutes) == len(SLA_CLOCKS) else None
+        return out
+
+    @staticmethod
+    def initial_for(queue: Queue) -> dict[str, Any]:
+        initial: dict[str, Any] = {
+            "name": queue.name,
+            "slug": queue.slug,
+            "description": queue.description,
+            "capacity_per_operator": queue.capacity_per_operator,
+            "members": [m.operator_id for m in queue.memberships.all()],
+        }
+        for row in queue.sla_targets.all():
+            initial[f"sla_{row.priority}_first_response"] = row.first_response_minutes
+            initial[f"sla_{row.priority}_next_response"] = row.next_response_minutes
+            initial[f"sla_{row.priority}_resolution"] = row.resolution_minutes
+        return initial

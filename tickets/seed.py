@@ -5,7 +5,8 @@ with notes that @mention colleagues.
 Everything is created through the services (so the audit trail and timelines are real),
 then moved back in time with `_backdate` so the SLA clocks show a lived-in inbox: some
 tickets breached, some near breach, some paused. Idempotent: queues are upserted and the
-tickets are created only once (recognised by the demo customers' external ids).
+tickets are created only once (recognised by the demo customers' external ids); a rerun
+that changes nothing writes nothing.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from django.db.models import F
 
 from identity.models import Operator
 from tickets import services, sla
-from tickets.models import Customer, Message, OperatorAvailability, Ticket, TicketEvent
+from tickets.models import Customer, Message, OperatorAvailability, Queue, Ticket, TicketEvent
 
 QUEUES = [
     ("Returns & refunds", "returns", "Returns, exchanges and refund questions", 8),
@@ -284,15 +285,32 @@ def seed(*, operators: dict[str, Operator]) -> list[str]:
         return ["Tickets: demo operators alice, carol and sam are missing; no demo tickets."]
     queues = {}
     for name, slug, description, capacity in QUEUES:
-        queues[slug] = services.queue_create(
+        members = [operators[u] for u in MEMBERS[slug]]
+        targets = BILLING_TARGETS if slug == "billing" else None
+        existing = Queue.objects.filter(slug=slug).first()
+        if existing is None:
+            queues[slug] = services.queue_create(
+                actor=None,
+                name=name,
+                slug=slug,
+                description=description,
+                capacity_per_operator=capacity,
+                members=members,
+                targets=targets,
+            )
+            continue
+        # A rerun: bring the queue back to the demo's settings, keeping members added since
+        # (queue_update writes, audits and routes only what actually differs).
+        kept = set(existing.memberships.values_list("operator_id", flat=True))
+        queues[slug] = services.queue_update(
             actor=None,
+            queue_id=existing.pk,
             name=name,
-            slug=slug,
             description=description,
             capacity_per_operator=capacity,
-            members=[operators[u] for u in MEMBERS[slug]],
-            targets=BILLING_TARGETS if slug == "billing" else None,
-        )
+            member_ids=kept | {m.pk for m in members},
+            targets=targets,
+        ).queue
     if Customer.objects.filter(external_id__startswith="demo-").exists():
         return ["Tickets: demo queues and tickets already present."]
     for operator in (alice, carol):

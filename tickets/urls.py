@@ -1,11 +1,17 @@
 from django.urls import path
 
-from tickets import views
+from tickets.views import inbox as views
+from tickets.views import intake, queues
 
 app_name = "tickets"
 
 urlpatterns = [
     path("", views.inbox, name="inbox"),
+    path("new/", intake.ticket_new, name="new"),
+    path("new/customers/", intake.customer_lookup, name="customer_lookup"),
+    path("queues/", queues.queue_list, name="queue_list"),
+    path("queues/new/", queues.queue_new, name="queue_new"),
+    path("queues/<int:queue_id>/", queues.queue_edit, name="queue_edit"),
     path("bulk/", views.bulk, name="bulk"),
     path("duty/", views.duty, name="duty"),
     path("notifications/", views.notifications, name="notifications"),

@@ -22,6 +22,7 @@ from tickets.services.operations import (
     sla_evaluate,
     tickets_route_unrouted,
 )
+from tickets.services.queues import queue_update as queue_update
 from tickets.services.workflow import (
     BulkResult,
     ticket_assign,

@@ -20,11 +20,12 @@ from backoffice.http import request_operator
 from identity.models import Operator
 from tickets import access, forms, selectors, services
 from tickets.models import ACTIVE_STATUSES, MessageKind, Priority, Status
+from tickets.services.queues import can_manage_queues
 
 PAGE_SIZE = 25
 
 
-def _inbox_user(request: HttpRequest) -> Operator:
+def inbox_user(request: HttpRequest) -> Operator:
     operator = request_operator(request)
     if not access.can_use_inbox(operator):
         raise Http404("No inbox for you.")
@@ -63,7 +64,7 @@ def _filters(request: HttpRequest) -> tuple[selectors.InboxFilters, dict[str, st
 
 @require_GET
 def inbox(request: HttpRequest) -> HttpResponse:
-    operator = _inbox_user(request)
+    operator = inbox_user(request)
     views = selectors.views_for(operator)
     view = request.GET.get("view", "mine")
     if view not in views:
@@ -99,13 +100,14 @@ def inbox(request: HttpRequest) -> HttpResponse:
             "on_duty": bool(availability and availability.on_duty),
             "unread": selectors.notification_unread_count(operator=operator),
             "active_statuses": ACTIVE_STATUSES,
+            "can_manage_queues": can_manage_queues(operator),
         },
     )
 
 
 @require_POST
 def bulk(request: HttpRequest) -> HttpResponse:
-    operator = _inbox_user(request)
+    operator = inbox_user(request)
     form = forms.BulkForm(request.POST)
     back = _safe_next(request, reverse("tickets:inbox"))
     if not form.is_valid():
@@ -130,7 +132,7 @@ def bulk(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 def duty(request: HttpRequest) -> HttpResponse:
-    operator = _inbox_user(request)
+    operator = inbox_user(request)
     on_duty = request.POST.get("on_duty") == "1"
     routed = services.operator_duty_set(actor=operator, on_duty=on_duty)
     if on_duty:
@@ -166,7 +168,7 @@ def _detail_context(request: HttpRequest, ticket_id: int, **extra: Any) -> dict[
 
 
 def ticket_detail(request: HttpRequest, ticket_id: int) -> HttpResponse:
-    operator = _inbox_user(request)
+    operator = inbox_user(request)
     try:
         context = _detail_context(request, ticket_id)
     except NotFound as error:
@@ -185,7 +187,7 @@ def _act(
 ) -> HttpResponse:
     """Validate the form, run the service, then redirect back to the ticket. A stale
     version re-renders the page (409) with the operator's draft kept."""
-    _inbox_user(request)
+    inbox_user(request)
     form = form_class(request.POST)
     if not form.is_valid():
         errors = "; ".join(f"{k}: {' '.join(map(str, v))}" for k, v in form.errors.items())
@@ -323,7 +325,7 @@ def tags(request: HttpRequest, ticket_id: int) -> HttpResponse:
 
 @require_POST
 def merge(request: HttpRequest, ticket_id: int) -> HttpResponse:
-    operator = _inbox_user(request)
+    operator = inbox_user(request)
     form = forms.MergeForm(request.POST)
     if not form.is_valid():
         messages.error(request, "Give the number of the ticket to merge into.")
@@ -351,7 +353,7 @@ def merge(request: HttpRequest, ticket_id: int) -> HttpResponse:
 
 @require_GET
 def presence(request: HttpRequest, ticket_id: int) -> HttpResponse:
-    operator = _inbox_user(request)
+    operator = inbox_user(request)
     try:
         others = services.presence_touch(actor=operator, ticket_id=ticket_id)
     except NotFound as error:
@@ -361,7 +363,7 @@ def presence(request: HttpRequest, ticket_id: int) -> HttpResponse:
 
 @require_GET
 def notifications(request: HttpRequest) -> HttpResponse:
-    operator = _inbox_user(request)
+    operator = inbox_user(request)
     unread_only = request.GET.get("unread") == "1"
     rows = selectors.notification_list(operator=operator, unread_only=unread_only)
     page = Paginator(rows, 50).get_page(request.GET.get("page"))
@@ -378,7 +380,7 @@ def notifications(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 def notifications_read(request: HttpRequest) -> HttpResponse:
-    operator = _inbox_user(request)
+    operator = inbox_user(request)
     ids = [int(v) for v in request.POST.getlist("id") if v.isdigit()]
     count = services.notifications_mark_read(actor=operator, notification_ids=ids or None)
     messages.success(request, f"Marked {count} notification(s) read.")

@@ -1,0 +1,172 @@
+"""An operator opens a ticket on a customer's behalf (a phone call, an email forwarded from a
+personal mailbox, a chat outside the widget): the new-ticket page's one write.
+
+ticket_create (tickets.services.conversation) always starts with the customer's words and
+always routes; an operator on the phone also needs to start from an internal note, pick a
+customer already on file, or keep the ticket they are handling right now.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+
+from backoffice.errors import Forbidden, ValidationFailed
+from identity.audit import audit_record
+from identity.models import Operator
+from tickets import access, routing
+from tickets.models import (
+    Channel,
+    Customer,
+    Message,
+    MessageKind,
+    Priority,
+    Queue,
+    QueueMembership,
+    Status,
+    Ticket,
+    TicketEventKind,
+)
+from tickets.services import _common as c
+from tickets.services.conversation import MAX_BODY, create_ticket_row, customer_upsert
+
+# Channels an operator logs a ticket from; web-form and AI-agent tickets arrive by the API.
+OPERATOR_CHANNELS = (Channel.PHONE, Channel.EMAIL, Channel.CHAT)
+
+
+def _text(value: str, field: str, errors: dict[str, list[str]]) -> str:
+    value = (value or "").strip()
+    if len(value) > MAX_BODY:
+        errors[field] = [f"At most {MAX_BODY} characters."]
+    return value
+
+
+def ticket_open_for_customer(
+    *,
+    actor: Operator,
+    subject: str,
+    queue_id: int,
+    priority: str = Priority.NORMAL,
+    channel: str = Channel.PHONE,
+    tags: list[str] | None = None,
+    customer_id: int | None = None,
+    customer_name: str = "",
+    customer_email: str = "",
+    customer_external_id: str = "",
+    customer_message: str = "",
+    internal_note: str = "",
+    assign_to_self: bool = False,
+) -> Ticket:
+    """Create the ticket with the customer's words and/or an internal note (at least one),
+    for an existing customer (customer_id) or one found or created from name, email and
+    external id. Then the actor keeps it (assign_to_self; agents only in queues they work)
+    or it is routed like any other new ticket. One `ticket.create` audit event."""
+    if not access.can_use_inbox(actor):
+        raise Forbidden("You may not create tickets.")
+    errors: dict[str, list[str]] = {}
+    customer_message = _text(customer_message, "customer_message", errors)
+    internal_note = _text(internal_note, "internal_note", errors)
+    if not customer_message and not internal_note:
+        errors["customer_message"] = ["Write the customer's words, an internal note, or both."]
+    if channel not in OPERATOR_CHANNELS:
+        errors["channel"] = [f"Not one of {', '.join(OPERATOR_CHANNELS)}."]
+    if customer_id is None and not (customer_name or customer_email or customer_external_id):
+        errors["customer_name"] = ["Pick a customer or give a name, an email or an external id."]
+    if errors:
+        raise ValidationFailed("The ticket is not valid.", fields=errors)
+    normalised_tags = c.normalise_tags(tags or [])
+    with transaction.atomic():
+        queue = Queue.objects.filter(pk=queue_id).first()
+        if queue is None:
+            raise ValidationFailed("Unknown queue.", fields={"queue": ["No such queue."]})
+        member = access.is_queue_member(actor, queue.pk)
+        if not access.sees_all(actor) and not member:
+            raise Forbidden("You can only create tickets in queues you work.")
+        if assign_to_self and not (member or access.can_reassign(actor)):
+            raise ValidationFailed(
+                "You do not work this queue.",
+                fields={"assign_to_self": ["Only members of the queue may keep its tickets."]},
+            )
+        if customer_id is not None:
+            customer = Customer.objects.filter(pk=customer_id).first()
+            if customer is None:
+                raise ValidationFailed(
+                    "Unknown customer.", fields={"customer_id": ["No such customer."]}
+                )
+        else:
+            customer = customer_upsert(
+                name=customer_name, email=customer_email, external_id=customer_external_id
+            )
+        now = timezone.now()
+        ticket = create_ticket_row(
+            actor=actor,
+            subject=subject,
+            customer=customer,
+            queue=queue,
+            priority=priority,
+            channel=channel,
+            status=Status.NEW,
+            tags=normalised_tags,
+            now=now,
+        )
+        if not customer_message:
+            # Only the operator has written: no customer message starts a response clock.
+            Ticket.objects.filter(pk=ticket.pk).update(last_customer_message_at=None)
+            ticket.last_customer_message_at = None
+        if customer_message:
+            Message.objects.create(
+                ticket=ticket,
+                kind=MessageKind.CUSTOMER,
+                author_label=customer.name,
+                body=customer_message,
+                created_at=now,
+            )
+        mentioned: list[Operator] = []
+        if internal_note:
+            note = Message.objects.create(
+                ticket=ticket,
+                kind=MessageKind.INTERNAL_NOTE,
+                author=actor,
+                body=internal_note,
+                created_at=now,
+            )
+            mentioned = c.record_mentions(note, ticket, actor, now)
+        routed: list[routing.Routed] = []
+        if assign_to_self:
+            ticket.assignee = actor
+            ticket.assigned_at = now
+            ticket.unrouted = False
+            c.save_ticket(ticket, ["assignee", "assigned_at", "unrouted"], now)
+            QueueMembership.objects.filter(queue=queue, operator=actor).update(last_assigned_at=now)
+            c.event(
+                ticket,
+                kind=TicketEventKind.ASSIGNEE,
+                actor=actor,
+                summary=f"Kept by {actor}, who opened it",
+                now=now,
+                before={"assignee": None},
+                after={"assignee": actor.pk, "assignee_name": str(actor)},
+            )
+        else:
+            routed = routing.route_queue(queue.pk, now=now)
+            ticket.refresh_from_db()
+        audit_record(
+            actor=actor,
+            action="ticket.create",
+            target=ticket,
+            after={
+                **c.snapshot_ticket(ticket),
+                "channel": channel,
+                "customer": customer.pk,
+                "opened_by_operator": True,
+                "customer_message": bool(customer_message),
+                "internal_note": bool(internal_note),
+                "mentions": [op.pk for op in mentioned],
+                "assign_to_self": assign_to_self,
+                "routed": [r.ticket_id for r in routed],
+            },
+        )
+    return ticket
+
+
+__all__ = ["OPERATOR_CHANNELS", "ticket_open_for_customer"]

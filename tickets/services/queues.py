@@ -1,0 +1,247 @@
+"""Queue administration from the operator pages: create a queue, change its name, members,
+per-operator capacity and SLA targets.
+
+queue_create (tickets.services.operations) is the seed's upsert: it updates a queue that
+already has the slug. The admin page needs a create that refuses a taken name or slug
+(queue_add) and an update that writes nothing when nothing changes (queue_update), so a
+rerun of `seed_demo` or a form saved unchanged leaves no audit noise.
+
+Any change that can give a queue spare capacity (a member added, a higher cap) routes the
+queue's waiting tickets at once, through the same routing.route_queue the duty toggle and
+the beat sweep use, so a ticket never waits unrouted while a member has room.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Collection, Mapping
+
+from django.db import transaction
+from django.db.models import Q
+from django.utils.text import slugify
+
+from backoffice.errors import Forbidden, NotFound, ValidationFailed
+from identity.audit import audit_record
+from identity.models import Operator, OperatorKind
+from tickets import routing, sla
+from tickets.models import Priority, Queue, QueueMembership, SlaTarget
+from tickets.services.operations import queue_create
+
+MANAGE = "tickets.manage_queues"
+MAX_CAPACITY = 500
+
+
+@dataclasses.dataclass(frozen=True)
+class QueueChange:
+    queue: Queue
+    # Names of what changed ("name", "members", "sla.urgent", ...); empty when nothing did.
+    changed: list[str]
+    routed: list[routing.Routed]
+
+
+def can_manage_queues(operator: Operator) -> bool:
+    return not operator.is_service_principal and operator.has_perm(MANAGE)
+
+
+def _ensure_manager(actor: Operator | None) -> None:
+    # actor None is the seed (a management command acting as the system).
+    if actor is not None and not can_manage_queues(actor):
+        raise Forbidden("You may not manage queues.")
+
+
+def _validated(
+    *, queue_id: int | None, name: str, slug: str, capacity_per_operator: int
+) -> tuple[str, str]:
+    errors: dict[str, list[str]] = {}
+    name = " ".join((name or "").split())
+    slug = (slug or "").strip()
+    if not name:
+        errors["name"] = ["This field is required."]
+    elif len(name) > 100:
+        errors["name"] = ["At most 100 characters."]
+    if not slug:
+        errors["slug"] = ["This field is required."]
+    elif slugify(slug) != slug or len(slug) > 50:
+        errors["slug"] = ["Lower-case letters, digits and hyphens only (at most 50)."]
+    if not 1 <= capacity_per_operator <= MAX_CAPACITY:
+        errors["capacity_per_operator"] = [f"Between 1 and {MAX_CAPACITY} tickets."]
+    others = Queue.objects.exclude(pk=queue_id) if queue_id else Queue.objects.all()
+    taken = others.filter(Q(name__iexact=name) | Q(slug=slug)).values_list("name", "slug")
+    for other_name, other_slug in taken:
+        if other_name.lower() == name.lower():
+            errors["name"] = [f"Another queue is already called {other_name!r}."]
+        if other_slug == slug:
+            errors["slug"] = [f"Another queue already uses the slug {slug!r}."]
+    if errors:
+        raise ValidationFailed("The queue is not valid.", fields=errors)
+    return name, slug
+
+
+def _members(member_ids: Collection[int]) -> dict[int, Operator]:
+    """The operators named, each an active human who works tickets."""
+    wanted = set(member_ids)
+    found = {
+        op.pk: op
+        for op in Operator.objects.filter(pk__in=wanted, is_active=True, kind=OperatorKind.HUMAN)
+        if op.has_perm("tickets.work_tickets")
+    }
+    if missing := wanted - found.keys():
+        raise ValidationFailed(
+            "Some members cannot work tickets.",
+            fields={
+                "members": [
+                    f"Operator {pk} is not an active operator who works tickets."
+                    for pk in sorted(missing)
+                ]
+            },
+        )
+    return found
+
+
+def _check_targets(targets: Mapping[str, sla.Targets | None]) -> None:
+    unknown = sorted(set(targets) - set(Priority.values))
+    if unknown:
+        raise ValidationFailed(
+            "Unknown priority.", fields={"targets": [f"Not priorities: {', '.join(unknown)}."]}
+        )
+
+
+def queue_add(
+    *,
+    actor: Operator,
+    name: str,
+    slug: str,
+    description: str = "",
+    capacity_per_operator: int = 10,
+    member_ids: Collection[int] = (),
+    targets: Mapping[str, sla.Targets] | None = None,
+) -> Queue:
+    """Create a new queue; a name or slug already in use is a field error, never an update
+    of the other queue. The rows and the `queue.create` audit event come from queue_create."""
+    _ensure_manager(actor)
+    _check_targets(targets or {})
+    with transaction.atomic():
+        name, slug = _validated(
+            queue_id=None, name=name, slug=slug, capacity_per_operator=capacity_per_operator
+        )
+        members = _members(member_ids)
+        return queue_create(
+            actor=actor,
+            name=name,
+            slug=slug,
+            description=(description or "").strip()[:300],
+            capacity_per_operator=capacity_per_operator,
+            members=[members[pk] for pk in sorted(members)],
+            targets=dict(targets or {}),
+        )
+
+
+def queue_update(
+    *,
+    actor: Operator | None,
+    queue_id: int,
+    name: str | None = None,
+    slug: str | None = None,
+    description: str | None = None,
+    capacity_per_operator: int | None = None,
+    member_ids: Collection[int] | None = None,
+    targets: Mapping[str, sla.Targets | None] | None = None,
+) -> QueueChange:
+    """Change what is given (None leaves a setting as it is). `member_ids` is the whole new
+    membership; in `targets` a priority mapped to None drops the queue's override so the
+    defaults apply again. Targets apply to tickets created or re-prioritised afterwards.
+
+    Nothing changed: no write, no audit event. Otherwise one `queue.update` audit event with
+    the changed values before and after, and the queue's waiting tickets routed if a member
+    was added or the cap was raised."""
+    _ensure_manager(actor)
+    _check_targets(targets or {})
+    with transaction.atomic():
+        # Locked like routing locks it, so a routing pass never sees half an update.
+        queue = Queue.objects.select_for_update().filter(pk=queue_id).first()
+        if queue is None:
+            raise NotFound("No such queue.")
+        new_name, new_slug = _validated(
+            queue_id=queue.pk,
+            name=queue.name if name is None else name,
+            slug=queue.slug if slug is None else slug,
+            capacity_per_operator=queue.capacity_per_operator
+            if capacity_per_operator is None
+            else capacity_per_operator,
+        )
+        old_capacity = queue.capacity_per_operator
+        before: dict[str, object] = {}
+        after: dict[str, object] = {}
+        fields = {
+            "name": new_name,
+            "slug": new_slug,
+            "description": queue.description if description is None else description.strip()[:300],
+            "capacity_per_operator": queue.capacity_per_operator
+            if capacity_per_operator is None
+            else capacity_per_operator,
+        }
+        for field, value in fields.items():
+            if getattr(queue, field) != value:
+                before[field], after[field] = getattr(queue, field), value
+                setattr(queue, field, value)
+        if after:
+            queue.save(update_fields=list(after))
+
+        added: set[int] = set()
+        if member_ids is not None:
+            current = set(
+                QueueMembership.objects.filter(queue=queue).values_list("operator_id", flat=True)
+            )
+            wanted = set(member_ids)
+            added, removed = wanted - current, current - wanted
+            if added or removed:
+                _members(added)
+                QueueMembership.objects.bulk_create(
+                    [QueueMembership(queue=queue, operator_id=pk) for pk in sorted(added)]
+                )
+                QueueMembership.objects.filter(queue=queue, operator_id__in=removed).delete()
+                before["members"], after["members"] = sorted(current), sorted(wanted)
+
+        for priority, target in (targets or {}).items():
+            row = SlaTarget.objects.filter(queue=queue, priority=priority).first()
+            old = (
+                sla.Targets(
+                    row.first_response_minutes, row.next_response_minutes, row.resolution_minutes
+                )
+                if row
+                else None
+            )
+            if old == target:
+                continue
+            key = f"sla.{priority}"
+            before[key] = dataclasses.asdict(old) if old else None
+            after[key] = dataclasses.asdict(target) if target else None
+            if target is None:
+                SlaTarget.objects.filter(queue=queue, priority=priority).delete()
+            else:
+                SlaTarget.objects.update_or_create(
+                    queue=queue,
+                    priority=priority,
+                    defaults={
+                        "first_response_minutes": target.first_response,
+                        "next_response_minutes": target.next_response,
+                        "resolution_minutes": target.resolution,
+                    },
+                )
+
+        if not after:
+            return QueueChange(queue=queue, changed=[], routed=[])
+        routed: list[routing.Routed] = []
+        if added or queue.capacity_per_operator > old_capacity:
+            routed = routing.route_queue(queue.pk)
+        audit_record(
+            actor=actor,
+            action="queue.update",
+            target=queue,
+            before=before,
+            after={**after, "routed": [r.ticket_id for r in routed]},
+        )
+    return QueueChange(queue=queue, changed=sorted(after), routed=routed)
+
+
+__all__ = ["QueueChange", "can_manage_queues", "queue_add", "queue_update"]

@@ -1,0 +1,127 @@
+"""Queue administration (supervisors and admins: tickets.manage_queues): the queues with
+their members and figures, creating a queue and editing one. Saving asks for a recent
+second factor: membership and capacity decide who receives which customer's tickets."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods
+
+from backoffice.errors import DomainError
+from backoffice.http import request_operator
+from identity.models import Operator
+from identity.stepup import stepup_required
+from tickets import forms, page_selectors
+from tickets.models import Queue
+from tickets.services.queues import can_manage_queues, queue_add, queue_update
+from tickets.views.intake import apply_errors
+
+
+def manager_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """403 unless the operator may manage queues; checked before step-up, so nobody is
+    asked for a code for a page they could never use."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if not can_manage_queues(request_operator(request)):
+            raise PermissionDenied("Managing queues is reserved to supervisors and admins.")
+        return view(request, *args, **kwargs)
+
+    return wrapper
+
+
+@require_GET
+@manager_required
+def queue_list(request: HttpRequest) -> HttpResponse:
+    return render(
+        request, "tickets/queue_list.html", {"queues": page_selectors.queue_list_for_admin()}
+    )
+
+
+def _form_page(
+    request: HttpRequest, form: forms.QueueForm, queue: Queue | None, status: int = 200
+) -> HttpResponse:
+    return render(request, "tickets/queue_form.html", {"form": form, "queue": queue}, status=status)
+
+
+def _candidates(queue: Queue | None) -> list[Operator]:
+    """Who may work tickets, plus current members who no longer may (so they stay visible
+    and can be removed)."""
+    candidates = page_selectors.queue_member_candidates()
+    if queue is not None:
+        known = {op.pk for op in candidates}
+        candidates += [m.operator for m in queue.memberships.all() if m.operator_id not in known]
+    return candidates
+
+
+@require_http_methods(["GET", "POST"])
+@manager_required
+@stepup_required
+def queue_new(request: HttpRequest) -> HttpResponse:
+    form = forms.QueueForm(request.POST or None, candidates=_candidates(None))
+    if request.method == "POST":
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                queue = queue_add(
+                    actor=request_operator(request),
+                    name=data["name"],
+                    slug=data["slug"],
+                    description=data["description"],
+                    capacity_per_operator=data["capacity_per_operator"],
+                    member_ids=data["members"],
+                    targets={p: t for p, t in form.targets().items() if t is not None},
+                )
+            except DomainError as error:
+                apply_errors(form, error)
+            else:
+                messages.success(request, f"Queue {queue.name} created.")
+                return redirect(reverse("tickets:queue_list"))
+        return _form_page(request, form, None, status=400)
+    return _form_page(request, form, None)
+
+
+@require_http_methods(["GET", "POST"])
+@manager_required
+@stepup_required
+def queue_edit(request: HttpRequest, queue_id: int) -> HttpResponse:
+    queue = page_selectors.queue_get_for_admin(queue_id=queue_id)
+    if queue is None:
+        raise Http404("No such queue.")
+    if request.method != "POST":
+        form = forms.QueueForm(
+            initial=forms.QueueForm.initial_for(queue), candidates=_candidates(queue)
+        )
+        return _form_page(request, form, queue)
+    form = forms.QueueForm(request.POST, candidates=_candidates(queue))
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            change = queue_update(
+                actor=request_operator(request),
+                queue_id=queue.pk,
+                name=data["name"],
+                slug=data["slug"],
+                description=data["description"],
+                capacity_per_operator=data["capacity_per_operator"],
+                member_ids=data["members"],
+                targets=form.targets(),
+            )
+        except DomainError as error:
+            apply_errors(form, error)
+        else:
+            if not change.changed:
+                messages.info(request, f"Nothing changed in {change.queue.name}.")
+            else:
+                routed = f" {len(change.routed)} waiting ticket(s) routed." if change.routed else ""
+                messages.success(request, f"Queue {change.queue.name} saved.{routed}")
+            return redirect(reverse("tickets:queue_list"))
+    return _form_page(request, form, queue, status=400)
