@@ -10,7 +10,13 @@ from tickets.models.events import (
     TicketEventKind,
     TicketPresence,
 )
-from tickets.models.queues import OperatorAvailability, Queue, QueueMembership, SlaTarget
+from tickets.models.queues import (
+    OperatorAvailability,
+    OperatorLoad,
+    Queue,
+    QueueMembership,
+    SlaTarget,
+)
 from tickets.models.tickets import (
     ACTIVE_STATUSES,
     PAUSED_STATUSES,
@@ -36,6 +42,7 @@ __all__ = [
     "Notification",
     "NotificationKind",
     "OperatorAvailability",
+    "OperatorLoad",
     "Priority",
     "Queue",
     "QueueMembership",

@@ -85,3 +85,27 @@ class OperatorAvailability(models.Model):
 
     def __str__(self) -> str:
         return f"{self.operator} ({'on' if self.on_duty else 'off'} duty)"
+
+
+class OperatorLoad(models.Model):
+    """How many active tickets (ACTIVE_STATUSES) an operator owns, kept exact by the
+    services that assign, reassign, take, resolve, close, reopen and merge (all through
+    tickets.routing.load_apply), so routing reads a number instead of counting a million
+    rows. The row is also the operator's routing lock: a routing pass locks the rows of
+    every candidate before it reads their loads, so two queues routing to the same operator
+    at once wait for each other instead of both filling the last slot.
+
+    No row means no active ticket. tickets.routing.load_recount rebuilds the rows from the
+    tickets: the repair path, run by the migration that added it, after bulk loads, and by
+    the operator_loads_recount service."""
+
+    operator = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="ticket_load",
+    )
+    active_tickets = models.IntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"{self.operator_id}: {self.active_tickets} active"

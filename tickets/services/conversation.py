@@ -14,6 +14,7 @@ from identity.audit import audit_record
 from identity.models import Operator
 from tickets import access, routing, sla
 from tickets.models import (
+    ACTIVE_STATUSES,
     Channel,
     Customer,
     Message,
@@ -213,6 +214,8 @@ def ticket_customer_message_add(
             Status.OPEN if old_status in (Status.PENDING_CUSTOMER, Status.RESOLVED) else old_status
         )
         clock = c.clock_for_status(ticket, old_status, new_status, now)
+        if old_status == Status.RESOLVED:
+            routing.lock_queues_of([ticket.assignee_id])  # reopening takes a slot again
         clock = sla.customer_message(
             clock,
             now,
@@ -286,6 +289,9 @@ def ticket_reply(
                 "Not a status to reply with.", fields={"status": ["Not allowed."]}
             )
         clock = sla.public_reply(c.clock_for_status(ticket, old_status, new_status, now))
+        if (old_status in ACTIVE_STATUSES) != (new_status in ACTIVE_STATUSES):
+            routing.lock_queues_of([ticket.assignee_id])  # the owner's load changes
+
         if ticket.first_responded_at is None:
             ticket.first_responded_at = now
         ticket.status = new_status

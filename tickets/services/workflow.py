@@ -13,6 +13,7 @@ from identity.audit import audit_record
 from identity.models import Operator, OperatorKind
 from tickets import access, routing, sla
 from tickets.models import (
+    ACTIVE_STATUSES,
     PAUSED_STATUSES,
     Message,
     MessageKind,
@@ -47,6 +48,10 @@ def _set_owner(
 ) -> tuple[int | None, list[routing.Routed]]:
     previous_id = ticket.assignee_id
     previous_name = str(ticket.assignee) if ticket.assignee else None
+    if ticket.is_active:
+        # Both owners' load counters change with the UPDATE below (trigger): lock their
+        # queues first, the order routing takes its locks in (see tickets.routing).
+        routing.lock_queues_of([previous_id, assignee.pk])
     ticket.assignee = assignee
     ticket.assigned_at = now
     ticket.unrouted = False
@@ -168,6 +173,9 @@ def _change_status(
     if old == Status.CLOSED:
         raise ValidationFailed("A closed ticket stays closed.", fields={"status": ["Not allowed."]})
     clock = c.clock_for_status(ticket, old, status, now)
+    if (old in ACTIVE_STATUSES) != (status in ACTIVE_STATUSES):
+        # The owner's load counter changes with the UPDATE below: lock order, see routing.
+        routing.lock_queues_of([ticket.assignee_id])
     ticket.status = status
     if status == Status.RESOLVED:
         ticket.resolved_at = now
@@ -371,6 +379,8 @@ def ticket_merge(
             target.last_customer_message_at = source.last_customer_message_at
         c.save_ticket(target, ["last_customer_message_at"], now)
         old_source_status = source.status
+        if old_source_status not in DONE:
+            routing.lock_queues_of([source.assignee_id])  # closing it frees the owner's slot
         clock = sla.resolve(sla.resume(c.clock_of(source), now))
         source.status = Status.CLOSED
         source.closed_at = now
