@@ -3,6 +3,7 @@ accounting, cache and concurrency limits."""
 
 from __future__ import annotations
 
+import asyncio
 import socket
 import subprocess
 import sys
@@ -284,3 +285,81 @@ def test_importing_the_client_does_not_import_litellm():
     code = "import sys, evals.engine.llm; print('litellm' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_sync_calls_keep_their_connections_alive_past_twenty_in_flight(openai_server):
+    # LiteLLM's own httpx client keeps 20 connections alive: after a wave of 40 concurrent
+    # calls, the next wave would open about 20 new ones. The client's pool keeps them all.
+    openai_server.set_default(Reply(content="slow", delay=0.3))
+    s = spec(openai_server)
+    c = client(limits=ProviderLimits(default=100))
+
+    def wave() -> set[int]:
+        barrier = threading.Barrier(40)
+
+        def call() -> None:
+            barrier.wait()
+            c.complete(s, MESSAGES, role=AGENT, accounting=TrialAccounting("t"))
+
+        threads = [threading.Thread(target=call) for _ in range(40)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        return {r["_client_port"] for r in openai_server.requests}
+
+    first = wave()
+    both = wave()
+    assert len(openai_server.requests) == 80
+    assert len(first) > 20  # the first wave did overlap past LiteLLM's keep-alive cap
+    assert len(both - first) <= 5  # (a handful of stragglers may still open their own)
+
+
+def test_acomplete_returns_text_and_records_the_call(openai_server):
+    openai_server.script("scripted", text("Hello async", prompt_tokens=12, completion_tokens=3))
+    acc = TrialAccounting("t1")
+    result = asyncio.run(
+        client().acomplete(spec(openai_server), MESSAGES, role=AGENT, accounting=acc)
+    )
+    assert result.content == "Hello async"
+    (record,) = acc.records
+    assert (record.tokens_in, record.tokens_out, record.retries) == (12, 3, 0)
+    assert record.provider == "openai" and record.resolved_model == "scripted"
+
+
+def test_acomplete_retries_a_429_then_succeeds(openai_server):
+    openai_server.script("scripted", rate_limited(retry_after=0.01), text("after the wait"))
+    acc = TrialAccounting("t1")
+    result = asyncio.run(
+        client().acomplete(spec(openai_server), MESSAGES, role=AGENT, accounting=acc)
+    )
+    assert result.content == "after the wait"
+    assert acc.records[0].retries == 1
+    assert len(openai_server.requests) == 2
+
+
+def test_acomplete_never_retries_a_context_window_exceeded(openai_server):
+    openai_server.script("scripted", context_window_exceeded(), text("never"))
+    acc = TrialAccounting("t1")
+    with pytest.raises(AgentModelError):
+        asyncio.run(client().acomplete(spec(openai_server), MESSAGES, role=AGENT, accounting=acc))
+    assert len(openai_server.requests) == 1
+    assert acc.records[0].failure is FailureClass.AGENT
+
+
+def test_acomplete_bounds_concurrent_calls_per_endpoint_on_one_loop(openai_server):
+    openai_server.set_default(Reply(content="slow", delay=0.15))
+    s = spec(openai_server)
+    c = client(limits=ProviderLimits({s.api_base or "": 3}, default=100))
+
+    async def main() -> None:
+        await asyncio.gather(
+            *(
+                c.acomplete(s, MESSAGES, role=AGENT, accounting=TrialAccounting(f"t{i}"))
+                for i in range(12)
+            )
+        )
+
+    asyncio.run(main())
+    assert len(openai_server.requests) == 12
+    assert openai_server.max_in_flight == 3

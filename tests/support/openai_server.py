@@ -220,6 +220,7 @@ class _RequestHandler(BaseHTTPRequestHandler):
         state = self.state
         key = self.headers.get("X-Script-Key") or str(body.get("model", ""))
         body["_script_key"] = key
+        body["_client_port"] = self.client_address[1]  # one port per client connection
         with state.lock:
             state.in_flight += 1
             state.max_in_flight = max(state.max_in_flight, state.in_flight)
@@ -241,45 +242,8 @@ class _RequestHandler(BaseHTTPRequestHandler):
                 state.in_flight -= 1
 
     def _answer(self, reply: Reply, body: dict[str, Any], n: int) -> None:
-        if reply.status != 200:
-            headers = {}
-            if reply.retry_after is not None:
-                headers["Retry-After"] = f"{reply.retry_after:g}"
-            error = {"message": reply.error_message, "type": "error", "code": reply.error_code}
-            self._send(reply.status, {"error": error}, headers)
-            return
-        message: dict[str, Any] = {"role": "assistant", "content": reply.content}
-        if reply.tool_calls:
-            message["tool_calls"] = [
-                {
-                    "id": call.id or f"call_{n}_{i}",
-                    "type": "function",
-                    "function": {
-                        "name": call.name,
-                        "arguments": call.arguments
-                        if isinstance(call.arguments, str)
-                        else json.dumps(call.arguments),
-                    },
-                }
-                for i, call in enumerate(reply.tool_calls)
-            ]
-        finish = "tool_calls" if reply.tool_calls else "stop"
-        usage = {
-            "prompt_tokens": reply.prompt_tokens,
-            "completion_tokens": reply.completion_tokens,
-            "total_tokens": reply.prompt_tokens + reply.completion_tokens,
-        }
-        self._send(
-            200,
-            {
-                "id": f"chatcmpl-{n}",
-                "object": "chat.completion",
-                "created": 1700000000,
-                "model": reply.model or body.get("model", ""),
-                "choices": [{"index": 0, "message": message, "finish_reason": finish}],
-                "usage": usage,
-            },
-        )
+        status, payload, headers = render(reply, body, n)
+        self._send(status, payload, headers)
 
     def _send(self, status: int, payload: dict[str, Any], headers: Mapping[str, str] = {}) -> None:
         data = json.dumps(payload).encode()
@@ -290,6 +254,130 @@ class _RequestHandler(BaseHTTPRequestHandler):
             self.send_header(name, value)
         self.end_headers()
         self.wfile.write(data)
+
+
+def render(
+    reply: Reply, body: Mapping[str, Any], n: int
+) -> tuple[int, dict[str, Any], dict[str, str]]:
+    """The status, JSON payload and extra headers answering `body` with `reply`."""
+    if reply.status != 200:
+        headers = {}
+        if reply.retry_after is not None:
+            headers["Retry-After"] = f"{reply.retry_after:g}"
+        error = {"message": reply.error_message, "type": "error", "code": reply.error_code}
+        return reply.status, {"error": error}, headers
+    message: dict[str, Any] = {"role": "assistant", "content": reply.content}
+    if reply.tool_calls:
+        message["tool_calls"] = [
+            {
+                "id": call.id or f"call_{n}_{i}",
+                "type": "function",
+                "function": {
+                    "name": call.name,
+                    "arguments": call.arguments
+                    if isinstance(call.arguments, str)
+                    else json.dumps(call.arguments),
+                },
+            }
+            for i, call in enumerate(reply.tool_calls)
+        ]
+    finish = "tool_calls" if reply.tool_calls else "stop"
+    usage = {
+        "prompt_tokens": reply.prompt_tokens,
+        "completion_tokens": reply.completion_tokens,
+        "total_tokens": reply.prompt_tokens + reply.completion_tokens,
+    }
+    payload = {
+        "id": f"chatcmpl-{n}",
+        "object": "chat.completion",
+        "created": 1700000000,
+        "model": reply.model or body.get("model", ""),
+        "choices": [{"index": 0, "message": message, "finish_reason": finish}],
+        "usage": usage,
+    }
+    return 200, payload, {}
+
+
+_REASONS = {200: "OK", 400: "Bad Request", 404: "Not Found", 429: "Too Many Requests"}
+
+
+def _http_bytes(status: int, payload: Mapping[str, Any], headers: Mapping[str, str] = {}) -> bytes:
+    data = json.dumps(payload).encode()
+    head = [f"HTTP/1.1 {status} {_REASONS.get(status, 'Error')}", "Content-Type: application/json"]
+    head.append(f"Content-Length: {len(data)}")
+    head.extend(f"{k}: {v}" for k, v in headers.items())
+    return ("\r\n".join(head) + "\r\n\r\n").encode() + data
+
+
+def serve_asyncio(
+    *,
+    default: Reply,
+    handler: Handler | None = None,
+    port: int = 0,
+    ready: Callable[[str], None] = print,
+) -> None:
+    """A cheap benchmark server: one asyncio event loop, keep-alive, a listen backlog of
+    4096, no per-request thread. Without a `handler`, every call gets `default` (after its
+    delay) as bytes rendered once per model name. Runs until the process is killed."""
+    import asyncio
+    from email.parser import BytesHeaderParser
+
+    rendered: dict[str, bytes] = {}
+    ids = itertools.count()
+    not_found = _http_bytes(404, {"error": {"message": "not found", "type": "not_found"}})
+
+    async def answer(head: bytes, raw: bytes) -> bytes:
+        path = head.split(b" ", 2)[1].decode()
+        if not path.rstrip("/").endswith("/chat/completions"):
+            if path.rstrip("/").endswith("/models"):
+                return _http_bytes(200, {"object": "list", "data": []})
+            return not_found
+        body = json.loads(raw or b"{}")
+        if handler is None:
+            reply = default
+        else:
+            headers = BytesHeaderParser().parsebytes(head.split(b"\r\n", 1)[1])
+            reply = handler(body, headers)
+        if reply.delay:
+            await asyncio.sleep(reply.delay)
+        model = str(body.get("model", ""))
+        if handler is None:
+            data = rendered.get(model)
+            if data is None:
+                data = rendered[model] = _http_bytes(*render(reply, body, 0))
+            return data
+        return _http_bytes(*render(reply, body, next(ids)))
+
+    async def connection(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            while True:
+                head = await reader.readuntil(b"\r\n\r\n")
+                length = 0
+                close = False
+                for line in head.split(b"\r\n")[1:]:
+                    name, _, value = line.partition(b":")
+                    name = name.strip().lower()
+                    if name == b"content-length":
+                        length = int(value)
+                    elif name == b"connection" and value.strip().lower() == b"close":
+                        close = True
+                raw = await reader.readexactly(length) if length else b""
+                writer.write(await answer(head, raw))
+                if close:
+                    break
+        except (asyncio.IncompleteReadError, ConnectionError):
+            pass
+        finally:
+            writer.close()
+
+    async def main() -> None:
+        server = await asyncio.start_server(connection, "127.0.0.1", port, backlog=4096)
+        host, bound = server.sockets[0].getsockname()[:2]
+        ready(f"http://{host}:{bound}/v1")
+        async with server:
+            await server.serve_forever()
+
+    asyncio.run(main())
 
 
 @pytest.fixture
@@ -307,23 +395,34 @@ def main() -> None:  # pragma: no cover - benchmark entry point
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--delay", type=float, default=0.0, help="seconds before each answer")
     parser.add_argument("--handler", default="", help="module:function answering each call")
+    parser.add_argument(
+        "--asyncio",
+        action="store_true",
+        help="serve from one asyncio loop (cheap, for benchmarks) instead of threads",
+    )
     args = parser.parse_args()
-    server = OpenAIServer(default=Reply(content="ok", delay=args.delay), record=False)
+    default = Reply(content="ok", delay=args.delay)
+    handler: Handler | None = None
     if args.handler:
+        import dataclasses
         import importlib
 
         module, _, attr = args.handler.partition(":")
-        handler = getattr(importlib.import_module(module), attr)
-        if args.delay:
+        inner = getattr(importlib.import_module(module), attr)
+        delay = args.delay
+
+        def handler(body: dict[str, Any], headers: Message) -> Reply:
             # The scripted replies are answered after the same fixed delay.
-            import dataclasses
+            reply: Reply = inner(body, headers)
+            return dataclasses.replace(reply, delay=delay) if delay else reply
 
-            delay, inner = args.delay, handler
-
-            def handler(body: dict[str, Any], headers: Mapping[str, str]) -> Reply:
-                return dataclasses.replace(inner(body, headers), delay=delay)
-
-        server.set_handler(handler)
+    if args.asyncio:
+        serve_asyncio(
+            default=default, handler=handler, port=args.port, ready=lambda u: print(u, flush=True)
+        )
+        return
+    server = OpenAIServer(default=default, record=False)
+    server.set_handler(handler)
     server.start(args.port)
     print(server.url, flush=True)
     try:

@@ -81,8 +81,29 @@ def litellm_module() -> Any:
 
                 litellm.suppress_debug_info = True  # no "Give Feedback" banner per error
                 litellm.telemetry = False
+                if litellm.client_session is None:
+                    litellm.client_session = _sync_http_client()
                 _litellm_module = litellm
     return _litellm_module
+
+
+def _sync_http_client() -> Any:
+    """The httpx client LiteLLM's OpenAI-compatible path uses for synchronous calls.
+
+    Left to itself LiteLLM builds a bare `httpx.Client()`: at most 100 connections and 20
+    kept alive. Past 20 concurrent calls every answer then closes its connection and the
+    next call opens a new one (a TCP handshake, and a new thread on a threaded server);
+    past 100 the calls queue inside httpx, behind our own per-provider limit. The pool here
+    has no connection cap (`ProviderLimits` is the cap) and keeps every connection alive.
+    Set `litellm.client_session` before the first call to use your own (proxies, TLS)."""
+    import httpx
+
+    return httpx.Client(
+        limits=httpx.Limits(
+            max_connections=None, max_keepalive_connections=None, keepalive_expiry=30.0
+        ),
+        follow_redirects=True,
+    )
 
 
 @dataclass(frozen=True)
@@ -222,25 +243,12 @@ class ModelClient:
     ) -> Completion:
         litellm = litellm_module()
         prepared = self._prepare(spec, litellm, role, accounting)
-        key = None
-        if self.cache is not None:
-            key = cache_key(
-                trial_id=accounting.trial_id,
-                role=role.value,
-                model=spec.model,
-                api_base=spec.api_base,
-                messages=messages,
-                tools=tools,
-                params=spec.params,
-            )
-            hit = self.cache.get(key)
+        key = self._cache_key(spec, messages, tools, role, accounting)
+        if key is not None:
+            hit = self.cache.get(key) if self.cache is not None else None
             if hit is not None:
                 return self._from_cache(hit, spec, prepared, role, accounting)
-
-        kwargs = dict(prepared.kwargs)
-        kwargs["messages"] = messages
-        if tools:
-            kwargs["tools"] = tools
+        kwargs = self._call_kwargs(prepared, messages, tools)
         semaphore = self.limits.semaphore(prepared.endpoint)
         started = time.perf_counter()
         attempt = 0
@@ -251,23 +259,119 @@ class ModelClient:
                     response = litellm.completion(**kwargs)
                 break
             except Exception as exc:
-                verdict = classify(exc)
-                if verdict is None:
-                    raise
-                wait = None
-                if verdict.retryable and attempt < self.retry.max_attempts:
-                    wait = self.retry.delay(attempt, verdict.retry_after, self._rng)
-                if wait is None:
-                    self._fail(exc, verdict, spec, prepared, role, accounting, attempt, started)
-                self._sleep(wait)
+                self._sleep(
+                    self._retry_wait(exc, spec, prepared, role, accounting, attempt, started)
+                )
+        return self._finish(response, key, spec, prepared, role, accounting, attempt, started)
 
+    async def acomplete(
+        self,
+        spec: ModelSpec,
+        messages: Sequence[Mapping[str, Any]],
+        *,
+        role: CallRole,
+        accounting: TrialAccounting,
+        tools: Sequence[Mapping[str, Any]] | None = None,
+    ) -> Completion:
+        """`complete` for asyncio callers: `litellm.acompletion` on the running loop, the same
+        retries, accounting, cache and errors. Hundreds of trials in flight cost one thread,
+        not hundreds contending for the GIL. The concurrency limit counts per event loop
+        (`ProviderLimits.async_semaphore`); the back-off is `asyncio.sleep`."""
+        import asyncio
+
+        litellm = litellm_module()
+        prepared = self._prepare(spec, litellm, role, accounting)
+        key = self._cache_key(spec, messages, tools, role, accounting)
+        if key is not None:
+            hit = self.cache.get(key) if self.cache is not None else None
+            if hit is not None:
+                return self._from_cache(hit, spec, prepared, role, accounting)
+        kwargs = self._call_kwargs(prepared, messages, tools)
+        semaphore = self.limits.async_semaphore(prepared.endpoint)
+        started = time.perf_counter()
+        attempt = 0
+        while True:
+            attempt += 1
+            try:
+                async with semaphore:
+                    response = await litellm.acompletion(**kwargs)
+                break
+            except Exception as exc:
+                wait = self._retry_wait(exc, spec, prepared, role, accounting, attempt, started)
+                await asyncio.sleep(wait)
+        return self._finish(response, key, spec, prepared, role, accounting, attempt, started)
+
+    # -- internals -------------------------------------------------------------------------
+    def _cache_key(
+        self,
+        spec: ModelSpec,
+        messages: Sequence[Mapping[str, Any]],
+        tools: Sequence[Mapping[str, Any]] | None,
+        role: CallRole,
+        accounting: TrialAccounting,
+    ) -> str | None:
+        if self.cache is None:
+            return None
+        return cache_key(
+            trial_id=accounting.trial_id,
+            role=role.value,
+            model=spec.model,
+            api_base=spec.api_base,
+            messages=messages,
+            tools=tools,
+            params=spec.params,
+        )
+
+    @staticmethod
+    def _call_kwargs(
+        prepared: _Prepared,
+        messages: Sequence[Mapping[str, Any]],
+        tools: Sequence[Mapping[str, Any]] | None,
+    ) -> dict[str, Any]:
+        kwargs = dict(prepared.kwargs)
+        kwargs["messages"] = messages
+        if tools:
+            kwargs["tools"] = tools
+        return kwargs
+
+    def _retry_wait(
+        self,
+        exc: Exception,
+        spec: ModelSpec,
+        prepared: _Prepared,
+        role: CallRole,
+        accounting: TrialAccounting,
+        attempt: int,
+        started: float,
+    ) -> float:
+        """The back-off before the next attempt, or raise (recording the failed call)."""
+        verdict = classify(exc)
+        if verdict is None:
+            raise exc
+        wait = None
+        if verdict.retryable and attempt < self.retry.max_attempts:
+            wait = self.retry.delay(attempt, verdict.retry_after, self._rng)
+        if wait is None:
+            self._fail(exc, verdict, spec, prepared, role, accounting, attempt, started)
+        return wait
+
+    def _finish(
+        self,
+        response: Any,
+        key: str | None,
+        spec: ModelSpec,
+        prepared: _Prepared,
+        role: CallRole,
+        accounting: TrialAccounting,
+        attempt: int,
+        started: float,
+    ) -> Completion:
         completion = self._parse(response, spec, prepared, role, attempt, started)
         accounting.add(completion.record)
         if key is not None and self.cache is not None:
             self.cache.put(key, _to_cache(completion))
         return completion
 
-    # -- internals -------------------------------------------------------------------------
     def _prepare(
         self, spec: ModelSpec, litellm: Any, role: CallRole, accounting: TrialAccounting
     ) -> _Prepared:
