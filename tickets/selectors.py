@@ -11,6 +11,7 @@ from typing import Any
 from django.contrib.postgres.search import SearchQuery, SearchVector
 from django.db import connection
 from django.db.models import Count, F, Prefetch, Q, QuerySet, prefetch_related_objects
+from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
 from backoffice.errors import Forbidden
@@ -82,6 +83,7 @@ LIST_FIELDS = (
     "escalation__category",
 )
 _TICKET_NUMBER = re.compile(r"^#?(\d{1,12})$")
+_WORD = re.compile(r"\w+")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -100,10 +102,28 @@ def views_for(operator: Operator) -> dict[str, str]:
     return {key: label for key, label in VIEWS.items() if key != "all"}
 
 
+def _fts5_query(search: str) -> str:
+    """The words of `search` as an FTS5 query: each a quoted phrase (so no character the
+    operator types is FTS5 syntax), all required — as PostgreSQL's websearch_to_tsquery
+    treats plain words."""
+    return " ".join(f'"{word}"' for word in _WORD.findall(search.lower()))
+
+
+# Ticket ids whose subject or any message matches; both FTS5 tables are kept in step by the
+# triggers of migration 0007. A UNION, hashed once, for the same reason as on PostgreSQL.
+_FTS5_TICKET_IDS = (
+    "SELECT rowid FROM tickets_ticket_fts WHERE tickets_ticket_fts MATCH %s "
+    "UNION SELECT m.ticket_id FROM tickets_message_fts "
+    "JOIN tickets_message m ON m.id = tickets_message_fts.rowid "
+    "WHERE tickets_message_fts MATCH %s"
+)
+
+
 def _search_filter(search: str) -> Q:
-    """Subject or any message (reply, note, customer, AI agent) matches; "#123" finds the
-    ticket by number. PostgreSQL uses full-text search on the GIN indexes created by
-    migration 0002 (same expressions); other databases a case-insensitive substring."""
+    """Subject or any message (reply, note, customer, AI agent) matches every word; "#123"
+    finds the ticket by number. Both backends search an index, stemmed the same way
+    (English): PostgreSQL the GIN tsvector indexes of migration 0002, SQLite the FTS5
+    tables of migration 0007. Visibility is the caller's filter, applied to the same rows."""
     search = search.strip()
     number = _TICKET_NUMBER.match(search)
     if number:
@@ -120,9 +140,11 @@ def _search_filter(search: str) -> Q:
         # subqueries into a semi-join and, for a common word, re-ran the message subquery per
         # ticket (minutes at 1M messages); the UNION is hashed once.
         return Q(pk__in=subject_hits.values("pk").union(message_hits.values("ticket_id")))
-    return Q(subject__icontains=search) | Q(
-        pk__in=Message.objects.filter(body__icontains=search).values("ticket_id")
-    )
+    words = _fts5_query(search)
+    if not words:
+        return Q(pk__in=[])
+    # The SQL is a constant; the operator's words are bound parameters.
+    return Q(pk__in=RawSQL(_FTS5_TICKET_IDS, (words, words)))  # noqa: S611
 
 
 def ticket_list_for_inbox(

@@ -1,0 +1,106 @@
+"""Full-text search over subjects and messages, on an index on both backends (FTS5 on
+SQLite, GIN tsvector on PostgreSQL): what it finds, what it hides, and that the index
+follows edits and merges."""
+
+from __future__ import annotations
+
+from django.db import connection
+
+from tests.tickets.conftest import join
+from tickets import selectors, services
+from tickets.models import Message, Ticket
+
+
+def found(operator, term: str, view: str = "all") -> list[int]:
+    return [
+        t.pk for t in selectors.ticket_list_for_inbox(operator=operator, view=view, search=term)
+    ]
+
+
+def version(ticket: Ticket) -> int:
+    return Ticket.objects.values_list("version", flat=True).get(pk=ticket.pk)
+
+
+def test_the_search_uses_an_index_on_this_backend(sam, queue, make_ticket) -> None:
+    make_ticket(queue, subject="Parcel lost")
+    sql = str(selectors.ticket_list_for_inbox(operator=sam, view="all", search="parcel").query)
+    if connection.vendor == "sqlite":
+        assert "tickets_message_fts MATCH" in sql and "tickets_ticket_fts MATCH" in sql
+    else:
+        assert "to_tsvector" in sql and "websearch_to_tsquery" in sql
+
+
+def test_it_finds_subjects_and_every_kind_of_message_by_stemmed_words(
+    sam, alice, queue, make_ticket
+) -> None:
+    join(alice, queue, on_duty=True)
+    by_subject = make_ticket(queue, subject="Refunds for damaged parcels")
+    by_customer = make_ticket(queue, subject="Question", body="My vouchers were rejected twice")
+    services.ticket_note_add(
+        actor=alice,
+        ticket_id=by_customer.pk,
+        body="Courier confirms the delivery window",
+        expected_version=version(by_customer),
+    )
+    assert found(sam, "refund") == [by_subject.pk]
+    assert found(sam, "damaged parcel") == [by_subject.pk]
+    assert found(sam, "voucher rejected") == [by_customer.pk]
+    assert found(sam, "courier") == [by_customer.pk]
+    assert found(sam, "refund courier") == []  # every word must match
+    assert found(sam, "zeppelin") == []
+
+
+def test_operator_syntax_in_the_search_box_is_read_as_words(sam, queue, make_ticket) -> None:
+    ticket = make_ticket(queue, subject="Card declined at checkout")
+    assert found(sam, 'card" (declined*') == [ticket.pk]
+    assert found(sam, "NEAR(card declined)") == []  # "near" is just a word here
+    assert found(sam, '"') == []
+
+
+def test_search_only_returns_tickets_the_operator_may_see(
+    alice, sam, queue, other_queue, make_ticket
+) -> None:
+    join(alice, queue, on_duty=True)
+    mine = make_ticket(queue, subject="Chargeback on order 77")
+    hidden = make_ticket(other_queue, subject="Chargeback on order 78")
+    assert sorted(found(sam, "chargeback")) == sorted([mine.pk, hidden.pk])
+    assert found(alice, "chargeback", view="queues") == [mine.pk]
+    assert found(alice, "chargeback", view="unassigned") == []
+    assert hidden.pk not in found(alice, "chargeback", view="breaching")
+
+
+def test_the_index_follows_note_edits(sam, alice, queue, make_ticket) -> None:
+    join(alice, queue, on_duty=True)
+    ticket = make_ticket(queue, subject="Login trouble")
+    note = services.ticket_note_add(
+        actor=alice,
+        ticket_id=ticket.pk,
+        body="Suspect the authenticator",
+        expected_version=version(ticket),
+    )
+    assert found(sam, "authenticator") == [ticket.pk]
+    services.ticket_note_edit(
+        actor=alice,
+        note_id=note.pk,
+        body="Password manager issue",
+        expected_version=version(ticket),
+    )
+    assert found(sam, "authenticator") == []
+    assert found(sam, "password manager") == [ticket.pk]
+    Message.objects.filter(pk=note.pk).delete()
+    assert found(sam, "password") == []
+
+
+def test_after_a_merge_the_moved_messages_are_found_on_the_target(sam, queue, make_ticket) -> None:
+    source = make_ticket(queue, subject="Broken hinge", body="The wardrobe hinge snapped")
+    target = make_ticket(queue, subject="Wardrobe delivery")
+    services.ticket_merge(
+        actor=sam,
+        source_id=source.pk,
+        target_id=target.pk,
+        expected_source_version=version(source),
+        expected_target_version=version(target),
+    )
+    # The message moved: its words lead to the target; the source keeps its own subject.
+    assert found(sam, "snapped") == [target.pk]
+    assert found(sam, "hinge") == sorted([source.pk, target.pk], reverse=True)
