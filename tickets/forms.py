@@ -53,11 +53,25 @@ class MergeForm(VersionedForm):
 
 
 class BulkForm(forms.Form):
-    action = forms.ChoiceField(choices=[(a, a) for a in BULK_ACTIONS])
+    action = forms.ChoiceField(
+        choices=[(a, a) for a in BULK_ACTIONS],
+        error_messages={
+            "required": "Choose a bulk action.",
+            "invalid_choice": "Choose a bulk action.",
+        },
+    )
     assignee = forms.CharField(required=False)
     status = forms.CharField(required=False)
     priority = forms.CharField(required=False)
     tag = forms.CharField(required=False, max_length=50)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        action = data.get("action")
+        if action and not (data.get("assignee" if action == "assign" else action) or "").strip():
+            what = {"assign": "an assignee", "status": "a status", "priority": "a priority"}
+            self.add_error(None, f"Choose {what.get(action, 'a tag')} to apply.")
+        return data
 
     def value(self) -> str:
         action = self.cleaned_data["action"]
@@ -126,6 +140,11 @@ class TicketOpenForm(forms.Form):
 
     def tag_list(self) -> list[str]:
         return [t for t in self.cleaned_data["tags"].split(",") if t.strip()]
+
+
+class DutyForm(forms.Form):
+    operator = forms.IntegerField(min_value=1)
+    on_duty = forms.ChoiceField(choices=[("1", "on duty"), ("0", "off duty")])
 
 
 SLA_CLOCKS = (

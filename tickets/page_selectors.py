@@ -70,6 +70,11 @@ def queue_member_candidates() -> list[Operator]:
     )
 
 
+def operator_label(*, operator_id: int) -> str:
+    operator = Operator.objects.filter(pk=operator_id).first()
+    return str(operator) if operator else f"Operator {operator_id}"
+
+
 def customer_search(*, query: str, limit: int = 10) -> list[Customer]:
     """Customers whose email or external id is exactly `query` first, then whose name,
     email or external id contains it; with how many tickets each has."""

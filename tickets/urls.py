@@ -11,6 +11,7 @@ urlpatterns = [
     path("new/customers/", intake.customer_lookup, name="customer_lookup"),
     path("queues/", queues.queue_list, name="queue_list"),
     path("queues/new/", queues.queue_new, name="queue_new"),
+    path("queues/duty/", queues.member_duty, name="member_duty"),
     path("queues/<int:queue_id>/", queues.queue_edit, name="queue_edit"),
     path("bulk/", views.bulk, name="bulk"),
     path("duty/", views.duty, name="duty"),

@@ -241,3 +241,38 @@ def test_a_seed_rerun_that_changes_nothing_writes_nothing(make_operator) -> None
     assert general.capacity_per_operator == 10
     assert general.memberships.filter(operator=dave).exists()
     assert AuditEvent.objects.filter(action="queue.update").count() == 2
+
+
+def test_a_supervisor_puts_a_member_on_duty_from_the_queue_list(
+    sam, alice, queue, make_ticket
+) -> None:
+    join(alice, queue, on_duty=False)
+    waiting = make_ticket(queue)
+    client = verified_client(sam)
+    page = client.get("/tickets/queues/").content.decode()
+    assert "set on duty" in page
+    response = client.post(
+        "/tickets/queues/duty/", {"operator": alice.pk, "on_duty": "1"}, follow=True
+    )
+    assert "Alice is on duty; 1 waiting ticket(s) routed." in response.content.decode()
+    assert Ticket.objects.get(pk=waiting.pk).assignee == alice
+    event = AuditEvent.objects.get(action="operator.duty")
+    assert event.actor_id == sam.pk and event.after["on_duty"] is True
+
+
+def test_an_admin_sees_duty_but_may_not_change_someone_elses(ada, alice, queue) -> None:
+    join(alice, queue, on_duty=False)
+    client = verified_client(ada)
+    assert "set on duty" not in client.get("/tickets/queues/").content.decode()
+    response = client.post(
+        "/tickets/queues/duty/", {"operator": alice.pk, "on_duty": "1"}, follow=True
+    )
+    assert "Only a supervisor may change another operator" in response.content.decode()
+    assert not AuditEvent.objects.filter(action="operator.duty").exists()
+
+
+def test_agents_cannot_change_duty_from_the_queue_pages(alice, queue) -> None:
+    response = verified_client(alice).post(
+        "/tickets/queues/duty/", {"operator": alice.pk, "on_duty": "1"}
+    )
+    assert response.status_code == 403

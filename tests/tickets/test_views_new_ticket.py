@@ -161,3 +161,14 @@ def test_the_form_refuses_a_post_without_csrf(alice, queue) -> None:
     strict.cookies = client.cookies
     assert strict.post("/tickets/new/", _form(queue)).status_code == 403
     assert Ticket.objects.count() == 0
+
+
+def test_a_form_with_errors_keeps_the_customer_search(alice, queue) -> None:
+    join(alice, queue, on_duty=True)
+    marco = Customer.objects.create(name="Marco Rossi", email="marco@example.test")
+    client = verified_client(alice)
+    page = client.post("/tickets/new/", _form(queue, subject="", customer_q="marco")).content
+    assert b'value="marco"' in page and f'value="{marco.pk}"'.encode() in page
+    picked = _form(queue, subject="", customer_id=str(marco.pk), customer_q="marco")
+    html = client.post("/tickets/new/", picked).content.decode()
+    assert f'value="{marco.pk}" checked' in html

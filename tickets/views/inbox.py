@@ -18,7 +18,7 @@ from django.views.decorators.http import require_GET, require_POST
 from backoffice.errors import Conflict, DomainError, NotFound
 from backoffice.http import request_operator
 from identity.models import Operator
-from tickets import access, forms, selectors, services
+from tickets import access, forms, page_selectors, selectors, services
 from tickets.models import ACTIVE_STATUSES, MessageKind, Priority, Status
 from tickets.services.queues import can_manage_queues
 
@@ -111,7 +111,9 @@ def bulk(request: HttpRequest) -> HttpResponse:
     form = forms.BulkForm(request.POST)
     back = _safe_next(request, reverse("tickets:inbox"))
     if not form.is_valid():
-        messages.error(request, "Choose a bulk action.")
+        for problems in form.errors.values():
+            for problem in problems:
+                messages.error(request, f"Nothing changed: {problem}")
         return redirect(back)
     try:
         result = services.ticket_bulk_update(
@@ -159,6 +161,7 @@ def _detail_context(request: HttpRequest, ticket_id: int, **extra: Any) -> dict[
         "can_merge": access.can_merge(operator),
         "can_work": not ticket.merged_into_id and ticket.status != Status.CLOSED,
         "others": selectors.presence_others(ticket_id=ticket.pk, operator=operator),
+        "related": page_selectors.merge_candidates(operator=operator, ticket=ticket),
         "kinds": MessageKind,
         "reply_draft": "",
         "note_draft": "",

@@ -59,16 +59,27 @@ def ticket_new(request: HttpRequest) -> HttpResponse:
             )
             messages.success(request, f"Ticket #{ticket.pk} opened, {owner}.")
             return redirect(reverse("tickets:detail", args=[ticket.pk]))
+    # Re-rendered with errors: keep the customer the operator picked, or the matches of
+    # what they had typed, so nothing has to be searched again.
+    matches: list[Customer] = []
+    query = str(form.data.get("customer_q", "")).strip() if form.is_bound else ""
     if form.is_bound:
         raw_id = str(form.data.get("customer_id", ""))
         if raw_id.isdigit():
             picked = page_selectors.customer_get(customer_id=int(raw_id))
-    status = 400 if form.is_bound else 200
+        if picked is None and query:
+            matches = page_selectors.customer_search(query=query)
     return render(
         request,
         "tickets/ticket_new.html",
-        {"form": form, "picked": picked, "has_queues": bool(queues)},
-        status=status,
+        {
+            "form": form,
+            "picked": picked,
+            "matches": matches,
+            "customer_q": query,
+            "has_queues": bool(queues),
+        },
+        status=400 if form.is_bound else 200,
     )
 
 

@@ -13,14 +13,15 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from backoffice.errors import DomainError
 from backoffice.http import request_operator
 from identity.models import Operator
 from identity.stepup import stepup_required
-from tickets import forms, page_selectors
+from tickets import access, forms, page_selectors
 from tickets.models import Queue
+from tickets.services import operator_duty_set
 from tickets.services.queues import can_manage_queues, queue_add, queue_update
 from tickets.views.intake import apply_errors
 
@@ -42,8 +43,41 @@ def manager_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpRes
 @manager_required
 def queue_list(request: HttpRequest) -> HttpResponse:
     return render(
-        request, "tickets/queue_list.html", {"queues": page_selectors.queue_list_for_admin()}
+        request,
+        "tickets/queue_list.html",
+        {
+            "queues": page_selectors.queue_list_for_admin(),
+            # Putting someone else on or off duty is a supervisor's call (operator_duty_set).
+            "can_set_duty": access.can_reassign(request_operator(request)),
+        },
     )
+
+
+@require_POST
+@manager_required
+def member_duty(request: HttpRequest) -> HttpResponse:
+    """A supervisor puts a member on or off duty from the queue list (someone went home
+    sick, someone came in early); going on duty routes their queues' waiting tickets."""
+    form = forms.DutyForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Choose an operator and on or off duty.")
+        return redirect(reverse("tickets:queue_list"))
+    on_duty = form.cleaned_data["on_duty"] == "1"
+    try:
+        routed = operator_duty_set(
+            actor=request_operator(request),
+            operator_id=form.cleaned_data["operator"],
+            on_duty=on_duty,
+        )
+    except DomainError as error:
+        messages.error(request, error.message)
+    else:
+        name = page_selectors.operator_label(operator_id=form.cleaned_data["operator"])
+        if on_duty:
+            messages.success(request, f"{name} is on duty; {len(routed)} waiting ticket(s) routed.")
+        else:
+            messages.success(request, f"{name} is off duty and keeps the tickets they own.")
+    return redirect(reverse("tickets:queue_list"))
 
 
 def _form_page(
