@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Any
 
 from evals.engine.errors import EngineError
 from evals.engine.policy import RuleCheck
 from evals.engine.protocols import AgentFactory, UserFactory
-from evals.engine.task import Task
+from evals.engine.task import Assertion, Task
 from evals.engine.tools import ToolSet
 from evals.engine.world import World
 
@@ -19,7 +20,8 @@ class Domain:
     """`build_world(seed)` returns a pristine world (the domain may cache it; the engine only
     ever uses copies). `load_tasks()` returns every task; splits are tags on the tasks.
     `reference_agent` / `scripted_user`: the domain's offline `sandbox/reference` and
-    `sandbox/scripted` factories (None when the domain has none)."""
+    `sandbox/scripted` factories (None when the domain has none). `assertions`: the checks
+    tasks may name (`Task.assertions`), `fn(world, **arguments) -> bool`."""
 
     name: str
     policy: str
@@ -30,6 +32,7 @@ class Domain:
     reference_agent: AgentFactory | None = None
     scripted_user: UserFactory | None = None
     description: str = ""
+    assertions: Mapping[str, Callable[..., bool]] = field(default_factory=dict)
     _cache: dict[str, object] = field(default_factory=dict, repr=False, compare=False)
 
     def fresh_world(self, seed: int) -> World:
@@ -55,6 +58,13 @@ class Domain:
             return self.tasks_by_id[task_id]
         except KeyError:
             raise EngineError(f"Domain {self.name} has no task {task_id!r}") from None
+
+    def check(self, world: World, assertion: Assertion) -> bool:
+        """Whether `assertion` holds on `world` (an unknown name is a broken task)."""
+        fn: Any = self.assertions.get(assertion.name)
+        if fn is None:
+            raise EngineError(f"Domain {self.name} has no assertion {assertion.name!r}")
+        return bool(fn(world, **assertion.arguments)) is assertion.expected
 
     def splits(self) -> list[str]:
         seen: dict[str, None] = {}

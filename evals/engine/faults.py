@@ -25,6 +25,9 @@ EXPECTED: dict[str, FailureClass] = {
     Fault.WRONG_ITEM.value: FailureClass.WRONG_ARGUMENTS,
     Fault.STOP_AFTER_FIRST.value: FailureClass.OMISSION,
     Fault.WRONG_ORDER.value: FailureClass.WRONG_ORDER,
+    # Dual control only (a domain with the customer's own tools): the agent's writes are
+    # right, then it ends the conversation before the customer has done its part.
+    Fault.END_BEFORE_USER.value: FailureClass.COORDINATION,
     DO_NOTHING: FailureClass.OMISSION,
 }
 

@@ -105,6 +105,7 @@ class _Contribution:
     failure: str
     agent_turns: int
     questions: int
+    nl_not_judged: int = 0
 
 
 @dataclass
@@ -124,6 +125,7 @@ class Aggregator:
     resolved_agent_turns: int = 0
     resolved_questions: int = 0
     reward_sum: float = 0.0
+    nl_not_judged_trials: int = 0
     by_key: dict[str, _Contribution] = field(default_factory=dict)
 
     def add(self, r: RecordLike) -> None:
@@ -139,6 +141,7 @@ class Aggregator:
             r.failure,
             r.agent_turns,
             r.questions,
+            int(bool(getattr(r, "nl_not_judged", 0))),
         )
         key = getattr(r, "key", None)
         if key is not None:
@@ -151,6 +154,7 @@ class Aggregator:
     def _apply(self, x: _Contribution, sign: int) -> None:
         cell = self.cells[x.cell]
         self.trials += sign
+        self.nl_not_judged_trials += sign * x.nl_not_judged
         if x.excluded:
             cell.infra += sign
             if x.simulator:
@@ -199,6 +203,9 @@ class Report:
     simulator_errors: int = 0
     infrastructure_error_rate: float = 0.0
     simulator_error_rate: float = 0.0
+    # Trials whose natural-language assertions were not judged (the run had no judge
+    # model): their reward stands on the deterministic components alone.
+    nl_not_judged: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         def est(m: Mapping[int, Estimate]) -> dict[str, Any]:
@@ -223,6 +230,7 @@ class Report:
             "simulator_errors": self.simulator_errors,
             "infrastructure_error_rate": self.infrastructure_error_rate,
             "simulator_error_rate": self.simulator_error_rate,
+            "nl_not_judged": self.nl_not_judged,
         }
 
 
@@ -274,6 +282,7 @@ def summarise_cells(agg: Aggregator, ks: Sequence[int], *, seed: int = 0) -> Rep
         simulator_errors=agg.simulator_errors,
         infrastructure_error_rate=agg.infrastructure_errors / agg.trials if agg.trials else 0.0,
         simulator_error_rate=agg.simulator_errors / agg.trials if agg.trials else 0.0,
+        nl_not_judged=agg.nl_not_judged_trials,
     )
 
 
@@ -306,6 +315,11 @@ def render_table(report: Report) -> str:
         f"simulator errors {report.simulator_errors}"
         + (f" (all trials errored: {', '.join(report.all_errored)})" if report.all_errored else "")
     )
+    if report.nl_not_judged:
+        lines.append(
+            f"natural-language assertions NOT JUDGED on {report.nl_not_judged} trials "
+            "(no judge model): those trials are scored on the deterministic checks only"
+        )
     if report.failures:
         lines.append("failures: " + ", ".join(f"{k} {v}" for k, v in report.failures.items()))
     lines.append(

@@ -6,8 +6,16 @@ Reward is the product of the task's components (`Task.reward_basis`):
 - handoff: a handoff with the required category exists (when the task requires one);
 - communicate: every required piece of information appears in the agent's messages;
 - policy: no policy verdict with a violation (blocked attempts count: without the guard they
-  would have gone through).
+  would have gone through);
+- assertions: every check of `Task.assertions` holds on the final world — in a dual-control
+  domain the customer's side (`user:` tables, changed only by the customer's own tools) is
+  judged this way, since the state component compares the agent's side only.
 A trial the user abandoned scores 0. The oracle never reads what the agent claims it did.
+
+`coordination_failure`: the agent's own side is right (state and handoff) but a user-side
+assertion fails — the customer was never asked or given the chance to do its part, did it in
+the wrong order, or the agent ended before the customer's side was done. Natural-language
+assertions are judged outside the oracle (`evals.engine.judge`, applied by the runner).
 """
 
 from __future__ import annotations
@@ -16,14 +24,14 @@ import json
 import re
 import threading
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal, InvalidOperation
 from enum import StrEnum
 from typing import Any
 
 from evals.engine.domain import Domain
 from evals.engine.errors import EngineError, ToolError
-from evals.engine.messages import Role, TerminationReason, Trajectory
+from evals.engine.messages import Message, Role, TerminationReason, Trajectory
 from evals.engine.task import GoldCall, Task
 from evals.engine.tools import ToolKind
 from evals.engine.world import World, diff
@@ -186,6 +194,36 @@ def _classify_state(domain: Domain, task: Task, writes: list[_Write]) -> Failure
     return FailureClass.WRONG_ARGUMENTS
 
 
+def _user_writes(domain: Domain, messages: Sequence[Message]) -> list[str]:
+    """The customer's own WRITE calls (user-side tools), by name, in order."""
+    out = []
+    for m in messages:
+        if m.role is Role.USER:
+            for call in m.tool_calls:
+                tool = domain.tools.get(call.name)
+                if tool is not None and tool.kind is ToolKind.WRITE:
+                    out.append(call.name)
+    return out
+
+
+def _coordination_note(domain: Domain, task: Task, trajectory: Trajectory) -> str:
+    """Which way the two sides failed to meet."""
+    done = _user_writes(domain, trajectory.messages)
+    last = next((m for m in reversed(trajectory.messages) if m.role is not Role.TOOL), None)
+    agent_ended = last is not None and last.role is Role.ASSISTANT
+    if not done and agent_ended:
+        return (
+            "coordination: the agent ended the conversation before the customer did its "
+            "part on its side"
+        )
+    if not done:
+        return "coordination: the customer never did its part on its side (never asked or guided)"
+    wanted = [g.name for g in task.user_gold]
+    if wanted and [n for n in done if n in wanted] != wanted:
+        return f"coordination: the customer's side was done out of order ({', '.join(done)})"
+    return "coordination: the customer acted, but its side did not end as the task requires"
+
+
 def evaluate(domain: Domain, task: Task, trajectory: Trajectory, world: World) -> Evaluation:
     if trajectory.termination is TerminationReason.INFRASTRUCTURE_ERROR:
         return Evaluation(0.0, {}, FailureClass.INFRASTRUCTURE, notes=(trajectory.error,))
@@ -207,6 +245,13 @@ def evaluate(domain: Domain, task: Task, trajectory: Trajectory, world: World) -
     missing = [alts for alts in task.communicate if not communicated(texts, alts)]
     if "communicate" in task.reward_basis and task.communicate:
         components["communicate"] = 0.0 if missing else 1.0
+    failed = (
+        [a for a in task.assertions if not domain.check(world, a)]
+        if "assertions" in task.reward_basis
+        else []
+    )
+    if "assertions" in task.reward_basis and task.assertions:
+        components["assertions"] = 0.0 if failed else 1.0
     violations = [v for v in trajectory.verdicts if v.violations]
     if "policy" in task.reward_basis:
         components["policy"] = 0.0 if violations else 1.0
@@ -215,6 +260,7 @@ def evaluate(domain: Domain, task: Task, trajectory: Trajectory, world: World) -
         reward *= value
     notes = [f"not communicated: {' | '.join(alts)}" for alts in missing]
     notes += [f"{v.tool}: {x.code}" for v in violations for x in v.violations]
+    notes += [f"assertion failed: {a.describe()}" for a in failed]
     abandoned = trajectory.termination is TerminationReason.USER_ABANDON
     if abandoned:
         reward = 0.0
@@ -229,8 +275,34 @@ def evaluate(domain: Domain, task: Task, trajectory: Trajectory, world: World) -
         failure = FailureClass.WRONG_ARGUMENTS if only_args else FailureClass.POLICY_VIOLATION
     elif abandoned:
         failure = FailureClass.USER_ABANDONED
+    elif (
+        any(a.side == "user" for a in failed)
+        and components.get("state") != 0.0
+        and components.get("handoff") != 0.0
+        and all(a.side == "user" for a in failed)
+    ):
+        failure = FailureClass.COORDINATION
+        notes.append(_coordination_note(domain, task, trajectory))
     elif components.get("state") == 0.0 or components.get("handoff") == 0.0:
         failure = _classify_state(domain, task, _writes(domain, trajectory))
     else:
         failure = FailureClass.OMISSION
     return Evaluation(reward, components, failure, diff_lines, tuple(notes))
+
+
+def with_nl_verdicts(evaluation: Evaluation, verdicts: Sequence[Any]) -> Evaluation:
+    """Fold the judge's verdicts on the task's natural-language assertions into the reward
+    (component `nl_assertions`). Verdicts "not judged" (no judge configured) change nothing
+    here; the record and the report say they were not judged."""
+    judged = [v for v in verdicts if v.status != "not_judged"]
+    if not judged:
+        return evaluation
+    failed = [v for v in judged if v.status != "met"]
+    components = {**evaluation.components, "nl_assertions": 0.0 if failed else 1.0}
+    notes = (*evaluation.notes, *(f"nl assertion not met: {v.assertion}" for v in failed))
+    if not failed:
+        return replace(evaluation, components=components)
+    failure = evaluation.failure
+    if failure is FailureClass.NONE:
+        failure = FailureClass.OMISSION  # the request, or what had to be said, left undone
+    return replace(evaluation, reward=0.0, components=components, failure=failure, notes=notes)

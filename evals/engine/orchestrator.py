@@ -6,6 +6,12 @@ again with their results) until it answers with text, which goes to the user. Th
 only the agent's text. The trial ends when the user stops or abandons, the agent ends or hands
 over to a human, or a limit (turns, tool errors, wall time) is reached.
 
+Dual control: in a domain with the customer's own tools (`Actor.USER`), the user may answer
+with tool calls instead of text; they run on the customer's side of the world (unguarded:
+the policy binds the agent) and the user is called again with their results until it
+speaks. The two sides never see each other's tool traffic: the agent's view holds the
+conversation and its own calls, the user's view the conversation and its own calls.
+
 Given the `task`, the orchestrator also holds the simulated customer to its scenario: a
 message stating facts absent from it (checked here for simulators that do not check
 themselves) or a stop while the agent awaited the go-ahead for a write still owed ends the
@@ -62,14 +68,11 @@ class _Stop(Exception):
         self.error = error
 
 
-def _user_view(messages: list[Message]) -> list[Message]:
-    view = []
-    for m in messages:
-        if m.role is Role.USER:
-            view.append(m)
-        elif m.role is Role.ASSISTANT and m.content:
-            view.append(Message.assistant(m.content, signal=m.signal))
-    return view
+class _Ended:
+    """What `stopped_before_last_write` reads: the conversation up to the user's message."""
+
+    def __init__(self, messages: list[Message]) -> None:
+        self.messages = messages
 
 
 class Orchestrator:
@@ -91,6 +94,10 @@ class Orchestrator:
         self.guard = guard
         self.limits = limits
         self.messages: list[Message] = [Message.system(domain.policy)]
+        # What each side sees (both only grow, so adapters convert them incrementally).
+        self.agent_view: list[Message] = [self.messages[0]]
+        self.user_view: list[Message] = []
+        self.user_tool_calls = 0
         self.verdicts: list[PolicyVerdict] = []
         self.timings: list[TurnTiming] = []
         self.tool_errors = 0
@@ -101,6 +108,7 @@ class Orchestrator:
         # Facts the customer may state: its scenario, then the conversation as it goes.
         self._check_facts = task is not None and not getattr(user, "fidelity_checked", False)
         self._seen = [scenario_text(task.scenario)] if self._check_facts else []
+        self._facts_upto = 0
 
     def _time(self, actor: str, start: float) -> None:
         self.timings.append(TurnTiming(len(self.timings), actor, time.perf_counter() - start))
@@ -114,7 +122,7 @@ class Orchestrator:
     def _call_agent(self) -> Message:
         start = time.perf_counter()
         try:
-            reply = self.agent.respond(self.messages, self._tools)
+            reply = self.agent.respond(self.agent_view, self._tools)
         except InfrastructureError as exc:
             raise _Stop(TerminationReason.INFRASTRUCTURE_ERROR, repr(exc)) from None
         except Exception as exc:
@@ -158,6 +166,9 @@ class Orchestrator:
         for _ in range(self.limits.max_steps_per_turn):
             reply = self._call_agent()
             self.messages.append(reply)
+            self.agent_view.append(reply)
+            if reply.content:
+                self.user_view.append(Message.assistant(reply.content, signal=reply.signal))
             if reply.tool_calls:
                 start = time.perf_counter()
                 transferred = False
@@ -166,7 +177,9 @@ class Orchestrator:
                     transferred = transferred or terminal
                     if result.error:
                         self.tool_errors += 1
-                    self.messages.append(Message.tool(result))
+                    message = Message.tool(result)
+                    self.messages.append(message)
+                    self.agent_view.append(message)
                 self._time("tool", start)
                 if self.tool_errors > self.limits.max_tool_errors:
                     raise _Stop(TerminationReason.MAX_ERRORS)
@@ -182,10 +195,10 @@ class Orchestrator:
             self._check_limits()
         raise _Stop(TerminationReason.MAX_ERRORS, "too many tool steps without a reply")
 
-    def _user_turn(self) -> None:
+    def _call_user(self) -> Message:
         start = time.perf_counter()
         try:
-            reply = self.user.respond(_user_view(self.messages))
+            return self.user.respond(self.user_view)
         except SimulatorError as exc:
             raise _Stop(TerminationReason.SIMULATOR_ERROR, f"user: {exc!r}") from None
         except InfrastructureError as exc:
@@ -195,12 +208,63 @@ class Orchestrator:
             raise _Stop(TerminationReason.INFRASTRUCTURE_ERROR, f"user crashed: {exc!r}") from None
         finally:
             self._time("user", start)
-        self.messages.append(reply)
+
+    def _execute_user(self, call: ToolCall) -> ToolResult:
+        """Run one of the customer's own tool calls on its side of the world."""
+        tool = self.domain.tools.get(call.name)
+        if tool is None or tool.actor is not Actor.USER:
+            return self.domain.tools.unknown(call, Actor.USER)
+        try:
+            result, _ = tool.invoke(self.world, call)
+        except Exception as exc:
+            raise _Stop(
+                TerminationReason.INFRASTRUCTURE_ERROR, f"user tool {tool.name}: {exc!r}"
+            ) from None
+        return result
+
+    def _user_turn(self) -> None:
+        for _ in range(self.limits.max_steps_per_turn):
+            reply = self._call_user()
+            if not isinstance(reply, Message) or reply.role is not Role.USER:
+                raise _Stop(TerminationReason.INFRASTRUCTURE_ERROR, f"user returned {reply!r}")
+            self.messages.append(reply)
+            self.user_view.append(reply)
+            if reply.tool_calls:
+                ended = len(self.messages)
+                start = time.perf_counter()
+                for call in reply.tool_calls:
+                    self.user_tool_calls += 1
+                    message = Message.tool(self._execute_user(call))
+                    self.messages.append(message)
+                    self.user_view.append(message)
+                    if self._check_facts:
+                        self._seen.append(message.content)
+                self._time("tool", start)
+                if reply.signal is Signal.NONE and not reply.content:
+                    continue  # the customer acted on its side; it speaks next
+                self._spoke(reply, self.messages[:ended])
+                return
+            self._spoke(reply, self.messages)
+            return
+        raise _Stop(
+            TerminationReason.SIMULATOR_ERROR,
+            "SimulatorError: the simulated customer made too many tool calls without a reply",
+        )
+
+    def _spoke(self, reply: Message, upto: list[Message]) -> None:
+        """The customer's message reaches the agent; check it and honour its signal."""
+        if reply.content or reply.signal is not Signal.NONE:
+            if reply.tool_calls:  # the agent sees the words, never the customer's tools
+                self.agent_view.append(Message.user(reply.content, reply.signal))
+            else:
+                self.agent_view.append(reply)
         self.turns += 1
         if self._check_facts:
             self._check_user_facts(reply)
         if reply.signal is Signal.STOP:
-            if self.task is not None and stopped_before_last_write(self.domain, self.task, self):
+            if self.task is not None and stopped_before_last_write(
+                self.domain, self.task, _Ended(upto)
+            ):
                 raise _Stop(
                     TerminationReason.SIMULATOR_ERROR,
                     "SimulatorError: the simulated customer stopped before the agent's "
@@ -211,12 +275,12 @@ class Orchestrator:
             raise _Stop(TerminationReason.USER_ABANDON)
 
     def _check_user_facts(self, reply: Message) -> None:
-        # The customer saw the agent's texts since its last message.
-        for m in reversed(self.messages[:-1]):
-            if m.role is Role.USER:
-                break
+        # The customer saw the agent's texts since it last spoke (its own tool results are
+        # added as they come).
+        for m in self.user_view[self._facts_upto :]:
             if m.role is Role.ASSISTANT and m.content:
                 self._seen.append(m.content)
+        self._facts_upto = len(self.user_view)
         invented = unsupported_facts(reply.content, "\n".join(self._seen))
         if invented:
             raise _Stop(
@@ -229,7 +293,10 @@ class Orchestrator:
     def run(self) -> Trajectory:
         started = time.perf_counter()
         self._deadline = started + self.limits.wall_time_s
-        self.messages.append(Message.assistant(GREETING))
+        greeting = Message.assistant(GREETING)
+        self.messages.append(greeting)
+        self.agent_view.append(greeting)
+        self.user_view.append(greeting)
         reason, error = TerminationReason.MAX_TURNS, ""
         try:
             while True:

@@ -53,7 +53,24 @@ class Scenario:
         return "\n".join(parts)
 
 
-REWARD_COMPONENTS = ("state", "handoff", "communicate", "policy")
+@dataclass(frozen=True, slots=True)
+class Assertion:
+    """A check on the final world, by name: `Domain.assertions[name](world, **arguments)`
+    must return `expected`. `side` is "agent" (the backoffice's records) or "user" (the
+    customer's own side of a dual-control world: `user:` tables)."""
+
+    name: str
+    arguments: Mapping[str, Any]
+    side: str = "agent"
+    expected: bool = True
+
+    def describe(self) -> str:
+        args = ", ".join(f"{k}={v!r}" for k, v in self.arguments.items())
+        return f"{self.name}({args}) is {self.expected} ({self.side} side)"
+
+
+# `assertions` and `nl_assertions` only count on tasks that carry them.
+REWARD_COMPONENTS = ("state", "handoff", "communicate", "policy", "assertions", "nl_assertions")
 
 
 @dataclass(frozen=True)
@@ -64,7 +81,12 @@ class Task:
     must appear in the agent's messages (case-insensitive; numbers compared as numbers).
     `intents`: the distinct requests, in order (for omission/wrong-order classification).
     `notes`: what a reader of the results must know about the task's data (e.g. a published
-    gold step our policy-correct tools refuse); shown by `python -m evals.engine list`."""
+    gold step our policy-correct tools refuse); shown by `python -m evals.engine list`.
+    Dual control: `user_gold` are the customer's own writes a right outcome includes (with
+    its own tools, on its side of the world), `assertions` checks on the final world (the
+    user side's are how that side is judged). `nl_assertions`: statements about the
+    conversation an LLM judge decides (`evals.engine.judge`); without a judge they are
+    reported "not judged", never passed."""
 
     id: str
     domain: str
@@ -78,3 +100,18 @@ class Task:
     splits: tuple[str, ...] = ("all",)
     reward_basis: tuple[str, ...] = REWARD_COMPONENTS
     notes: tuple[str, ...] = ()
+    user_gold: tuple[GoldCall, ...] = ()
+    assertions: tuple[Assertion, ...] = ()
+    nl_assertions: tuple[str, ...] = ()
+
+    @property
+    def judged_in_prose(self) -> tuple[str, ...]:
+        """The natural-language assertions that count towards the reward."""
+        return self.nl_assertions if "nl_assertions" in self.reward_basis else ()
+
+    @property
+    def needs_judge(self) -> bool:
+        """Judged by nothing but natural-language assertions (and the policy): without a
+        judge the task cannot be scored at all, so a run without one leaves it out."""
+        deterministic = set(self.reward_basis) - {"nl_assertions", "policy"}
+        return bool(self.judged_in_prose) and not deterministic

@@ -72,6 +72,16 @@ class Backoffice:
 
 _FIELDS: dict[type, tuple[str, ...]] = {}
 
+# Dual control: tables whose name starts with this prefix are the *customer's* side of the
+# world (their device, their inbox), changed only by the customer's own tools. The agent's
+# state (`canonical`, `state_hash`, compared with the gold replay) leaves them out; the
+# oracle judges them with the task's user-side assertions.
+USER_SIDE = "user:"
+
+
+def user_side(table: str) -> bool:
+    return table.startswith(USER_SIDE)
+
 
 def canonical(value: Any) -> Any:
     """JSON-compatible form: dataclasses become dicts of their compared fields, tuples lists."""
@@ -131,16 +141,24 @@ class World:
         """Compared state. Backoffice effects are compared as multisets (sorted): two
         requests handled in either order leave the same state."""
         return {
-            "tables": {name: canonical(rows) for name, rows in self.tables.items()},
+            "tables": {
+                name: canonical(rows) for name, rows in self.tables.items() if not user_side(name)
+            },
             "backoffice": self.canonical_backoffice(),
         }
 
+    def user_canonical(self) -> dict[str, Any]:
+        """The customer's side of the world (tables named `user:...`), for reports."""
+        return {name: canonical(rows) for name, rows in self.tables.items() if user_side(name)}
+
     def state_hash(self) -> str:
-        """sha256 over the canonical JSON of every record (tables and keys in sorted order)
-        and of the backoffice effects; equal states give equal hashes."""
+        """sha256 over the canonical JSON of every agent-side record (tables and keys in
+        sorted order) and of the backoffice effects; equal states give equal hashes."""
         digest = hashlib.sha256()
         cache = self._row_cache or {}
         for name in sorted(self.tables):
+            if user_side(name):
+                continue
             rows = self.tables[name]
             digest.update(b"\x00T" + name.encode())
             for key in sorted(rows):

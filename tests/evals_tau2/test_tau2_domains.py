@@ -3,6 +3,8 @@ and one run through the runner with LiteLLM agent and user on the local server."
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from evals.domains import get_domain
@@ -10,10 +12,10 @@ from evals.domains.tau2_common.data import call_tool, gold_actions, read_json
 from evals.engine.errors import ToolError
 from evals.engine.llm import ModelClient
 from evals.engine.llm.shared import set_default_client
-from evals.engine.messages import Message, TerminationReason, ToolCall, Trajectory
+from evals.engine.messages import Message, Role, TerminationReason, ToolCall, Trajectory
 from evals.engine.oracle import evaluate
-from evals.engine.runner import MemorySink, RunSpec, run
-from tests.support import tau2_script
+from evals.engine.runner import MemorySink, RunSpec, plan, run
+from tests.evals_tau2 import tau2_conversation
 
 DOMAINS = [("tau2_mock", "mock"), ("tau2_retail", "retail")]
 # Lookups τ²'s gold trajectories make on purpose with what the customer first (wrongly) says.
@@ -78,7 +80,12 @@ def test_an_exchange_paid_by_a_gift_card_without_the_balance_is_refused():
 
 
 def test_the_published_task_counts_are_loaded():
-    assert len(get_domain("tau2_mock").tasks()) == 9  # the 10th is judged in prose only
+    mock = get_domain("tau2_mock")
+    assert len(mock.tasks()) == 10
+    # The 10th is judged in prose only: a run without a judge model leaves it out.
+    assert [t.id for t in mock.tasks() if t.needs_judge] == ["create_task_1_nl_eval"]
+    assert len(plan(RunSpec(domains=("tau2_mock",)))) == 9
+    assert len(plan(RunSpec(domains=("tau2_mock",), judge_model="openai/judge"))) == 10
     retail = get_domain("tau2_retail")
     assert len(retail.tasks()) == 114
     assert len(retail.tasks("test")) == 40 and len(retail.tasks("train")) == 74
@@ -94,8 +101,6 @@ def _gold_trajectory(domain, task, raw) -> tuple[Trajectory, object]:
     terminal = False
     actions = gold_actions(raw) or [(g.name, dict(g.arguments)) for g in task.gold]
     for i, (tool_name, args) in enumerate(actions):
-        import json
-
         call = ToolCall(f"c{i}", tool_name, json.dumps(args))
         messages.append(Message.assistant("", (call,)))
         result, _ = domain.tools[tool_name].invoke(world, call)
@@ -103,6 +108,11 @@ def _gold_trajectory(domain, task, raw) -> tuple[Trajectory, object]:
         terminal = terminal or domain.tools[tool_name].terminal
     facts = " ".join(alts[0] for alts in task.communicate)
     messages.append(Message.assistant(f"Done. {facts}"))
+    # Dual control: the customer's own part, with its own tools, after the agent's.
+    for i, g in enumerate(task.user_gold):
+        call = ToolCall(f"u{i}", g.name, json.dumps(dict(g.arguments)))
+        messages.append(Message(Role.USER, tool_calls=(call,)))
+        messages.append(Message.tool(domain.tools[g.name].invoke(world, call)[0]))
     reason = TerminationReason.TRANSFER_TO_HUMAN if terminal else TerminationReason.USER_STOP
     return Trajectory(tuple(messages), (), (), reason, 0, 0.0), world
 
@@ -123,7 +133,7 @@ def test_the_oracle_scores_gold_one_and_doing_nothing_zero(name, folder):
 def test_a_run_with_litellm_agent_and_user_on_the_local_server_passes_every_mock_task(
     openai_server,
 ):
-    openai_server.set_handler(tau2_script.handler)
+    openai_server.set_handler(tau2_conversation.handler)
     set_default_client(ModelClient())
     try:
         params = {"api_base": openai_server.url, "api_key": "test"}

@@ -11,16 +11,24 @@ from pathlib import Path
 from typing import Any
 
 from evals.engine.errors import EngineError, ToolError
-from evals.engine.task import GoldCall, Scenario, Task, TaskKind
+from evals.engine.task import Assertion, GoldCall, Scenario, Task, TaskKind
 from evals.engine.tools import ToolKind, ToolSet
-from evals.engine.world import Handoff, World, state_hash
+from evals.engine.world import Handoff, World, state_hash, user_side
 
 # A copy of τ²-bench's public data (sierra-research/tau2-bench at a2c0247, MIT; its LICENSE
 # sits beside it) ships with the package, so the domains work on a fresh checkout.
 BUNDLED_DATA = Path(__file__).resolve().parent / "data"
 
-# τ² reward bases we can judge deterministically, mapped to the oracle's components.
-_BASIS = {"DB": "state", "ACTION": "state", "ENV_ASSERTION": "state", "COMMUNICATE": "communicate"}
+# τ² reward bases, mapped to the oracle's components. ENV_ASSERTION: the agent-side ones
+# become gold writes (judged with the state), all of them are checked as assertions (the
+# user side's only that way). NL_ASSERTION: an LLM judge, when the run configures one.
+_BASIS = {
+    "DB": ("state",),
+    "ACTION": ("state",),
+    "ENV_ASSERTION": ("state", "assertions"),
+    "COMMUNICATE": ("communicate",),
+    "NL_ASSERTION": ("nl_assertions",),
+}
 
 
 def data_dir() -> Path:
@@ -50,7 +58,7 @@ class Tau2World(World):
 
     def canonical(self) -> dict[str, Any]:
         return {
-            "tables": self.tables,
+            "tables": {k: v for k, v in self.tables.items() if not user_side(k)},
             "backoffice": {
                 "handoffs": [
                     {"category": h.category, "assignee": h.assignee, "customer_id": h.customer_id}
@@ -111,9 +119,13 @@ def convert_tasks(
     *,
     build_world: Callable[[int], World],
     extra_gold: Callable[[Mapping[str, Any]], list[GoldCall]] = lambda raw: [],
+    user_gold: Callable[[Mapping[str, Any]], list[GoldCall]] = lambda raw: [],
     world_seed: Callable[[int, Mapping[str, Any]], int] = lambda i, raw: 0,
 ) -> list[Task]:
-    """Tasks we can judge deterministically (a DB/action/env or communicate basis). The gold
+    """Every task, with its reward basis mapped to our components (a task judged only by
+    natural-language assertions needs a judge: `Task.needs_judge`; runs without one leave it
+    out). Env assertions become `Task.assertions` (agent or user side), the customer's own
+    writes that make the user-side ones true `Task.user_gold` (`user_gold`). The gold
     is the task's WRITE actions, in order (reads change nothing), replayed once here: a
     write that fails on replay changes nothing and is dropped, with a note on the task. Two
     published tasks have one: retail 64 tries an exchange on a pending order before
@@ -138,9 +150,21 @@ def convert_tasks(
         basis_raw = criteria.get("reward_basis") or (
             ["DB"] if actions or criteria.get("env_assertions") else []
         )
-        basis = tuple(dict.fromkeys(_BASIS[b] for b in basis_raw if b in _BASIS))
+        basis = tuple(dict.fromkeys(c for b in basis_raw for c in _BASIS.get(b, ())))
+        nl = tuple(str(a) for a in criteria.get("nl_assertions") or ())
+        if not basis and nl:
+            basis = ("nl_assertions",)  # judged in prose only (mock create_task_1_nl_eval)
         if not basis:
-            continue  # judged only by natural-language assertions: not deterministic
+            continue
+        assertions = tuple(
+            Assertion(
+                str(a["func_name"]),
+                dict(a.get("arguments") or {}),
+                side="user" if a.get("env_type") == "user" else "agent",
+                expected=bool(a.get("assert_value", True)),
+            )
+            for a in criteria.get("env_assertions") or ()
+        )
         communicate = tuple((str(info),) for info in criteria.get("communicate_info") or ())
         handoff = any(g.name == "transfer_to_human_agents" for g in gold)
         kind = TaskKind.ACTION if gold else TaskKind.INFO
@@ -161,9 +185,12 @@ def convert_tasks(
                 splits=tuple(task_splits),
                 reward_basis=(*basis, "policy"),
                 notes=tuple(dropped),
+                user_gold=tuple(user_gold(raw)),
+                assertions=assertions,
+                nl_assertions=nl,
             )
         )
-    for task in tasks[:5]:
+    for task in [t for t in tasks if not t.needs_judge][:5]:
         object.__setattr__(task, "splits", (*task.splits, "smoke"))
     return tasks
 

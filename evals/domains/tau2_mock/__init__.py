@@ -7,7 +7,8 @@ from evals.engine.domain import Domain
 
 def load() -> Domain:
     from evals.domains.tau2_common.data import read_policy
-    from evals.domains.tau2_mock.domain import TOOLS, build_world, load_tasks
+    from evals.domains.tau2_mock.domain import ASSERTIONS, TOOLS, build_world, load_tasks
+    from evals.domains.tau2_mock.scripted import MockReferenceAgent, MockScriptedUser
 
     return Domain(
         name="tau2_mock",
@@ -16,5 +17,9 @@ def load() -> Domain:
         rules=lambda world, tool, args: [],
         build_world=build_world,
         load_tasks=load_tasks,
-        description="τ²-bench mock domain: create and complete tasks for users (MIT, Sierra).",
+        reference_agent=MockReferenceAgent.factory,
+        scripted_user=MockScriptedUser.factory,
+        assertions=ASSERTIONS,
+        description="τ²-bench mock domain: create and complete tasks for users, dual control "
+        "(the customer's own notification inbox and tools) (MIT, Sierra).",
     )

@@ -2,13 +2,21 @@
 
 Per-task initial state (τ²'s `initial_state`: extra data, initialisation actions, a message
 history whose tool calls already ran) is applied by `build_world(seed)`, the seed being the
-task's index + 1 (0 = the plain database). State the task puts in the *customer's* own
-database (dual control: notifications) is not modelled; its assertions are not judged.
+task's index + 1 (0 = the plain database).
+
+Dual control: the customer has its own side of the world — its notification inbox
+(`user_db.json`, the `user:notifications` table) — and its own tools (`check_notifications`,
+`dismiss_notification`, `Actor.USER`) the agent never sees. Initialisation actions with
+env_type "user" (`add_notification`) run on that side; env assertions with env_type "user"
+(`assert_notification_status`) judge it, and the customer's writes that make them true are
+the task's `user_gold`.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import re
 from collections.abc import Mapping
 from functools import cache
 from typing import Any, Literal
@@ -22,8 +30,10 @@ from evals.domains.tau2_common.data import (
 )
 from evals.engine.errors import ToolError
 from evals.engine.task import GoldCall, Task
-from evals.engine.tools import ToolKind, ToolSet, tool
-from evals.engine.world import World
+from evals.engine.tools import Actor, ToolKind, ToolSet, tool
+from evals.engine.world import USER_SIDE, World
+
+NOTIFICATIONS = f"{USER_SIDE}notifications"
 
 
 @tool(kind=ToolKind.WRITE)
@@ -84,7 +94,67 @@ def transfer_to_human_agents(world: Tau2World, summary: str) -> str:
     return transfer(world, summary)
 
 
-TOOLS = ToolSet([create_task, get_users, update_task_status, transfer_to_human_agents])
+# -- the customer's side (dual control) ------------------------------------------------------
+
+
+@tool(kind=ToolKind.READ, actor=Actor.USER)
+def check_notifications(world: Tau2World) -> list:
+    """Check your own notification inbox: every notification with its id, message, status
+    ("unread" or "read") and the task it is about."""
+    return list(world.tables[NOTIFICATIONS].values())
+
+
+@tool(kind=ToolKind.WRITE, actor=Actor.USER)
+def dismiss_notification(world: Tau2World, notification_id: str) -> dict:
+    """Dismiss a notification in your own inbox; it is then marked as read.
+
+    Args:
+        notification_id: The notification id, such as "notif_1".
+    """
+    world.get(NOTIFICATIONS, notification_id, f"notification {notification_id}")
+    notification = world.edit(NOTIFICATIONS, notification_id)
+    notification["status"] = "read"
+    return notification
+
+
+def add_notification(world: Tau2World, notification_id: str, message: str, task_id: str) -> None:
+    """τ²'s user-side initialisation action: an unread notification in the customer's inbox."""
+    world.tables[NOTIFICATIONS][notification_id] = {
+        "notification_id": notification_id,
+        "message": message,
+        "status": "unread",
+        "task_id": task_id,
+    }
+
+
+USER_FUNCTIONS = {"add_notification": add_notification}
+
+TOOLS = ToolSet(
+    [
+        create_task,
+        get_users,
+        update_task_status,
+        transfer_to_human_agents,
+        check_notifications,
+        dismiss_notification,
+    ]
+)
+
+
+def assert_task_status(world: World, task_id: str, expected_status: str) -> bool:
+    task = world.tables["tasks"].get(task_id)
+    return task is not None and task.get("status") == expected_status
+
+
+def assert_notification_status(world: World, notification_id: str, expected_status: str) -> bool:
+    notification = world.tables[NOTIFICATIONS].get(notification_id)
+    return notification is not None and notification.get("status") == expected_status
+
+
+ASSERTIONS = {
+    "assert_task_status": assert_task_status,
+    "assert_notification_status": assert_notification_status,
+}
 
 
 def _merge(target: dict[str, Any], patch: Mapping[str, Any]) -> None:
@@ -102,8 +172,11 @@ def _initialise(world: Tau2World, raw: Mapping[str, Any]) -> None:
     if data:
         _merge(world.tables, data)
     for action in initial.get("initialization_actions") or ():
-        if action.get("env_type", "assistant") == "assistant":
-            call_tool(TOOLS, world, action["func_name"], action.get("arguments") or {})
+        args = action.get("arguments") or {}
+        if action.get("env_type", "assistant") == "user" and action["func_name"] in USER_FUNCTIONS:
+            USER_FUNCTIONS[action["func_name"]](world, **args)
+        else:
+            call_tool(TOOLS, world, action["func_name"], args)
     for message in initial.get("message_history") or ():
         for call in message.get("tool_calls") or ():
             if TOOLS.get(call["name"]) is not None:
@@ -113,7 +186,13 @@ def _initialise(world: Tau2World, raw: Mapping[str, Any]) -> None:
 @cache
 def _pristine(seed: int) -> Tau2World:
     db = read_json("mock", "db.json")
-    world = Tau2World({name: dict(rows) for name, rows in db.items()})
+    user_db = read_json("mock", "user_db.json")
+    world = Tau2World(
+        {
+            **{name: dict(rows) for name, rows in db.items()},
+            **{f"{USER_SIDE}{name}": dict(rows) for name, rows in user_db.items()},
+        }
+    )
     if seed:
         _initialise(world, read_json("mock", "tasks.json")[seed - 1])
     return world
@@ -141,14 +220,63 @@ def _assertion_gold(raw: Mapping[str, Any]) -> list[GoldCall]:
     return out
 
 
+def _user_gold(raw: Mapping[str, Any]) -> list[GoldCall]:
+    """The customer's own write that makes each user-side assertion true."""
+    out = []
+    for a in (raw.get("evaluation_criteria") or {}).get("env_assertions") or ():
+        if a.get("func_name") == "assert_notification_status" and a.get("env_type") == "user":
+            args = a["arguments"]
+            if args.get("expected_status") == "read":
+                out.append(
+                    GoldCall("dismiss_notification", {"notification_id": args["notification_id"]})
+                )
+    return out
+
+
+_TITLE_FOR = re.compile(r"'([^']+)' for (user_\d+)")
+
+
+def _requests(task: Task) -> list[dict[str, Any]]:
+    """What the customer asks for, in order, for the scripted customer: from the gold writes,
+    else (a task judged in prose) from its instructions."""
+    out: list[dict[str, Any]] = []
+    for g in task.gold:
+        if g.name == "create_task":
+            out.append({"kind": "create", **g.arguments})
+        elif g.name == "update_task_status":
+            out.append({"kind": "update", **g.arguments})
+        elif g.name == "transfer_to_human_agents":
+            out.append({"kind": "other", "text": task.scenario.reason})
+    text = f"{task.scenario.reason} {task.scenario.data.get('ticket', '')}"
+    if not out and (m := _TITLE_FOR.search(text)):
+        out.append({"kind": "create", "title": m.group(1), "user_id": m.group(2)})
+    if "compliment" in text.lower():
+        out.append({"kind": "compliment"})
+    return out
+
+
+def _scripted(task: Task) -> Task:
+    """The task with the scripted customer's own instructions in `scenario.data`."""
+    user_reads = [t.name for t in TOOLS if t.actor is Actor.USER and t.kind is ToolKind.READ]
+    data = {
+        **task.scenario.data,
+        "requests": _requests(task),
+        "before": [[name, {}] for name in user_reads if name in task.scenario.reason],
+        "after": [[g.name, dict(g.arguments)] for g in task.user_gold],
+    }
+    return dataclasses.replace(task, scenario=dataclasses.replace(task.scenario, data=data))
+
+
 @cache
 def load_tasks() -> list[Task]:
-    return convert_tasks(
+    tasks = convert_tasks(
         "tau2_mock",
         TOOLS,
         read_json("mock", "tasks.json"),
         read_json("mock", "split_tasks.json"),
         build_world=build_world,
         extra_gold=_assertion_gold,
+        user_gold=_user_gold,
         world_seed=lambda index, raw: index + 1 if raw.get("initial_state") else 0,
     )
+    return [_scripted(t) for t in tasks]

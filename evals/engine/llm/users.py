@@ -22,6 +22,7 @@ from evals.engine.llm.convert import IncrementalConverter
 from evals.engine.llm.shared import default_client, spec_from_params, usage_numbers
 from evals.engine.messages import Message, Role, Signal
 from evals.engine.protocols import UserFactory, UserSimulator
+from evals.engine.tools import Actor
 
 STOP, TRANSFER, ABANDON = "###STOP###", "###TRANSFER###", "###ABANDON###"
 
@@ -60,10 +61,22 @@ def parse_signal(text: str) -> tuple[str, Signal]:
 
 def _flip(message: Message) -> dict[str, Any] | None:
     if message.role is Role.USER:
-        return {"role": "assistant", "content": message.content}
+        out: dict[str, Any] = {"role": "assistant", "content": message.content or None}
+        if message.tool_calls:  # dual control: the customer's own tool calls
+            out["tool_calls"] = [
+                {
+                    "id": c.id,
+                    "type": "function",
+                    "function": {"name": c.name, "arguments": c.arguments},
+                }
+                for c in message.tool_calls
+            ]
+        return out
     if message.role is Role.ASSISTANT and message.content:
         return {"role": "user", "content": message.content}
-    return None  # tool traffic is never part of the customer's view
+    if message.role is Role.TOOL:  # only ever the customer's own tools' results in its view
+        return {"role": "tool", "tool_call_id": message.tool_call_id, "content": message.content}
+    return None  # the agent's tool traffic is never part of the customer's view
 
 
 class LiteLLMUser:
@@ -78,6 +91,7 @@ class LiteLLMUser:
         scenario: Any,
         persona: Any,
         fidelity_resamples: int = 2,
+        tools: Sequence[Mapping[str, Any]] = (),
     ) -> None:
         self.spec = spec
         self.client = client
@@ -85,25 +99,31 @@ class LiteLLMUser:
         self.scenario = scenario
         self.fidelity_resamples = fidelity_resamples
         self.fidelity_flags = 0
+        self.tools = list(tools)  # dual control: the customer's own tools, as functions
         self._system = {"role": "system", "content": build_prompt(scenario, persona)}
         self._converter = IncrementalConverter(_flip)
         self._scenario_text = scenario_text(scenario)
 
     def respond(self, messages: Sequence[Message]) -> Message:
         history = [self._system, *self._converter.convert(messages)]
-        if history[-1]["role"] != "user":  # providers want the turn to end on "user"
+        if history[-1]["role"] == "assistant":  # providers want the turn to end on "user"
             history.append({"role": "user", "content": "(the agent is waiting for you)"})
         seen = self._scenario_text + "\n" + "\n".join(m.content for m in messages)
         for attempt in range(self.fidelity_resamples + 1):
             completion = self.client.complete(
-                self.spec, history, role=CallRole.USER, accounting=self.accounting
+                self.spec,
+                history,
+                tools=self.tools or None,
+                role=CallRole.USER,
+                accounting=self.accounting,
             )
             text, signal = parse_signal(completion.content)
-            if not text and signal is Signal.NONE:
+            if not text and signal is Signal.NONE and not completion.tool_calls:
                 raise SimulatorError("the user simulator returned an empty message")
             unsupported = unsupported_facts(text, seen)
             if not unsupported:
-                return Message.user(text, signal)
+                # Tool calls go to the orchestrator, which runs them on the customer's side.
+                return Message(Role.USER, text, tool_calls=completion.tool_calls, signal=signal)
             self.fidelity_flags += 1
             if attempt == self.fidelity_resamples:
                 raise SimulatorError(
@@ -149,6 +169,7 @@ def litellm_user_resolver(name: str) -> UserFactory:
             scenario=scenario,
             persona=persona,
             fidelity_resamples=resamples,
+            tools=domain.tools.schemas(Actor.USER) if domain is not None else (),
         )
 
     return factory

@@ -6,14 +6,16 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from dataclasses import replace
 from typing import Any
 
 from evals.domains import get_domain
 from evals.engine.domain import domain_tasks
-from evals.engine.errors import InfrastructureError
+from evals.engine.errors import EngineError, InfrastructureError
+from evals.engine.judge import NLVerdict, make_judge, not_judged
 from evals.engine.messages import Role, TerminationReason, Trajectory
 from evals.engine.metrics import Aggregator, Report
-from evals.engine.oracle import Evaluation, FailureClass, evaluate
+from evals.engine.oracle import Evaluation, FailureClass, evaluate, with_nl_verdicts
 from evals.engine.orchestrator import Orchestrator
 from evals.engine.persona import parse_persona
 from evals.engine.policy import PolicyGuard
@@ -31,6 +33,14 @@ def plan(spec: RunSpec) -> list[WorkUnit]:
     for domain_name in spec.domains:
         domain = get_domain(domain_name)
         tasks = domain_tasks(domain, spec.split, spec.task_ids)
+        if not spec.judge_model:
+            unjudgeable = [t.id for t in tasks if t.needs_judge]
+            if spec.task_ids and unjudgeable:
+                raise EngineError(
+                    f"tasks {', '.join(unjudgeable)} are judged only by natural-language "
+                    "assertions: configure a judge model (judge_model) to run them"
+                )
+            tasks = [t for t in tasks if not t.needs_judge]
         for persona in spec.personas:
             parse_persona(persona)  # fail early on a bad persona spec
         for task in tasks:
@@ -57,6 +67,8 @@ def _record(
     evaluation: Evaluation,
     started: float,
     models: Mapping[str, str],
+    nl: Sequence[NLVerdict] = (),
+    usage: Mapping[str, float] | None = None,
 ) -> TrialRecord:
     texts = [m for m in trajectory.messages[2:] if m.role is Role.ASSISTANT and m.content]
     user_turns = sum(1 for m in trajectory.messages if m.role is Role.USER)
@@ -83,9 +95,10 @@ def _record(
         diff=evaluation.diff,
         notes=evaluation.notes,
         error=trajectory.error,
-        usage=trajectory.usage,
+        usage=trajectory.usage if usage is None else usage,
         trajectory=trajectory.to_dict() if spec.include_trajectory else None,
         models=models,
+        nl_assertions=tuple(v.to_dict() for v in nl),
     )
 
 
@@ -132,7 +145,41 @@ def run_unit(spec: RunSpec, unit: WorkUnit) -> TrialRecord:
     ).run()
     evaluation = evaluate(domain, task, trajectory, world)
     models = {"agent": _resolved(agent, spec.agent), "user": _resolved(user, spec.user)}
-    return _record(spec, unit, trajectory, evaluation, started, models)
+    nl, usage, judge_error = _judge(spec, unit, task.judged_in_prose, trajectory)
+    if judge_error:
+        # The judge failed: not the agent's outcome. Excluded, counted, re-run by resume.
+        evaluation = Evaluation(0.0, {}, FailureClass.INFRASTRUCTURE, notes=(judge_error,))
+        trajectory = replace(
+            trajectory, termination=TerminationReason.INFRASTRUCTURE_ERROR, error=judge_error
+        )
+    else:
+        evaluation = with_nl_verdicts(evaluation, nl)
+    if spec.judge_model and task.judged_in_prose:
+        models["judge"] = spec.judge_model
+    return _record(spec, unit, trajectory, evaluation, started, models, nl, usage)
+
+
+def _judge(
+    spec: RunSpec, unit: WorkUnit, assertions: Sequence[str], trajectory: Trajectory
+) -> tuple[tuple[NLVerdict, ...], Mapping[str, float], str]:
+    """The natural-language verdicts of one trial (not judged without a judge model, or when
+    the trial already ended in an error), the usage with the judge's calls added, and the
+    judge's error ("" when it answered properly)."""
+    usage = dict(trajectory.usage)
+    counted = trajectory.termination not in (
+        TerminationReason.INFRASTRUCTURE_ERROR,
+        TerminationReason.SIMULATOR_ERROR,
+    )
+    if not assertions or not spec.judge_model or not counted:
+        return not_judged(assertions), usage, ""
+    judge = make_judge(spec.judge_model, spec.judge_params)
+    error = ""
+    try:
+        verdicts = judge.judge(assertions, trajectory, trial_id=unit.key)
+    except InfrastructureError as exc:
+        verdicts, error = not_judged(assertions), f"JudgeError: {exc}"
+    usage.update({f"judge.{k}": float(v) for k, v in judge.usage().items()})
+    return verdicts, usage, error
 
 
 def _pending(spec: RunSpec, sink: Sink, resume: bool) -> list[WorkUnit]:

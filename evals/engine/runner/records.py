@@ -45,6 +45,13 @@ class TrialRecord:
     # The models that answered, as resolved: {"agent": ..., "user": ...}. The user simulator
     # is part of the measuring instrument, so its model is on every result.
     models: Mapping[str, str] = field(default_factory=dict)
+    # τ²'s natural-language assertions: [{"assertion", "status": met / not_met / not_judged,
+    # "reasoning"}] — the judge's reasoning kept; "not_judged" when the run had no judge.
+    nl_assertions: tuple[Mapping[str, str], ...] = ()
+
+    @property
+    def nl_not_judged(self) -> int:
+        return sum(1 for v in self.nl_assertions if v.get("status") == "not_judged")
 
     @property
     def key(self) -> str:
@@ -96,6 +103,8 @@ class TrialRecord:
             "models": dict(self.models),
             "simulator_error": self.simulator_error,
         }
+        if self.nl_assertions:
+            data["nl_assertions"] = [dict(v) for v in self.nl_assertions]
         if self.trajectory is not None:
             data["trajectory"] = self.trajectory
         return data
@@ -132,4 +141,5 @@ class TrialRecord:
             usage=dict(d.get("usage", {})),
             trajectory=d.get("trajectory"),
             models=dict(d.get("models") or {}),
+            nl_assertions=tuple(dict(v) for v in d.get("nl_assertions") or ()),
         )

@@ -22,7 +22,10 @@ def derive_seed(*parts: object) -> int:
 @dataclass(frozen=True)
 class RunSpec:
     """Everything that determines a run; stored with the run so it can be reproduced.
-    `personas` are persona specs (preset names or compositions, see persona.parse_persona)."""
+    `personas` are persona specs (preset names or compositions, see persona.parse_persona).
+    `judge_model` (any LiteLLM model name; `judge_params` as for the agent) enables the LLM
+    judge of natural-language assertions; without it they are reported "not judged" and
+    tasks judged by nothing else are left out of the plan."""
 
     domains: tuple[str, ...]
     personas: tuple[str, ...] = ("baseline",)
@@ -37,6 +40,8 @@ class RunSpec:
     guard_mode: GuardMode = GuardMode.ENFORCE
     limits: Limits = field(default_factory=Limits)
     include_trajectory: bool = True
+    judge_model: str = ""
+    judge_params: Mapping[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not self.domains:
@@ -54,6 +59,7 @@ class RunSpec:
         data["guard_mode"] = self.guard_mode.value
         data["agent_params"] = dict(self.agent_params)
         data["user_params"] = dict(self.user_params)
+        data["judge_params"] = dict(self.judge_params)
         return data
 
     @classmethod

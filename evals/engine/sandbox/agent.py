@@ -13,6 +13,7 @@ from typing import Any
 
 from evals.engine.messages import Message, Role, Signal, ToolCall
 from evals.engine.policy import is_affirmation, is_negation_or_change
+from evals.engine.tools import Actor
 
 
 class Fault(StrEnum):
@@ -22,6 +23,7 @@ class Fault(StrEnum):
     WRONG_ITEM = "wrong_item"
     STOP_AFTER_FIRST = "stop_after_first"
     WRONG_ORDER = "wrong_order"
+    END_BEFORE_USER = "end_before_user"
 
 
 _ITEM_ID = re.compile(r'"item_id":"([^"]+)"')
@@ -44,6 +46,10 @@ class ReferenceAgentBase(ABC):
         self.writes_done = 0
         self.seen_item_ids: list[str] = []
         self.last_user = ""
+        # Dual control: the customer has tools of its own (only then can the end-before-user
+        # fault show: it hangs up once its own writes are done, before the customer's part).
+        tools = getattr(domain, "tools", None)
+        self.user_side = bool(tools is not None and tools.names(Actor.USER))
 
     # -- protocol ------------------------------------------------------------------------
 
@@ -78,7 +84,17 @@ class ReferenceAgentBase(ABC):
             self.observe_user(self.last_user)
         if self.fault is Fault.STOP_AFTER_FIRST and self.writes_done:
             return Message.assistant("Thank you, goodbye.", signal=Signal.END)
-        return self.plan()
+        reply = self.plan()
+        if (
+            self.fault is Fault.END_BEFORE_USER
+            and self.user_side
+            and self.writes_done
+            and self.pending is None
+            and reply.content
+            and not reply.tool_calls
+        ):
+            return Message.assistant(reply.content, signal=Signal.END)
+        return reply
 
     # -- helpers for subclasses ----------------------------------------------------------
 
