@@ -204,6 +204,75 @@ def _insert(event: AuditEvent) -> None:
     event._state.db = alias
 
 
+# -- PostgreSQL: lock, link and append in one statement ----------------------------------------
+#
+# The chain head is the one lock every audited write in every app waits for, and it is held
+# from the moment it is taken until the transaction commits. Taking it, reading the head,
+# hashing in Python and sending the insert cost two round trips while it was held. Instead
+# the event's canonical bytes are built before the lock with a marker where the sequence
+# number goes, and PostgreSQL locks the head, splices the number in and computes
+# sha256(prev_hash || canonical bytes) itself (the same bytes `audit verify` hashes), inserts
+# the event and moves the head: one statement, and the lock is taken as late as it can be.
+
+_SEQ_MARKER = -7318294650123456789  # never a real sequence number (those are positive)
+_SEQ_MARKER_BYTES = b'"seq":' + str(_SEQ_MARKER).encode("ascii")
+_ONE_STATEMENT_SQL: dict[str, str] = {}
+
+
+def _one_statement_sql(connection: Any) -> str:
+    sql = _ONE_STATEMENT_SQL.get(connection.alias)
+    if sql is not None:
+        return sql
+    quote = connection.ops.quote_name
+    chained = {"seq", "prev_hash", "hash"}
+    given = [f for f in _INSERT_FIELDS if f.name not in chained]
+    columns = ", ".join(quote(f.column) for f in given)
+    # Explicit casts: in INSERT … SELECT the values are not coerced to the column types.
+    casts = ", ".join(f"CAST(%s AS {f.db_type(connection)})" for f in given)
+    sql = _ONE_STATEMENT_SQL[connection.alias] = (
+        f"WITH h AS (SELECT seq, hash FROM {_HEAD} WHERE id = 1 FOR UPDATE), "  # noqa: S608
+        "n AS (SELECT h.seq + 1 AS seq, h.hash AS prev_hash, encode(sha256("
+        "convert_to(h.hash, 'UTF8') || %s::bytea || convert_to((h.seq + 1)::text, 'UTF8') "
+        "|| %s::bytea), 'hex') AS hash FROM h), "
+        f"e AS (INSERT INTO {_EVENTS} ({columns}, seq, prev_hash, hash) "
+        f"SELECT {casts}, n.seq, n.prev_hash, n.hash FROM n "
+        "RETURNING id, seq, prev_hash, hash) "
+        f"UPDATE {_HEAD} SET seq = e.seq, hash = e.hash FROM e WHERE {_HEAD}.id = 1 "
+        "RETURNING e.id, e.seq, e.prev_hash, e.hash"
+    )
+    return sql
+
+
+def _append_in_one_statement(event: AuditEvent) -> bool:
+    """Append `event` on PostgreSQL in one statement; False when that cannot be done (another
+    database, a fresh database without a head row, or content in which the marker is not
+    unique), and the caller then takes the portable path."""
+    alias = router.db_for_write(AuditEvent)
+    connection = connections[alias]
+    if connection.vendor != "postgresql":
+        return False
+    event.seq = _SEQ_MARKER
+    content = canonical_content(event)
+    if content.count(_SEQ_MARKER_BYTES) != 1:
+        return False
+    head, tail = content.split(_SEQ_MARKER_BYTES)
+    given = [f for f in _INSERT_FIELDS if f.name not in {"seq", "prev_hash", "hash"}]
+    params = [
+        head + b'"seq":',
+        tail,
+        *(f.get_db_prep_save(getattr(event, f.attname), connection) for f in given),
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(_one_statement_sql(connection), params)
+        row = cursor.fetchone()
+    if row is None:  # no head row yet: nothing was written
+        return False
+    event.pk, event.seq, event.prev_hash, event.hash = row[0], int(row[1]), row[2], row[3]
+    event._state.adding = False
+    event._state.db = alias
+    return True
+
+
 def audit_record(
     *,
     actor: Operator | None,
@@ -228,10 +297,9 @@ def audit_record(
     # No savepoint: inside the service's transaction a failure here must abort the whole
     # change anyway, and SAVEPOINT/RELEASE would cost two more round trips per write.
     with transaction.atomic(savepoint=False):
-        seq, prev_hash = _lock_head()
+        occurred_at = timezone.now()
         event = AuditEvent(
-            seq=seq + 1,
-            occurred_at=timezone.now(),
+            occurred_at=occurred_at,
             actor_type=actor_type,
             actor_id=actor_id,
             actor_label=actor_label,
@@ -242,8 +310,11 @@ def audit_record(
             after=_jsonable(dict(after or {})),
             request_id=context.request_id if context else "",
             ip=_normalized_ip(context.ip) if context else None,
-            prev_hash=prev_hash,
         )
-        event.hash = compute_hash(prev_hash, event)
-        _insert(event)
+        if not _append_in_one_statement(event):
+            seq, prev_hash = _lock_head()
+            event.seq = seq + 1
+            event.prev_hash = prev_hash
+            event.hash = compute_hash(prev_hash, event)
+            _insert(event)
     return event
