@@ -2,7 +2,7 @@
 AI agent's escalation throughput.
 
     .venv/bin/python bench/inbox.py                      # SQLite (a temporary file)
-    .venv/bin/python bench/inbox.py --postgres           # postgres://postgres@127.0.0.1:5432/bo_bench_inbox
+    .venv/bin/python bench/inbox.py --postgres           # database bo_bench_inbox (--postgres-db)
     .venv/bin/python bench/inbox.py --tickets 10000 --messages-per-ticket 10   # smaller
 
 Measures, through the REST API with Django's test client (full middleware, session or
@@ -11,10 +11,12 @@ token authentication, serializers; no network):
     GET /api/v1/tickets?view=queues pages 1 and 2 (an agent: visibility via queue
     membership), each p50/p95 over --requests calls;
   - GET /api/v1/tickets/<id> for random tickets (10 messages and 2 events each), p50/p95;
+  - GET /api/v1/tickets?q=... full-text search (subjects and messages), p50/p95;
   - POST /api/v1/escalations, sequential and from --processes clients at once, each with
-    its own Idempotency-Key: created/s. The assignment e-mail task is deferred as a real
-    broker would defer it (eager Celery would run it inside the request); those tasks run
-    afterwards and their CPU cost is reported apart ("deferred_email").
+    its own Idempotency-Key: created/s, CPU ms and SQL statements per escalation. The
+    assignment e-mail task is deferred as a real broker would defer it (eager Celery would
+    run it inside the request); those tasks run afterwards and their CPU cost is reported
+    apart ("deferred_email").
 Prints one JSON document on stdout; progress goes to stderr.
 """
 
@@ -37,7 +39,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-PG_URL = "postgres://postgres@127.0.0.1:5432/bo_bench_inbox"
+PG_SERVER = "postgresql://postgres@127.0.0.1:5432"
 
 
 def log(message: str) -> None:
@@ -49,12 +51,10 @@ def configure(args: argparse.Namespace) -> str:
         import psycopg
 
         if not args.reuse:
-            with psycopg.connect(
-                "postgresql://postgres@127.0.0.1:5432/postgres", autocommit=True
-            ) as c:
-                c.execute("DROP DATABASE IF EXISTS bo_bench_inbox")
-                c.execute("CREATE DATABASE bo_bench_inbox")
-        os.environ["DATABASE_URL"] = PG_URL
+            with psycopg.connect(f"{PG_SERVER}/postgres", autocommit=True) as c:
+                c.execute(f'DROP DATABASE IF EXISTS "{args.postgres_db}"')
+                c.execute(f'CREATE DATABASE "{args.postgres_db}"')
+        os.environ["DATABASE_URL"] = f"{PG_SERVER}/{args.postgres_db}"
         return "postgresql"
     if args.sqlite_path:
         path = Path(args.sqlite_path)
@@ -345,6 +345,23 @@ def _post_escalations(raw: str, prefix: str, n: int) -> tuple[int, list[int]]:
     return owners, queued
 
 
+def _statements_per_escalation(raw: str, key: str) -> int:
+    """SQL statements one escalation sends, the whole request (token, idempotency claim,
+    the service, the audit chain, the idempotency completion, BEGIN/COMMIT included)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from tests.conftest import token_client
+
+    client = token_client(raw)
+    with broker_deferred_email(), CaptureQueriesContext(connection) as captured:
+        response = client.post(
+            "/api/v1/escalations", ESCALATION, format="json", HTTP_IDEMPOTENCY_KEY=key
+        )
+    assert response.status_code == 201, response.content[:300]
+    return len(captured.captured_queries)
+
+
 def _worker(args: tuple[str, str, str, int]) -> tuple[int, list[int]]:
     database_url, raw, prefix, n = args
     os.environ["DATABASE_URL"] = database_url
@@ -371,6 +388,7 @@ def bench_escalations(n: int, processes: int) -> dict[str, Any]:
     # resending those would measure idempotent replays, not escalations.
     run = uuid.uuid4().hex[:12]
     _, queued = _post_escalations(raw, f"{run}-warm", 5)
+    statements = _statements_per_escalation(raw, f"{run}-count")
     start, start_cpu = time.perf_counter(), time.process_time()
     owners, sequential_queued = _post_escalations(raw, f"{run}-seq", n)
     sequential = n / (time.perf_counter() - start)
@@ -400,6 +418,7 @@ def bench_escalations(n: int, processes: int) -> dict[str, Any]:
         "sequential_per_second": round(sequential, 1),
         "sequential_created": n,
         "sequential_cpu_ms_each": round(cpu_ms, 2),
+        "statements_each": statements,
         "concurrent_per_second": round(concurrent, 1),
         "concurrent_processes": processes,
         "concurrent_created": per_worker * processes,
@@ -435,13 +454,18 @@ def bench_latency(supervisor: Any, agent_client: Any, ids: list[int], n: int) ->
         cpu.append((time.process_time() - start_cpu) * 1000)
         assert response.status_code == 200
     results["ticket_detail"] = summary(wall, cpu)
-    # A selective search (a ticket number in a subject, as operators type them) and the
-    # worst case of this synthetic data: a word that occurs in nearly every message.
+    # Full-text search (FTS5 on SQLite, GIN tsvector on PostgreSQL), first page with its
+    # count: a selective search (words of one subject, as operators type them), the same for
+    # an agent (visibility through queue membership applies), and the worst case of this
+    # synthetic data: a word that occurs in nearly every message.
     results["search_selective_page1"] = timed(
-        supervisor, "/api/v1/tickets?view=all&q=issue%2012345", max(20, n // 10), warmup=2
+        supervisor, "/api/v1/tickets?view=all&q=issue%2012345", max(20, n // 2), warmup=2
+    )
+    results["search_selective_agent_queues_page1"] = timed(
+        agent_client, "/api/v1/tickets?view=queues&q=issue%2012345", max(20, n // 2), warmup=2
     )
     results["search_common_word_page1"] = timed(
-        supervisor, "/api/v1/tickets?view=all&q=voucher", 5, warmup=1
+        supervisor, "/api/v1/tickets?view=all&q=voucher", max(5, n // 20), warmup=1
     )
     return results
 
@@ -451,6 +475,9 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--postgres", action="store_true")
+    parser.add_argument(
+        "--postgres-db", default="bo_bench_inbox", help="database name (with --postgres)"
+    )
     parser.add_argument("--sqlite-path", help="SQLite file to use (default: a temporary one)")
     parser.add_argument(
         "--reuse",

@@ -32,15 +32,31 @@ def notify(
     their own dotted names (e.g. "refund.approval_requested"). Not audited: run it inside
     the audited transaction of the service that caused it.
     """
+    return notify_operator(
+        recipient_id=recipient.pk,
+        email=recipient.email if email else "",
+        kind=kind,
+        title=title,
+        body=body,
+        url=url,
+    )
+
+
+def notify_operator(
+    *, recipient_id: int, email: str, kind: str, title: str, body: str = "", url: str = ""
+) -> Notification:
+    """notify() for a caller that has the recipient's id and email address but no Operator
+    instance (routing reads its candidates as plain values). No email when `email` is
+    empty."""
     notification = Notification.objects.create(
-        recipient=recipient,
+        recipient_id=recipient_id,
         kind=kind[:50],
         title=title[:200],
         body=body,
         url=url[:300],
         created_at=timezone.now(),
     )
-    if email and recipient.email:
+    if email:
         from tickets.tasks import notification_email_send
 
         notification_id = notification.pk

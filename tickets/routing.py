@@ -38,12 +38,15 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from typing import Any
 
+from django.db import connection
 from django.db.models import Count, F
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from identity.models import Operator, OperatorKind
+from identity.models import OperatorKind
 from tickets.models import (
     ACTIVE_STATUSES,
     NotificationKind,
@@ -54,7 +57,7 @@ from tickets.models import (
     TicketEvent,
     TicketEventKind,
 )
-from tickets.notifications import notify
+from tickets.notifications import notify_operator
 
 
 @dataclasses.dataclass(frozen=True)
@@ -66,16 +69,25 @@ class Routed:
 
 @dataclasses.dataclass
 class _Slot:
-    membership: QueueMembership
-    operator: Operator
+    membership_id: int
+    operator_id: int
+    name: str
+    email: str
     free: int
+
+
+def _locks() -> bool:
+    """Whether row locks exist here. SQLite has none: its transactions take the database's
+    write lock when they begin (IMMEDIATE), so writers already run one at a time and the
+    lock statements would only cost a round trip each."""
+    return bool(connection.features.has_select_for_update)
 
 
 def lock_queues(queue_ids: Iterable[int]) -> list[int]:
     """Lock these queue rows in id order (one statement); returns the ids that exist."""
     ids = sorted(set(queue_ids))
-    if not ids:
-        return []
+    if not ids or not _locks():
+        return ids
     return list(
         Queue.objects.select_for_update()
         .filter(pk__in=ids)
@@ -84,13 +96,13 @@ def lock_queues(queue_ids: Iterable[int]) -> list[int]:
     )
 
 
-def lock_queues_of(operator_ids: Iterable[int | None]) -> list[int]:
+def lock_queues_of(operator_ids: Iterable[int | None]) -> None:
     """Lock every queue these operators work (one statement), before a change to their
-    load: see the lock order in the module docstring. Returns the queue ids."""
+    load: see the lock order in the module docstring."""
     ids = {pk for pk in operator_ids if pk is not None}
-    if not ids:
-        return []
-    return list(
+    if not ids or not _locks():
+        return
+    list(
         Queue.objects.select_for_update()
         .filter(pk__in=QueueMembership.objects.filter(operator_id__in=ids).values("queue_id"))
         .order_by("pk")
@@ -98,8 +110,10 @@ def lock_queues_of(operator_ids: Iterable[int | None]) -> list[int]:
     )
 
 
-def _members(queue_ids: list[int]) -> list[QueueMembership]:
-    """The on-duty human members of these queues, least recently assigned first."""
+def _members(queue_ids: list[int]) -> list[Mapping[str, Any]]:
+    """The on-duty human members of these queues, least recently assigned first, as plain
+    values (model instances for every member and their operator, availability and queue
+    cost more than the query), each with their cap and their load as last committed."""
     return list(
         QueueMembership.objects.filter(
             queue_id__in=queue_ids,
@@ -107,18 +121,28 @@ def _members(queue_ids: list[int]) -> list[QueueMembership]:
             operator__kind=OperatorKind.HUMAN,
             operator__availability__on_duty=True,
         )
-        .select_related("queue", "operator", "operator__availability")
         .order_by(F("last_assigned_at").asc(nulls_first=True), "joined_at", "id")
+        .values(
+            "id",
+            "queue_id",
+            "operator_id",
+            "operator__username",
+            "operator__display_name",
+            "operator__email",
+            cap=Coalesce(
+                "operator__availability__capacity_override", "queue__capacity_per_operator"
+            ),
+            load=Coalesce("operator__ticket_load__active_tickets", 0),
+        )
     )
 
 
 def _lock_loads(operator_ids: Iterable[int]) -> dict[int, int]:
-    """Lock the members' load rows in operator order and read them. A member without a row
-    owns no active ticket; the row is created first so that it can be locked too (the
-    INSERT only happens the first time an operator is a routing candidate)."""
+    """Lock the members' load rows in operator order and read them again (a load read
+    before the lock may be stale). A member without a row owns no active ticket; the row is
+    created first so that it can be locked too (only the first time an operator is a
+    routing candidate)."""
     ids = sorted(set(operator_ids))
-    if not ids:
-        return {}
     rows = OperatorLoad.objects.select_for_update().filter(operator_id__in=ids).order_by("pk")
     loads = dict(rows.values_list("operator_id", "active_tickets"))
     missing = [pk for pk in ids if pk not in loads]
@@ -145,25 +169,32 @@ def route_queues(queue_ids: Iterable[int], *, now: dt.datetime | None = None) ->
     members = _members(locked)
     if not members:
         return []
-    loads = _lock_loads(m.operator_id for m in members)
+    if _locks():
+        loads = _lock_loads(m["operator_id"] for m in members)
+    else:
+        loads = {m["operator_id"]: m["load"] for m in members}
     routed: list[Routed] = []
     for queue_id in locked:
         routed.extend(
-            _route_one(queue_id, [m for m in members if m.queue_id == queue_id], loads, now)
+            _route_one(queue_id, [m for m in members if m["queue_id"] == queue_id], loads, now)
         )
     return routed
 
 
 def _route_one(
-    queue_id: int, members: list[QueueMembership], loads: dict[int, int], now: dt.datetime
+    queue_id: int, members: list[Mapping[str, Any]], loads: dict[int, int], now: dt.datetime
 ) -> list[Routed]:
-    slots = []
-    for membership in members:
-        override = membership.operator.availability.capacity_override
-        cap = override if override is not None else membership.queue.capacity_per_operator
-        free = cap - loads.get(membership.operator_id, 0)
-        if free > 0:
-            slots.append(_Slot(membership=membership, operator=membership.operator, free=free))
+    slots = [
+        _Slot(
+            membership_id=m["id"],
+            operator_id=m["operator_id"],
+            name=m["operator__display_name"] or m["operator__username"],
+            email=m["operator__email"],
+            free=m["cap"] - loads.get(m["operator_id"], 0),
+        )
+        for m in members
+    ]
+    slots = [slot for slot in slots if slot.free > 0]
     if not slots:
         return []
     # No more tickets than there are free slots can be placed in this pass. SKIP LOCKED: a
@@ -171,21 +202,21 @@ def _route_one(
     waiting = (
         Ticket.objects.select_for_update(skip_locked=True, of=("self",))
         .filter(queue_id=queue_id, unrouted=True, assignee__isnull=True, status__in=ACTIVE_STATUSES)
-        .only("id", "version", "subject")
-        .order_by("created_at", "id")[: sum(slot.free for slot in slots)]
+        .order_by("created_at", "id")
+        .values_list("id", "version", "subject")[: sum(slot.free for slot in slots)]
     )
     routed: list[Routed] = []
-    for ticket in waiting:
+    for ticket_id, version, subject in waiting:
         if not slots:
             break
         slot = slots.pop(0)
         claimed = Ticket.objects.filter(
-            pk=ticket.pk, version=ticket.version, assignee__isnull=True
+            pk=ticket_id, version=version, assignee__isnull=True
         ).update(
-            assignee=slot.operator,
+            assignee_id=slot.operator_id,
             assigned_at=now,
             unrouted=False,
-            version=ticket.version + 1,
+            version=version + 1,
             updated_at=now,
         )
         if not claimed:
@@ -193,31 +224,33 @@ def _route_one(
             continue
         # The claim's UPDATE raised the operator's counter (trigger); keep our copy in step
         # for the other queues of this pass.
-        loads[slot.operator.pk] = loads.get(slot.operator.pk, 0) + 1
-        QueueMembership.objects.filter(pk=slot.membership.pk).update(last_assigned_at=now)
+        loads[slot.operator_id] = loads.get(slot.operator_id, 0) + 1
+        QueueMembership.objects.filter(pk=slot.membership_id).update(last_assigned_at=now)
         slot.free -= 1
         if slot.free > 0:
             slots.append(slot)  # back of the line: round-robin
-        name = str(slot.operator)
         TicketEvent.objects.create(
-            ticket_id=ticket.pk,
+            ticket_id=ticket_id,
             kind=TicketEventKind.ASSIGNEE,
             actor=None,
             actor_label="Routing",
             before={"assignee": None},
-            after={"assignee": slot.operator.pk, "assignee_name": name},
-            summary=f"Routed to {name}",
-            version=ticket.version + 1,
+            after={"assignee": slot.operator_id, "assignee_name": slot.name},
+            summary=f"Routed to {slot.name}",
+            version=version + 1,
             created_at=now,
         )
-        notify(
-            recipient=slot.operator,
+        notify_operator(
+            recipient_id=slot.operator_id,
+            email=slot.email,
             kind=NotificationKind.ASSIGNMENT,
-            title=f"Ticket #{ticket.pk} assigned to you",
-            body=ticket.subject,
-            url=f"/tickets/{ticket.pk}/",
+            title=f"Ticket #{ticket_id} assigned to you",
+            body=subject,
+            url=f"/tickets/{ticket_id}/",
         )
-        routed.append(Routed(ticket_id=ticket.pk, operator_id=slot.operator.pk, operator_name=name))
+        routed.append(
+            Routed(ticket_id=ticket_id, operator_id=slot.operator_id, operator_name=slot.name)
+        )
     return routed
 
 
