@@ -65,6 +65,7 @@ def test_the_scripted_customer_uses_its_own_tools_in_the_scenarios_order():
         c["name"] for m in messages if m["role"] == "user" for c in m.get("tool_calls", ())
     ]
     assert user_calls == ["check_notifications", "dismiss_notification"]
+    assert record.user_tool_calls == 2 and record.to_dict()["user_tool_calls"] == 2
     # It dismisses only after the agent's write, and says goodbye last.
     names = [c["name"] for m in messages for c in m.get("tool_calls", ())]
     assert names.index("update_task_status") < names.index("dismiss_notification")

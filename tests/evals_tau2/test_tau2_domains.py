@@ -155,6 +155,11 @@ def test_a_run_with_litellm_agent_and_user_on_the_local_server_passes_every_mock
     ]
     usage = sink.records[0].usage
     assert usage["agent.calls"] >= 2 and usage["user.calls"] >= 1
+    # Shaped like a τ² conversation (bench/tau2_harness.py runs the same): about ten LLM
+    # calls per trial, as counted by the model client, and the customer's own tool calls.
+    calls = [r.usage["agent.calls"] + r.usage["user.calls"] for r in sink.records]
+    assert 9.5 <= sum(calls) / len(calls) <= 10.5
+    assert {r.task_id: r.user_tool_calls for r in sink.records}["update_task_with_user_tools"] == 2
     # The models as the provider resolved them (the server answers with the name it got).
     assert {tuple(sorted(r.models.items())) for r in sink.records} == {
         (("agent", "tau2-agent"), ("user", "tau2-user"))

@@ -71,7 +71,10 @@ def _record(
     usage: Mapping[str, float] | None = None,
 ) -> TrialRecord:
     texts = [m for m in trajectory.messages[2:] if m.role is Role.ASSISTANT and m.content]
-    user_turns = sum(1 for m in trajectory.messages if m.role is Role.USER)
+    user_turns = sum(
+        1 for m in trajectory.messages if m.role is Role.USER and (m.content or not m.tool_calls)
+    )
+    user_tool_calls = sum(len(m.tool_calls) for m in trajectory.messages if m.role is Role.USER)
     tool_calls = sum(len(m.tool_calls) for m in trajectory.messages if m.role is Role.ASSISTANT)
     return TrialRecord(
         domain=unit.domain,
@@ -88,6 +91,7 @@ def _record(
         questions=sum(1 for m in texts if "?" in m.content or "？" in m.content),
         tool_calls=tool_calls,
         tool_errors=trajectory.tool_errors,
+        user_tool_calls=user_tool_calls,
         policy_violations=sum(1 for v in trajectory.verdicts if v.violations),
         seconds=time.perf_counter() - started,
         participant_seconds=sum(t.seconds for t in trajectory.timings if t.actor != "tool"),

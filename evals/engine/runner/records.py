@@ -33,6 +33,7 @@ class TrialRecord:
     questions: int = 0
     tool_calls: int = 0
     tool_errors: int = 0
+    user_tool_calls: int = 0  # dual control: the customer's own tool calls
     policy_violations: int = 0
     seconds: float = 0.0
     participant_seconds: float = 0.0
@@ -92,6 +93,7 @@ class TrialRecord:
             "questions": self.questions,
             "tool_calls": self.tool_calls,
             "tool_errors": self.tool_errors,
+            "user_tool_calls": self.user_tool_calls,
             "policy_violations": self.policy_violations,
             "seconds": round(self.seconds, 6),
             "participant_seconds": round(self.participant_seconds, 6),
@@ -131,6 +133,7 @@ class TrialRecord:
             questions=int(d.get("questions", 0)),
             tool_calls=int(d.get("tool_calls", 0)),
             tool_errors=int(d.get("tool_errors", 0)),
+            user_tool_calls=int(d.get("user_tool_calls", 0)),
             policy_violations=int(d.get("policy_violations", 0)),
             seconds=float(d.get("seconds", 0.0)),
             participant_seconds=float(d.get("participant_seconds", 0.0)),
