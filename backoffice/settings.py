@@ -125,6 +125,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_USER_MODEL = "identity.Operator"
+# ModelBackend with the permission set read in one query (identity.access.RoleBackend).
+AUTHENTICATION_BACKENDS = ["identity.access.RoleBackend"]
 LOGIN_URL = "identity:login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "identity:login"

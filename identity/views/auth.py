@@ -59,7 +59,7 @@ def login_view(request: HttpRequest) -> HttpResponse:
         except services.LoginRefused as exc:
             error = exc.message
         else:
-            auth_login(request, operator, backend="django.contrib.auth.backends.ModelBackend")
+            auth_login(request, operator, backend="identity.access.RoleBackend")
             return redirect(_with_next("identity:otp_challenge", next_url))
     return render(request, "identity/login.html", {"form": form, "error": error, "next": next_url})
 

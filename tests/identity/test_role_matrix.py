@@ -11,7 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
+from django.contrib.auth.models import Permission
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
 from identity import scopes
 from identity.models import ApiToken, Operator, Role
@@ -129,3 +132,18 @@ def test_role_matrix(action: str, role: str, allowed: bool, client_for, target: 
         assert status == 302 and location.startswith("/login/"), (status, location)
     else:
         assert status == 403, (status, location)
+
+
+@pytest.mark.django_db
+def test_an_operators_permissions_are_read_in_one_query_per_request(make_operator) -> None:
+    approver = make_operator("pat", [Role.APPROVER])
+    approver.user_permissions.add(Permission.objects.get(codename="merge_tickets"))
+    fresh = Operator.objects.get(pk=approver.pk)  # a new request loads a new object
+    with CaptureQueriesContext(connection) as queries:
+        assert fresh.has_perm("payments_sandbox.approve_refund")  # by role
+        assert fresh.has_perm("tickets.merge_tickets")  # granted to the operator directly
+        assert not fresh.has_perm("tickets.assign_tickets")
+        assert not fresh.has_perm("identity.manage_operators")
+    assert len(queries.captured_queries) == 1
+    approver.groups.clear()
+    assert not Operator.objects.get(pk=approver.pk).has_perm("payments_sandbox.approve_refund")
