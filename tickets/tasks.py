@@ -49,3 +49,11 @@ def routing_sweep_task() -> int:
     from tickets.services import tickets_route_unrouted
 
     return len(tickets_route_unrouted())
+
+
+@shared_task(acks_late=True)
+def operator_loads_recount_task() -> int:
+    """Repair the routing load counters (normally a no-op: triggers keep them exact)."""
+    from tickets.services.operations import operator_loads_recount
+
+    return len(operator_loads_recount())

@@ -10,10 +10,12 @@ import threading
 import pytest
 from django.db import connection, transaction
 
+from identity.models import AuditEvent
 from tests.payments_sandbox.concurrency import require_real_connections
 from tests.tickets.conftest import join
 from tickets import routing, services
 from tickets.models import ACTIVE_STATUSES, OperatorAvailability, OperatorLoad, Ticket
+from tickets.services import operations as services_ops
 
 load_migration = importlib.import_module("tickets.migrations.0006_operator_load")
 
@@ -104,6 +106,31 @@ def test_recount_repairs_a_counter_and_reports_what_was_wrong(
     OperatorLoad.objects.filter(operator=ann).delete()
     assert routing.load_recount([ann.pk]) == {ann.pk: 2}
     assert stored(ann) == 2
+
+
+def test_the_repair_service_corrects_audits_and_routes_freed_capacity(
+    queue, make_agent, make_ticket
+) -> None:
+    ann = make_agent("ann", queue, cap=1)
+    make_ticket(queue)
+    services_ops.operator_loads_recount()
+    assert not AuditEvent.objects.filter(action="ticket.load_recount").exists()
+    services.ticket_status_set(
+        actor=ann,
+        ticket_id=Ticket.objects.get(assignee=ann).pk,
+        status="resolved",
+        expected_version=Ticket.objects.get(assignee=ann).version,
+    )
+    OperatorLoad.objects.filter(operator=ann).update(active_tickets=1)  # a drifted counter
+    waiting = make_ticket(queue)
+    waiting.refresh_from_db()
+    assert waiting.assignee is None  # routing trusted the wrong counter
+    assert services_ops.operator_loads_recount() == {ann.pk: 0}
+    waiting.refresh_from_db()
+    assert waiting.assignee == ann
+    event = AuditEvent.objects.get(action="ticket.load_recount")
+    assert event.after["corrected"] == {str(ann.pk): 0}
+    assert event.after["routed"] == [waiting.pk]
 
 
 def test_routing_reads_the_counter_not_the_tickets(queue, make_agent, make_ticket) -> None:
