@@ -1,15 +1,24 @@
 """Refund API figures, printed as JSON.
 
-Through the real stack: Django's test Client drives the WSGI handler in-process (every
-middleware, DRF, bearer-token authentication, the Idempotency-Key layer, the refund_request
-service with its row lock, rehearsal and audit event). Load comes from P processes (like P
-WSGI workers; default one per CPU) of T threads, each thread with its own database
-connection, all starting at the same instant. No HTTP socket: the figures are the
-application's, not a web server's.
+Through the real stack, served the way docs/deployment.md deploys it: gunicorn with W sync
+workers (default 2 x CPUs + 1, gunicorn's own advice) on 127.0.0.1, each worker process with
+its persistent database connection, and every middleware, DRF, bearer-token
+authentication, the Idempotency-Key layer and the refund_request service (row lock,
+rehearsal, audit event). Sync workers close each connection after its response (no
+keep-alive: in production a proxy in front keeps the clients' connections), so the client
+opens one TCP connection per request, as that proxy would. Load comes from P client processes
+of T threads (plain http.client, so the client's own CPU stays small; it runs on the same
+machine and its CPU counts), all starting at the same instant.
 
-1. throughput: N refund requests (unique keys, spread over 200 payments) -> requests/second
-   and p50/p95/p99 latency (ms).
-2. duplicates: 10,000 requests replayed concurrently with repeated keys (1,000 keys x 10,
+`--server inprocess` measures the former setup instead: Django's test Client calling the WSGI
+handler inside the client processes (P processes x T threads sharing each process's GIL);
+no HTTP, but the test Client's own bookkeeping and GIL contention between the client threads.
+
+1. per_request (load-independent): SQL statements per refund request (CaptureQueriesContext)
+   and CPU ms per request of one process sending requests one after another in-process.
+2. throughput: N refund requests (unique keys, spread over 200 payments) -> requests/second,
+   p50/p95/p99 latency (ms), and CPU ms per request of the server's workers and of the client.
+3. duplicates: 10,000 requests replayed concurrently with repeated keys (1,000 keys x 10,
    shuffled; a 409 "still in flight" is retried, as a client would) -> refunds created,
    keys that ended up with more than one refund, and `duplicate_refunds` (must be 0).
 
@@ -18,15 +27,18 @@ Engines: SQLite (a temporary file, WAL + IMMEDIATE as configured) always; Postgr
 when it is reachable, or skip it with --no-postgres.
 
     .venv/bin/python bench/refunds.py [--requests 3000] [--processes 2] [--concurrency 4]
-        [--duplicate-keys 1000] [--replays 10] [--no-postgres]
+        [--server gunicorn|inprocess] [--workers 5] [--duplicate-keys 1000] [--replays 10]
+        [--no-postgres] [--only sqlite|postgresql]
 """
 
 from __future__ import annotations
 
 import argparse
+import http.client
 import json
 import os
 import random
+import signal
 import socket
 import statistics
 import subprocess
@@ -112,19 +124,110 @@ def _role_count() -> dict[str, Any]:
     return {"refunds": Refund.objects.count(), "engine": connection.vendor}
 
 
-def _role_load(spec: dict[str, Any]) -> dict[str, Any]:
-    """Send spec["jobs"] from spec["concurrency"] threads, starting at spec["start_at"]."""
+def _role_profile(spec: dict[str, Any]) -> dict[str, Any]:
+    """Statements and CPU per refund request, one request at a time (load-independent)."""
     _setup_django()
     from django.db import connection
     from django.test import Client
+    from django.test.utils import CaptureQueriesContext
 
+    client = Client()
     auth: dict[str, Any] = {"HTTP_AUTHORIZATION": f"Bearer {spec['token']}"}
+    ids = spec["payment_ids"]
+
+    def send(i: int) -> None:
+        body = json.dumps({"payment_id": ids[i % len(ids)], "amount": "1.00", "reason": "x"})
+        response = client.post(
+            "/api/v1/refunds/request",
+            body,
+            content_type="application/json",
+            HTTP_IDEMPOTENCY_KEY=f"profile-{i}",
+            **auth,
+        )
+        assert response.status_code == 201, response.content
+
+    for i in range(30):  # warm up: imports, URL resolver, caches, the connection
+        send(i)
+    statements = 0
+    for i in range(30, 50):
+        # One context per request: Django empties the query log when a request starts.
+        with CaptureQueriesContext(connection) as queries:
+            send(i)
+        statements += len(queries.captured_queries)
+    count = spec["requests"]
+    began = time.process_time()
+    for i in range(50, 50 + count):
+        send(i)
+    cpu = time.process_time() - began
+    connection.close()
+    return {
+        "statements_per_request": statements / 20,
+        "cpu_ms_per_request_in_process": round(cpu / count * 1000, 3),
+        "requests": count,
+    }
+
+
+def _http_post(port: int, body: str, headers: dict[str, str]) -> tuple[int, Any]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    try:
+        conn.request("POST", "/api/v1/refunds/request", body, headers)
+        response = conn.getresponse()
+        data = response.read()
+        return response.status, json.loads(data) if data else None
+    finally:
+        conn.close()
+
+
+def _role_load(spec: dict[str, Any]) -> dict[str, Any]:
+    """Send spec["jobs"] from spec["concurrency"] threads, starting at spec["start_at"]."""
+    port = spec.get("port")
     lock = threading.Lock()
     queue = [tuple(job) for job in reversed(spec["jobs"])]
     results: list[tuple[int, float, Any, str]] = []
 
+    if port:
+        base = {"Authorization": f"Bearer {spec['token']}", "Content-Type": "application/json"}
+
+        def make_sender() -> Any:
+            def send(body: str, key: str) -> tuple[int, Any]:
+                return _http_post(port, body, {**base, "Idempotency-Key": key})
+
+            return send
+
+        def finish() -> None:
+            pass
+
+    else:
+        _setup_django()
+        from django.db import connection
+        from django.test import Client
+
+        auth: dict[str, Any] = {"HTTP_AUTHORIZATION": f"Bearer {spec['token']}"}
+
+        def make_sender() -> Any:
+            client = Client()
+
+            def send(body: str, key: str) -> tuple[int, Any]:
+                response = client.post(
+                    "/api/v1/refunds/request",
+                    body,
+                    content_type="application/json",
+                    HTTP_IDEMPOTENCY_KEY=key,
+                    **auth,
+                )
+                return response.status_code, response.json()
+
+            return send
+
+        def finish() -> None:
+            connection.close()
+
+        # Warm up this process (imports, URL resolver, first connection) before the clock.
+        Client().get("/api/v1/refunds/request", **auth)
+        connection.close()
+
     def loop() -> None:
-        client = Client()
+        send = make_sender()
         try:
             while True:
                 with lock:
@@ -134,36 +237,137 @@ def _role_load(spec: dict[str, Any]) -> dict[str, Any]:
                 body = json.dumps({"payment_id": payment_id, "amount": "1.00", "reason": "bench"})
                 while True:
                     start = time.perf_counter()
-                    response = client.post(
-                        "/api/v1/refunds/request",
-                        body,
-                        content_type="application/json",
-                        HTTP_IDEMPOTENCY_KEY=key,
-                        **auth,
-                    )
+                    status, data = send(body, key)
                     elapsed = (time.perf_counter() - start) * 1000
-                    if response.status_code == 409 and spec["retry_in_flight"]:
+                    if status == 409 and spec["retry_in_flight"]:
                         time.sleep(0.002)  # a client retrying "still in flight" with the key
                         continue
                     break
-                refund_id = response.json()["id"] if response.status_code == 201 else None
+                refund_id = data["id"] if status == 201 else None
                 with lock:
-                    results.append((response.status_code, elapsed, refund_id, key))
+                    results.append((status, elapsed, refund_id, key))
         finally:
-            connection.close()
+            finish()
 
-    # Warm up this process (imports, URL resolver, first connection) before the clock.
-    Client().get("/api/v1/refunds/request", **auth)
-    connection.close()
     while time.time() < spec["start_at"]:
         time.sleep(0.001)
     began = time.time()
+    cpu_began = time.process_time()
     threads = [threading.Thread(target=loop) for _ in range(spec["concurrency"])]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
-    return {"began": began, "ended": time.time(), "results": results}
+    return {
+        "began": began,
+        "ended": time.time(),
+        "cpu_seconds": time.process_time() - cpu_began,
+        "results": results,
+    }
+
+
+# -- the server -----------------------------------------------------------------------------
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class _Gunicorn:
+    """gunicorn backoffice.wsgi with `workers` sync workers, as deployed."""
+
+    def __init__(self, env: dict[str, str], workers: int) -> None:
+        executable = Path(sys.executable).with_name("gunicorn")
+        if not executable.exists():
+            raise SystemExit(
+                "gunicorn is not installed: pip install '.[serve]' (or use --server inprocess)"
+            )
+        self.port = _free_port()
+        self.proc = subprocess.Popen(
+            [
+                str(executable),
+                "backoffice.wsgi:application",
+                "--bind",
+                f"127.0.0.1:{self.port}",
+                "--workers",
+                str(workers),
+                "--worker-class",
+                "sync",
+                # Import the app once in the master and fork the workers from it.
+                "--preload",
+                "--backlog",
+                "2048",
+                "--log-level",
+                "warning",
+            ],
+            env=env,
+            cwd=ROOT,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        self.workers = workers
+        deadline = time.time() + 60
+        while True:  # ready when every worker has booted and answers
+            if self.proc.poll() is not None:
+                assert self.proc.stderr is not None
+                raise RuntimeError(self.proc.stderr.read()[-3000:])
+            if len(self._worker_pids()) == workers:
+                try:
+                    _http_post(self.port, "{}", {"Content-Type": "application/json"})
+                    break
+                except (OSError, http.client.HTTPException):
+                    pass
+            if time.time() > deadline:
+                raise RuntimeError("gunicorn did not start")
+            time.sleep(0.2)
+
+    def warm_up(self, token: str) -> None:
+        """Several requests per worker, concurrently, so every worker has its database
+        connection and lazy state (URL resolver, settings) before the clock starts."""
+        headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
+
+        def hit() -> None:
+            for _ in range(10):
+                conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+                conn.request("GET", "/api/v1/refunds/request", headers=headers)
+                conn.getresponse().read()
+                conn.close()
+
+        threads = [threading.Thread(target=hit) for _ in range(self.workers * 2)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+
+    def _worker_pids(self) -> list[int]:
+        try:
+            children = Path(f"/proc/{self.proc.pid}/task/{self.proc.pid}/children").read_text()
+        except OSError:
+            return []
+        return [int(pid) for pid in children.split()]
+
+    def cpu_seconds(self) -> float:
+        """User + system CPU of the workers so far (Linux /proc)."""
+        tick = os.sysconf("SC_CLK_TCK")
+        total = 0.0
+        for pid in self._worker_pids():
+            try:
+                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            total += (int(fields[11]) + int(fields[12])) / tick
+        return total
+
+    def stop(self) -> None:
+        self.proc.send_signal(signal.SIGTERM)
+        try:
+            self.proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
 
 
 # -- driver ---------------------------------------------------------------------------------
@@ -185,7 +389,12 @@ def _child(role: str, env: dict[str, str], payload: Any = None) -> Any:
 
 
 def _load(
-    env: dict[str, str], setup: dict[str, Any], jobs: list[Any], args: Any, retry: bool
+    env: dict[str, str],
+    setup: dict[str, Any],
+    jobs: list[Any],
+    args: Any,
+    retry: bool,
+    port: int | None,
 ) -> Any:
     """Split jobs over args.processes processes that start sending at the same moment."""
     start_at = time.time() + 3 + args.processes
@@ -198,6 +407,7 @@ def _load(
             "concurrency": args.concurrency,
             "start_at": start_at,
             "retry_in_flight": retry,
+            "port": port,
         }
         procs.append(
             subprocess.Popen(
@@ -222,7 +432,7 @@ def _load(
         outs.append(json.loads(out.strip().splitlines()[-1]))
     wall = max(o["ended"] for o in outs) - min(o["began"] for o in outs)
     results = [tuple(r) for o in outs for r in o["results"]]
-    return wall, results
+    return wall, results, sum(o["cpu_seconds"] for o in outs)
 
 
 def _statuses(results: list[Any]) -> dict[str, int]:
@@ -242,7 +452,7 @@ def _run_engine(name: str, database_url: str, args: argparse.Namespace) -> dict[
                 "DJANGO_SETTINGS_MODULE": "backoffice.settings",
                 "SECRET_KEY": "bench-only-secret-key",
                 "DEBUG": "0",
-                "ALLOWED_HOSTS": "testserver",
+                "ALLOWED_HOSTS": "testserver,127.0.0.1",
                 "LOG_LEVEL": "WARNING",
                 "PAYMENTS_MODE": "sandbox",
                 "STRIPE_API_KEY": "",
@@ -251,37 +461,56 @@ def _run_engine(name: str, database_url: str, args: argparse.Namespace) -> dict[
             }
         )
         setup = _child("setup", env)
+        profile = _child("profile", env, {**setup, "requests": args.profile_requests})
         rng = random.Random(42)
         ids = setup["payment_ids"]
+        server = _Gunicorn(env, args.workers) if args.server == "gunicorn" else None
+        port = server.port if server else None
+        if server:
+            server.warm_up(setup["token"])
+        try:
+            jobs = [(rng.choice(ids), f"tp-{i}") for i in range(args.requests)]
+            server_cpu = server.cpu_seconds() if server else 0.0
+            wall, results, client_cpu = _load(env, setup, jobs, args, retry=False, port=port)
+            server_cpu = (server.cpu_seconds() - server_cpu) if server else 0.0
+            latencies = [ms for _, ms, _, _ in results]
 
-        jobs = [(rng.choice(ids), f"tp-{i}") for i in range(args.requests)]
-        wall, results = _load(env, setup, jobs, args, retry=False)
-        latencies = [ms for _, ms, _, _ in results]
-
-        before = _child("count", env)["refunds"]
-        keys = [(rng.choice(ids), f"dup-{k}") for k in range(args.duplicate_keys)]
-        replay = [job for job in keys for _ in range(args.replays)]
-        rng.shuffle(replay)
-        dup_wall, dup_results = _load(env, setup, replay, args, retry=True)
+            before = _child("count", env)["refunds"]
+            keys = [(rng.choice(ids), f"dup-{k}") for k in range(args.duplicate_keys)]
+            replay = [job for job in keys for _ in range(args.replays)]
+            rng.shuffle(replay)
+            dup_wall, dup_results, _ = _load(env, setup, replay, args, retry=True, port=port)
+        finally:
+            if server:
+                server.stop()
         counted = _child("count", env)
         created = counted["refunds"] - before
         ids_per_key: dict[str, set[int]] = {}
         for code, _, refund_id, key in dup_results:
             if code == 201:
                 ids_per_key.setdefault(key, set()).add(refund_id)
+        served = (
+            {
+                "server": f"gunicorn backoffice.wsgi, {args.workers} sync workers, 127.0.0.1 TCP",
+                "client": "http.client, one connection per request (sync workers close it)",
+            }
+            if server
+            else {
+                "server": "none: django.test.Client calls the WSGI handler in the client threads",
+                "client": "django.test.Client",
+            }
+        )
         return {
             "engine": counted["engine"],
-            "client": "django.test.Client: in-process WSGI through every middleware, DRF, "
-            "bearer-token auth, Idempotency-Key layer and the refund_request service",
-            "processes": args.processes,
+            **served,
+            "client_processes": args.processes,
             "threads_per_process": args.concurrency,
-            # Django's persistent connections (settings DB_CONN_MAX_AGE; SQLite always 0):
-            # each client thread keeps one connection for the whole run, as a WSGI worker
-            # thread would.
+            # Django's persistent connections (settings DB_CONN_MAX_AGE; SQLite always 0).
             "conn_max_age": env.get("DB_CONN_MAX_AGE", "60") if database_url else "0",
             # A refund request hands nothing to Celery (only approval queues the execution,
             # on commit), so eager Celery in the bench does not touch the measured path.
             "celery_on_request_path": False,
+            "per_request": profile,
             "throughput": {
                 "requests": len(results),
                 "statuses": _statuses(results),
@@ -291,6 +520,12 @@ def _run_engine(name: str, database_url: str, args: argparse.Namespace) -> dict[
                     "p95": round(_percentile(latencies, 95), 2),
                     "p99": round(_percentile(latencies, 99), 2),
                 },
+                # CPU per request of the serving processes (gunicorn workers; with
+                # --server inprocess the server runs inside the client) and of the client.
+                "server_cpu_ms_per_request": round(server_cpu / len(results) * 1000, 3)
+                if server
+                else None,
+                "client_cpu_ms_per_request": round(client_cpu / len(results) * 1000, 3),
             },
             "duplicates": {
                 "requests": len(dup_results),
@@ -315,9 +550,18 @@ def main() -> None:
     parser.add_argument("--replays", type=int, default=10)
     parser.add_argument("--no-postgres", action="store_true")
     parser.add_argument(
+        "--profile-requests", type=int, default=300, help="for the per-request CPU figure"
+    )
+    parser.add_argument(
         "--only", choices=["sqlite", "postgresql"], help="measure one engine instead of both"
     )
-    parser.add_argument("--role", choices=["setup", "load", "count"], help=argparse.SUPPRESS)
+    parser.add_argument("--server", choices=["gunicorn", "inprocess"], default="gunicorn")
+    parser.add_argument(
+        "--workers", type=int, default=2 * (os.cpu_count() or 2) + 1, help="gunicorn workers"
+    )
+    parser.add_argument(
+        "--role", choices=["setup", "load", "count", "profile"], help=argparse.SUPPRESS
+    )
     args = parser.parse_args()
     if args.role == "setup":
         print(json.dumps(_role_setup()))
@@ -327,6 +571,9 @@ def main() -> None:
         return
     if args.role == "load":
         print(json.dumps(_role_load(json.loads(sys.stdin.read()))))
+        return
+    if args.role == "profile":
+        print(json.dumps(_role_profile(json.loads(sys.stdin.read()))))
         return
     machine = {"cpus": os.cpu_count(), "load_average_at_start": os.getloadavg()}
     results: dict[str, Any] = {"machine": machine}
