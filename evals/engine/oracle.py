@@ -185,7 +185,12 @@ def _classify_state(domain: Domain, task: Task, writes: list[_Write]) -> Failure
             return FailureClass.WRONG_ORDER
     done_keys = [w.key for w in done]
     unmatched = [(n, k) for n, k in gold if k not in done_keys]
-    if any(n in {w.name for w in writes} for n, _ in unmatched):
+    # Wrong arguments: a write the gold does not hold, of a tool whose gold call is still
+    # unmatched — an attempt at it with other values. A write that matches some gold call
+    # exactly (a follow-up notify or note of a request that was done) is not one, even when
+    # an unmatched gold call shares its tool name.
+    off_gold = {w.name for w in writes if w.key not in gold_keys}
+    if any(n in off_gold for n, _ in unmatched):
         return FailureClass.WRONG_ARGUMENTS
     if unmatched:
         return FailureClass.OMISSION

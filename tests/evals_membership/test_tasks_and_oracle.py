@@ -164,14 +164,17 @@ def test_the_reference_agent_refuses_the_check_in_trap_and_says_why():
 
 # One task per fault where the fault shows; each must be caught with its failure class.
 # wrong_order: the membership agent checks the status before a plan change, so reversing
-# "unfreeze, then upgrade" leaves the upgrade undone; its notify/add_note follow-ups share tool
-# names with the unfreeze's, which the oracle's classifier reads as wrong arguments.
+# "unfreeze, then upgrade" makes it refuse the upgrade itself (the membership is still frozen)
+# and leave it undone: its writes are exactly the gold's unfreeze chain, the plan change and
+# its notify/add_note never happen — an omission as far as the writes show (the reversed
+# order is only in its words). The follow-ups sharing tool names with the unfreeze's are not
+# read as wrong arguments any more.
 MUTATIONS = [
     ("skip_confirmation", "upgrade-premium-email", EXPECTED["skip_confirmation"]),
     ("wrong_amount", "refund-duplicate-dues-email", EXPECTED["wrong_amount"]),
     ("wrong_item", "refund-duplicate-dues-email", EXPECTED["wrong_item"]),
     ("stop_after_first", "refund-duplicate+guest-passes-email", EXPECTED["stop_after_first"]),
-    ("wrong_order", "unfreeze-then-upgrade-email", FailureClass.WRONG_ARGUMENTS),
+    ("wrong_order", "unfreeze-then-upgrade-email", FailureClass.OMISSION),
     ("do_nothing", "freeze-two-months-email", EXPECTED["do_nothing"]),
 ]
 
