@@ -49,6 +49,8 @@ def test_supervisors_and_admins_see_queues_with_members_and_figures(
     assert '<td data-testid="on-duty">1</td>' in page
     assert "1 waiting" in page
     assert f'href="/tickets/queues/{queue.pk}/"' in page
+    # Only those with an inbox get links into the queue's tickets (admins have none).
+    assert ("?view=all&amp;queue=" in page) == (persona == "sam")
 
 
 @pytest.mark.parametrize("persona", ["alice", "bob", "audrey", "rita", "olga"])

@@ -49,6 +49,8 @@ def queue_list(request: HttpRequest) -> HttpResponse:
             "queues": page_selectors.queue_list_for_admin(),
             # Putting someone else on or off duty is a supervisor's call (operator_duty_set).
             "can_set_duty": access.can_reassign(request_operator(request)),
+            # Admins manage queues without an inbox: figures, but no links into tickets.
+            "links_to_inbox": access.sees_all(request_operator(request)),
         },
     )
 
