@@ -42,6 +42,11 @@ def _parser() -> argparse.ArgumentParser:
     )
     r.add_argument("--agent", default="sandbox/reference")
     r.add_argument("--user", default="sandbox/scripted")
+    r.add_argument(
+        "--judge-model",
+        default="",
+        help="LiteLLM model judging natural-language assertions (default: none, not judged)",
+    )
     r.add_argument("--seed", type=int, default=0)
     r.add_argument("--workers", type=int, default=1)
     r.add_argument("--guard", choices=[m.value for m in GuardMode], default="enforce")
@@ -65,6 +70,7 @@ def _run(args: argparse.Namespace) -> int:
         user=args.user,
         guard_mode=GuardMode(args.guard),
         include_trajectory=not args.no_trajectory,
+        judge_model=args.judge_model,
     )
     out = Path(args.out or f"var/evals/{'-'.join(spec.domains)}-{spec.seed}.jsonl")
     keys = {u.key for u in plan(spec)}
