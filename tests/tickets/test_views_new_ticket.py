@@ -172,3 +172,13 @@ def test_a_form_with_errors_keeps_the_customer_search(alice, queue) -> None:
     picked = _form(queue, subject="", customer_id=str(marco.pk), customer_q="marco")
     html = client.post("/tickets/new/", picked).content.decode()
     assert f'value="{marco.pk}" checked' in html
+
+
+def test_keeping_a_ticket_counts_against_my_capacity(alice, queue) -> None:
+    from tickets import routing
+    from tickets.models import OperatorLoad
+
+    join(alice, queue, on_duty=True)
+    verified_client(alice).post("/tickets/new/", _form(queue, assign_to_self="on"))
+    assert OperatorLoad.objects.get(operator=alice).active_tickets == 1
+    assert routing.load_recount() == {}  # the counter agrees with the tickets

@@ -133,6 +133,9 @@ def ticket_open_for_customer(
             mentioned = c.record_mentions(note, ticket, actor, now)
         routed: list[routing.Routed] = []
         if assign_to_self:
+            # The actor's load counter changes with the UPDATE below (trigger): lock their
+            # queues first, the order routing takes its locks in (see tickets.routing).
+            routing.lock_queues_of([actor.pk])
             ticket.assignee = actor
             ticket.assigned_at = now
             ticket.unrouted = False
