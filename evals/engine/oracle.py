@@ -281,10 +281,10 @@ def evaluate(domain: Domain, task: Task, trajectory: Trajectory, world: World) -
     elif abandoned:
         failure = FailureClass.USER_ABANDONED
     elif (
-        any(a.side == "user" for a in failed)
+        failed
+        and all(a.side == "user" for a in failed)
         and components.get("state") != 0.0
         and components.get("handoff") != 0.0
-        and all(a.side == "user" for a in failed)
     ):
         failure = FailureClass.COORDINATION
         notes.append(_coordination_note(domain, task, trajectory))

@@ -253,11 +253,11 @@ class Orchestrator:
 
     def _spoke(self, reply: Message, upto: list[Message]) -> None:
         """The customer's message reaches the agent; check it and honour its signal."""
-        if reply.content or reply.signal is not Signal.NONE:
-            if reply.tool_calls:  # the agent sees the words, never the customer's tools
-                self.agent_view.append(Message.user(reply.content, reply.signal))
-            else:
-                self.agent_view.append(reply)
+        if not reply.tool_calls:
+            self.agent_view.append(reply)
+        elif reply.content or reply.signal is not Signal.NONE:
+            # The agent sees the customer's words, never its tool calls.
+            self.agent_view.append(Message.user(reply.content, reply.signal))
         self.turns += 1
         if self._check_facts:
             self._check_user_facts(reply)

@@ -281,3 +281,34 @@ def test_the_litellm_customer_calls_its_own_tools_through_the_local_server(opena
     # The customer's model saw its own tool results, as tool messages after its own calls.
     last_user_request = openai_server.requests_for("mock-user")[-1]["messages"]
     assert [m["role"] for m in last_user_request].count("tool") == 2
+
+
+def test_a_customer_acting_on_its_side_and_stopping_before_the_agents_write_is_a_simulator_error():
+    """The fidelity rule stays: asked to confirm the agent's write, the customer dismisses
+    its notification and says stop instead — the instrument failed, not the agent."""
+    task = mock.task(TASK)
+
+    class Hasty:
+        turn = 0
+
+        def respond(self, messages: Sequence[Message]) -> Message:
+            self.turn += 1
+            if self.turn == 1:
+                return Message.user("Hello. Please mark task_1 as completed.")
+            call = ToolCall("u1", "dismiss_notification", '{"notification_id": "notif_1"}')
+            return Message(Role.USER, "Never mind, bye.", tool_calls=(call,), signal=Signal.STOP)
+
+    world = mock.fresh_world(task.world_seed)
+    trajectory = Orchestrator(
+        domain=mock,
+        world=world,
+        agent=mock.reference_agent(domain=mock, params={}, seed=1),
+        user=Hasty(),
+        guard=PolicyGuard(mock.rules),
+        task=task,
+    ).run()
+    assert trajectory.termination is TerminationReason.SIMULATOR_ERROR
+    assert "stopped before the agent's last write" in trajectory.error
+    # Its own write did run on its side; the agent saw only its words.
+    assert world.tables["user:notifications"]["notif_1"]["status"] == "read"
+    assert evaluate(mock, task, trajectory, world).failure is FailureClass.SIMULATOR_ERROR
