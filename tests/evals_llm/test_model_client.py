@@ -8,6 +8,9 @@ import socket
 import subprocess
 import sys
 import threading
+from collections.abc import Coroutine
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
 
 import pytest
 
@@ -35,6 +38,8 @@ from tests.support.openai_server import (
     text,
     tool_call,
 )
+
+T = TypeVar("T")
 
 MESSAGES = [{"role": "system", "content": "You help."}, {"role": "user", "content": "Hi"}]
 AGENT = CallRole.AGENT
@@ -315,12 +320,16 @@ def test_sync_calls_keep_their_connections_alive_past_twenty_in_flight(openai_se
     assert len(both - first) <= 5  # (a handful of stragglers may still open their own)
 
 
+def run(coro: Coroutine[Any, Any, T]) -> T:
+    """`asyncio.run` on a thread of its own: some suites leave a loop running on this one."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coro).result()
+
+
 def test_acomplete_returns_text_and_records_the_call(openai_server):
     openai_server.script("scripted", text("Hello async", prompt_tokens=12, completion_tokens=3))
     acc = TrialAccounting("t1")
-    result = asyncio.run(
-        client().acomplete(spec(openai_server), MESSAGES, role=AGENT, accounting=acc)
-    )
+    result = run(client().acomplete(spec(openai_server), MESSAGES, role=AGENT, accounting=acc))
     assert result.content == "Hello async"
     (record,) = acc.records
     assert (record.tokens_in, record.tokens_out, record.retries) == (12, 3, 0)
@@ -330,9 +339,7 @@ def test_acomplete_returns_text_and_records_the_call(openai_server):
 def test_acomplete_retries_a_429_then_succeeds(openai_server):
     openai_server.script("scripted", rate_limited(retry_after=0.01), text("after the wait"))
     acc = TrialAccounting("t1")
-    result = asyncio.run(
-        client().acomplete(spec(openai_server), MESSAGES, role=AGENT, accounting=acc)
-    )
+    result = run(client().acomplete(spec(openai_server), MESSAGES, role=AGENT, accounting=acc))
     assert result.content == "after the wait"
     assert acc.records[0].retries == 1
     assert len(openai_server.requests) == 2
@@ -342,7 +349,7 @@ def test_acomplete_never_retries_a_context_window_exceeded(openai_server):
     openai_server.script("scripted", context_window_exceeded(), text("never"))
     acc = TrialAccounting("t1")
     with pytest.raises(AgentModelError):
-        asyncio.run(client().acomplete(spec(openai_server), MESSAGES, role=AGENT, accounting=acc))
+        run(client().acomplete(spec(openai_server), MESSAGES, role=AGENT, accounting=acc))
     assert len(openai_server.requests) == 1
     assert acc.records[0].failure is FailureClass.AGENT
 
@@ -360,6 +367,6 @@ def test_acomplete_bounds_concurrent_calls_per_endpoint_on_one_loop(openai_serve
             )
         )
 
-    asyncio.run(main())
+    run(main())
     assert len(openai_server.requests) == 12
     assert openai_server.max_in_flight == 3
