@@ -505,8 +505,8 @@ def _run_engine(name: str, database_url: str, args: argparse.Namespace) -> dict[
             **served,
             "client_processes": args.processes,
             "threads_per_process": args.concurrency,
-            # Django's persistent connections (settings DB_CONN_MAX_AGE; SQLite always 0).
-            "conn_max_age": env.get("DB_CONN_MAX_AGE", "60") if database_url else "0",
+            # Django's persistent connections (settings DB_CONN_MAX_AGE), both engines.
+            "conn_max_age": env.get("DB_CONN_MAX_AGE", "60"),
             # A refund request hands nothing to Celery (only approval queues the execution,
             # on commit), so eager Celery in the bench does not touch the measured path.
             "celery_on_request_path": False,
