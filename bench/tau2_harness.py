@@ -7,12 +7,14 @@ asks for the details, the customer gives them, the agent reads, summarises each 
 waits for a yes, writes one tool call per LLM turn, reads again, confirms; the customer does
 its own writes where the task has them and closes with ###STOP###.
 
-    .venv/bin/python bench/tau2_harness.py [--trials 20] [--workers 32] [--asyncio-server]
+    .venv/bin/python bench/tau2_harness.py [--trials 20] [--workers 32] [--processes 2]
+        [--asyncio-server]
 
 Prints one JSON object: trials per second (wall), LLM calls per trial as measured by the
 model client's accounting (agent + user, not assumed), the customer's own tool calls per
 trial, mean reward from the oracle on each trial's real final world, the harness's CPU per
-trial and per LLM call (this process: the engine, LiteLLM and the HTTP client), and the load
+trial and per LLM call (the harness's processes — the engine, LiteLLM and the HTTP client —
+not the server's), and the load
 average (wall-clock rates mean little on a busy machine; CPU per trial does not depend on it).
 """
 
@@ -21,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import subprocess
 import sys
 import time
@@ -39,10 +42,21 @@ from evals.engine.runner import MemorySink, RunSpec, run  # noqa: E402
 HANDLER = "tests.evals_tau2.tau2_conversation:handler"
 
 
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--trials", type=int, default=20)
-    parser.add_argument("--workers", type=int, default=32)
+    parser.add_argument("--workers", type=int, default=32, help="trials in flight, in all")
+    parser.add_argument(
+        "--processes",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="harness processes (default: one per core; 1 = threads only)",
+    )
     parser.add_argument("--asyncio-server", action="store_true", help="the server's asyncio mode")
     args = parser.parse_args()
     command = [sys.executable, "-m", "tests.support.openai_server", "--handler", HANDLER]
@@ -68,9 +82,12 @@ def main() -> None:
         run(RunSpec.from_dict({**spec.to_dict(), "trials": 1}), MemorySink(), workers=2)
         sink = MemorySink()
         load_before = os.getloadavg()
-        c0, w0 = time.process_time(), time.perf_counter()
-        report = run(spec, sink, workers=args.workers, ks=(1,))
-        wall, cpu = time.perf_counter() - w0, time.process_time() - c0
+        c0, k0, w0 = time.process_time(), _children_cpu(), time.perf_counter()
+        report = run(spec, sink, workers=args.workers, processes=args.processes, ks=(1,))
+        wall = time.perf_counter() - w0
+        # The shard processes have been joined by now; the server (also a child) has not,
+        # so RUSAGE_CHILDREN holds the harness's children only.
+        cpu = time.process_time() - c0 + _children_cpu() - k0
         load_after = os.getloadavg()
     finally:
         proc.kill()
@@ -90,6 +107,7 @@ def main() -> None:
                 "trials": n,
                 "tasks": len(per_task),
                 "workers": args.workers,
+                "processes": args.processes,
                 "seconds": round(wall, 3),
                 "trials_per_s": round(n / wall, 2),
                 "llm_calls_per_trial": round(calls / n, 2),

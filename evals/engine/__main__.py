@@ -48,7 +48,13 @@ def _parser() -> argparse.ArgumentParser:
         help="LiteLLM model judging natural-language assertions (default: none, not judged)",
     )
     r.add_argument("--seed", type=int, default=0)
-    r.add_argument("--workers", type=int, default=1)
+    r.add_argument("--workers", type=int, default=1, help="trials in flight (threads)")
+    r.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        help="worker processes sharing --workers (LLM runs: one per core)",
+    )
     r.add_argument("--guard", choices=[m.value for m in GuardMode], default="enforce")
     r.add_argument("--ks", default="1,2,4", help="k values for pass^k")
     r.add_argument("--out", default="", help="JSON-lines file (appended; rerun to resume)")
@@ -86,6 +92,7 @@ def _run(args: argparse.Namespace) -> int:
             spec,
             sink,
             workers=args.workers,
+            processes=args.processes,
             on_progress=progress,
             ks=[int(k) for k in _csv(args.ks)],
             previous=previous,

@@ -67,12 +67,13 @@ _FORBIDDEN_PARAMS = frozenset(
 )
 
 _litellm_module: Any = None
+_installed_pool: Any = None
 _import_lock = threading.Lock()
 
 
 def litellm_module() -> Any:
     """Import LiteLLM once, on first use, with the local price map (no network)."""
-    global _litellm_module
+    global _litellm_module, _installed_pool
     if _litellm_module is None:
         with _import_lock:
             if _litellm_module is None:
@@ -82,9 +83,21 @@ def litellm_module() -> Any:
                 litellm.suppress_debug_info = True  # no "Give Feedback" banner per error
                 litellm.telemetry = False
                 if litellm.client_session is None:
-                    litellm.client_session = _sync_http_client()
+                    _installed_pool = _sync_http_client()
+                    litellm.client_session = _installed_pool
                 _litellm_module = litellm
     return _litellm_module
+
+
+def reset_http_pool_after_fork() -> None:
+    """In a forked child: a pool of its own instead of the parent's connections (two
+    processes reading one socket would take each other's answers). Only the pool this
+    module installed is replaced; a session the caller set is theirs to manage."""
+    global _installed_pool
+    pool = _installed_pool
+    if _litellm_module is not None and pool is not None and _litellm_module.client_session is pool:
+        _installed_pool = _sync_http_client()
+        _litellm_module.client_session = _installed_pool
 
 
 def _sync_http_client() -> Any:

@@ -30,6 +30,11 @@ def default_client() -> ModelClient:
     return _client
 
 
+def current_client() -> ModelClient | None:
+    """The installed client, without creating one."""
+    return _client
+
+
 def set_default_client(client: ModelClient | None) -> None:
     """Install the client the adapters use (tests, benchmarks, a run with its own limits)."""
     global _client

@@ -20,6 +20,7 @@ from evals.engine.orchestrator import Orchestrator
 from evals.engine.persona import parse_persona
 from evals.engine.policy import PolicyGuard
 from evals.engine.registry import agent_factory, user_factory
+from evals.engine.runner.processes import execute_in_processes
 from evals.engine.runner.records import TrialRecord
 from evals.engine.runner.sink import Sink
 from evals.engine.runner.spec import RunSpec, WorkUnit, derive_seed
@@ -196,7 +197,8 @@ def _pending(spec: RunSpec, sink: Sink, resume: bool) -> list[WorkUnit]:
     return [u for u in units if u.key not in done]
 
 
-def _execute(spec: RunSpec, units: Sequence[WorkUnit], workers: int) -> Iterator[TrialRecord]:
+def execute_units(spec: RunSpec, units: Sequence[WorkUnit], workers: int) -> Iterator[TrialRecord]:
+    """Each unit's record as it finishes: inline, or on a bounded thread pool."""
     if workers <= 1:
         for unit in units:
             yield run_unit(spec, unit)
@@ -221,6 +223,7 @@ def run(
     sink: Sink,
     *,
     workers: int = 1,
+    processes: int = 1,
     on_progress: Progress | None = None,
     resume: bool = True,
     ks: Sequence[int] = (1,),
@@ -229,13 +232,24 @@ def run(
     """Run every unit not already in `sink` (when `resume`), append each record as it
     finishes, and return the report over `previous` records (pass what the sink already holds
     to report on the whole run) plus the new ones. A re-run unit's new record replaces its
-    earlier infrastructure or simulator error in the report."""
+    earlier infrastructure or simulator error in the report.
+
+    `workers` threads run trials concurrently; with `processes` > 1 the units are split
+    over that many worker processes sharing the `workers` threads between them (see
+    `runner.processes`), for LLM-backed runs whose CPU one interpreter cannot carry."""
+    if processes < 1 or workers < 1:
+        raise EngineError("workers and processes must be at least 1")
     agg = Aggregator()
     for record in previous:
         agg.add(record)
     pending = _pending(spec, sink, resume)
     total = len(pending)
-    for done, record in enumerate(_execute(spec, pending, workers), start=1):
+    records = (
+        execute_in_processes(spec, pending, workers, processes)
+        if processes > 1 and len(pending) > 1
+        else execute_units(spec, pending, workers)
+    )
+    for done, record in enumerate(records, start=1):
         sink.append(record)
         agg.add(record)
         if on_progress is not None:

@@ -117,6 +117,10 @@ class TrialRecord:
         ).encode()
 
     @classmethod
+    def from_json_line(cls, line: bytes | str) -> TrialRecord:
+        return cls.from_dict(json.loads(line))
+
+    @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> TrialRecord:
         return cls(
             domain=d["domain"],
