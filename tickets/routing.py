@@ -68,7 +68,7 @@ class Routed:
 
 
 @dataclasses.dataclass
-class _Slot:
+class Slot:
     membership_id: int
     operator_id: int
     name: str
@@ -159,10 +159,26 @@ def route_queue(queue_id: int, *, now: dt.datetime | None = None) -> list[Routed
     return route_queues([queue_id], now=now)
 
 
+def route_queue_for_new(queue_id: int, *, now: dt.datetime) -> tuple[list[Routed], Slot | None]:
+    """route_queue() for a service about to insert a ticket into this queue: the waiting
+    tickets are routed first (they are older; the new one would be last in line), then the
+    next free slot, if any, is reserved for the new ticket, which the caller inserts
+    already assigned to it (no claim UPDATE) and records with assignment_event() and
+    assigned_new(). The queue and load rows stay locked until the caller commits."""
+    reserved: list[Slot] = []
+    routed = _route_queues([queue_id], now, reserved)
+    return routed, (reserved[0] if reserved else None)
+
+
 def route_queues(queue_ids: Iterable[int], *, now: dt.datetime | None = None) -> list[Routed]:
     """Route several queues: lock them all (id order), then all their candidates' load
     rows (operator order), then route each queue in id order."""
-    now = now or timezone.now()
+    return _route_queues(queue_ids, now or timezone.now(), None)
+
+
+def _route_queues(
+    queue_ids: Iterable[int], now: dt.datetime, reserve: list[Slot] | None
+) -> list[Routed]:
     locked = lock_queues(queue_ids)
     if not locked:
         return []
@@ -176,16 +192,61 @@ def route_queues(queue_ids: Iterable[int], *, now: dt.datetime | None = None) ->
     routed: list[Routed] = []
     for queue_id in locked:
         routed.extend(
-            _route_one(queue_id, [m for m in members if m["queue_id"] == queue_id], loads, now)
+            _route_one(
+                queue_id,
+                [m for m in members if m["queue_id"] == queue_id],
+                loads,
+                now,
+                reserve,
+            )
         )
     return routed
 
 
+def assignment_event(*, ticket_id: int, slot: Slot, version: int, now: dt.datetime) -> TicketEvent:
+    """The timeline entry of routing's assignment (unsaved)."""
+    return TicketEvent(
+        ticket_id=ticket_id,
+        kind=TicketEventKind.ASSIGNEE,
+        actor=None,
+        actor_label="Routing",
+        before={"assignee": None},
+        after={"assignee": slot.operator_id, "assignee_name": slot.name},
+        summary=f"Routed to {slot.name}",
+        version=version,
+        created_at=now,
+    )
+
+
+def assigned_new(*, ticket_id: int, subject: str, slot: Slot, now: dt.datetime) -> Routed:
+    """Book-keeping after a new ticket was inserted already assigned to a slot reserved
+    by route_queue_for_new(): the member's round-robin time and the owner's notification
+    (the caller records assignment_event())."""
+    QueueMembership.objects.filter(pk=slot.membership_id).update(last_assigned_at=now)
+    _notify_assignee(ticket_id, subject, slot)
+    return Routed(ticket_id=ticket_id, operator_id=slot.operator_id, operator_name=slot.name)
+
+
+def _notify_assignee(ticket_id: int, subject: str, slot: Slot) -> None:
+    notify_operator(
+        recipient_id=slot.operator_id,
+        email=slot.email,
+        kind=NotificationKind.ASSIGNMENT,
+        title=f"Ticket #{ticket_id} assigned to you",
+        body=subject,
+        url=f"/tickets/{ticket_id}/",
+    )
+
+
 def _route_one(
-    queue_id: int, members: list[Mapping[str, Any]], loads: dict[int, int], now: dt.datetime
+    queue_id: int,
+    members: list[Mapping[str, Any]],
+    loads: dict[int, int],
+    now: dt.datetime,
+    reserve: list[Slot] | None = None,
 ) -> list[Routed]:
     slots = [
-        _Slot(
+        Slot(
             membership_id=m["id"],
             operator_id=m["operator_id"],
             name=m["operator__display_name"] or m["operator__username"],
@@ -229,28 +290,18 @@ def _route_one(
         slot.free -= 1
         if slot.free > 0:
             slots.append(slot)  # back of the line: round-robin
-        TicketEvent.objects.create(
-            ticket_id=ticket_id,
-            kind=TicketEventKind.ASSIGNEE,
-            actor=None,
-            actor_label="Routing",
-            before={"assignee": None},
-            after={"assignee": slot.operator_id, "assignee_name": slot.name},
-            summary=f"Routed to {slot.name}",
-            version=version + 1,
-            created_at=now,
+        assignment_event(ticket_id=ticket_id, slot=slot, version=version + 1, now=now).save(
+            force_insert=True
         )
-        notify_operator(
-            recipient_id=slot.operator_id,
-            email=slot.email,
-            kind=NotificationKind.ASSIGNMENT,
-            title=f"Ticket #{ticket_id} assigned to you",
-            body=subject,
-            url=f"/tickets/{ticket_id}/",
-        )
+        _notify_assignee(ticket_id, subject, slot)
         routed.append(
             Routed(ticket_id=ticket_id, operator_id=slot.operator_id, operator_name=slot.name)
         )
+    if reserve is not None and slots:
+        # The slot next in line goes to the caller's new ticket, as if it had been waiting.
+        slot = slots[0]
+        loads[slot.operator_id] = loads.get(slot.operator_id, 0) + 1
+        reserve.append(slot)
     return routed
 
 

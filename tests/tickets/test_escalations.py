@@ -3,13 +3,24 @@
 from __future__ import annotations
 
 import copy
+import datetime as dt
 
 import pytest
 
 from identity.models import AuditEvent
 from tests.conftest import make_service_token, token_client, verified_client
 from tests.tickets.conftest import join
-from tickets.models import Customer, Escalation, Message, Ticket
+from tickets import routing
+from tickets.models import (
+    Customer,
+    Escalation,
+    Message,
+    Notification,
+    OperatorLoad,
+    QueueMembership,
+    SlaTarget,
+    Ticket,
+)
 
 URL = "/api/v1/escalations"
 PAYLOAD = {
@@ -176,3 +187,73 @@ def test_the_principal_reads_back_the_ticket_it_escalated(agent_client, alice, q
     ticket_id = post(agent_client).json()["ticket_id"]
     detail = agent_client.get(f"/api/v1/tickets/{ticket_id}").json()
     assert detail["assignee"]["name"] == "Alice" and detail["escalation"]["category"] == "dispute"
+
+
+def test_a_routed_escalation_keeps_the_timeline_of_an_insert_then_a_claim(
+    agent_client, alice, queue
+) -> None:
+    """The new ticket is inserted already assigned; its timeline, version, SLA clocks, the
+    owner's notification, round-robin time and load counter are those of a claim."""
+    join(alice, queue, on_duty=True)
+    SlaTarget.objects.create(
+        queue=queue,
+        priority="urgent",
+        first_response_minutes=7,
+        next_response_minutes=11,
+        resolution_minutes=13,
+    )
+    body = post(agent_client).json()
+    ticket = Ticket.objects.get(pk=body["ticket_id"])
+    assert ticket.assignee == alice and not ticket.unrouted and ticket.version == 2
+    assert ticket.assigned_at == ticket.created_at
+    assert ticket.first_response_due_at == ticket.created_at + dt.timedelta(minutes=7)
+    assert ticket.resolution_due_at == ticket.created_at + dt.timedelta(minutes=13)
+    events = list(ticket.events.order_by("id").values_list("kind", "version", "actor_label"))
+    assert events == [("created", 1, "AI agent runtime"), ("assignee", 2, "Routing")]
+    assert ticket.events.get(kind="assignee").after == {
+        "assignee": alice.pk,
+        "assignee_name": "Alice",
+    }
+    assert Notification.objects.filter(
+        recipient=alice, kind="assignment", url=f"/tickets/{ticket.pk}/"
+    ).exists()
+    assert QueueMembership.objects.get(queue=queue, operator=alice).last_assigned_at is not None
+    assert OperatorLoad.objects.get(operator=alice).active_tickets == 1
+    assert routing.load_recount() == {}
+    audit = AuditEvent.objects.get(action="ticket.escalate")
+    assert audit.after["owner"] == alice.pk and audit.after["routed"] == [ticket.pk]
+
+
+def test_an_older_waiting_ticket_takes_the_last_slot_before_the_escalation(
+    agent_client, alice, queue, make_ticket
+) -> None:
+    join(alice, queue, on_duty=False, cap=1)
+    older = make_ticket(queue)
+    assert older.unrouted
+    join(alice, queue, on_duty=True, cap=1)
+    body = post(agent_client).json()
+    assert body["unrouted"] is True and body["owner"] is None
+    older.refresh_from_db()
+    assert older.assignee == alice and not older.unrouted
+    new = Ticket.objects.get(pk=body["ticket_id"])
+    assert new.unrouted and new.assignee is None and new.version == 1
+    assert list(new.events.values_list("kind", flat=True)) == ["created"]
+    audit = AuditEvent.objects.get(action="ticket.escalate")
+    assert audit.after["owner"] is None and audit.after["routed"] == [older.pk]
+    assert OperatorLoad.objects.get(operator=alice).active_tickets == 1
+
+
+def test_waiting_tickets_go_first_and_the_escalation_gets_the_next_slot(
+    agent_client, alice, queue, make_ticket
+) -> None:
+    join(alice, queue, on_duty=False, cap=2)
+    older = make_ticket(queue)
+    join(alice, queue, on_duty=True, cap=2)
+    body = post(agent_client).json()
+    assert body["owner"]["id"] == alice.pk
+    older.refresh_from_db()
+    assert older.assignee == alice
+    audit = AuditEvent.objects.get(action="ticket.escalate")
+    assert audit.after["routed"] == [older.pk, body["ticket_id"]]
+    assert OperatorLoad.objects.get(operator=alice).active_tickets == 2
+    assert routing.load_recount() == {}

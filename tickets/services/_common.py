@@ -126,7 +126,25 @@ def event(
     before: dict[str, Any] | None = None,
     after: dict[str, Any] | None = None,
 ) -> TicketEvent:
-    return TicketEvent.objects.create(
+    row = event_row(
+        ticket, kind=kind, actor=actor, summary=summary, now=now, before=before, after=after
+    )
+    row.save(force_insert=True)
+    return row
+
+
+def event_row(
+    ticket: Ticket,
+    *,
+    kind: str,
+    actor: Operator | None,
+    summary: str,
+    now: dt.datetime,
+    before: dict[str, Any] | None = None,
+    after: dict[str, Any] | None = None,
+) -> TicketEvent:
+    """An unsaved timeline entry at the ticket's version (event() saves it)."""
+    return TicketEvent(
         ticket=ticket,
         kind=kind,
         actor=actor if actor is not None and actor.pk else None,

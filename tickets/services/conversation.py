@@ -24,6 +24,7 @@ from tickets.models import (
     Queue,
     Status,
     Ticket,
+    TicketEvent,
     TicketEventKind,
 )
 from tickets.services import _common as c
@@ -85,9 +86,17 @@ def create_ticket_row(
     status: str,
     tags: list[str],
     now: dt.datetime,
+    routed_to: routing.Slot | None = None,
+    targets: sla.Targets | None = None,
 ) -> Ticket:
     """Insert a ticket with its SLA clocks started and its creation on the timeline; the
-    caller routes it and audits. Runs inside the caller's transaction."""
+    caller routes it and audits. Runs inside the caller's transaction.
+
+    With `routed_to` (a slot routing.route_queue_for_new() reserved) the ticket is inserted
+    already assigned, at version 2, and its timeline gets both the creation (version 1)
+    and routing's assignment (version 2), as if it had been inserted and then claimed; the
+    caller then calls routing.assigned_new(). `targets`: the queue's SLA targets for this
+    priority when the caller already read them (else one query here)."""
     subject = subject.strip()[:300]
     if not subject:
         raise ValidationFailed(
@@ -109,8 +118,13 @@ def create_ticket_row(
         updated_at=now,
         last_customer_message_at=now,
     )
-    clock = sla.start(now, c.targets_for(ticket))
+    clock = sla.start(now, targets or c.targets_for(ticket))
     c.apply_clock(ticket, clock, now)
+    if routed_to is not None:
+        ticket.assignee_id = routed_to.operator_id
+        ticket.assigned_at = now
+        ticket.unrouted = False
+        ticket.version += 1
     ticket.save()
     if tags:
         # A new ticket has no tags yet: insert the links directly (no read-before-write).
@@ -120,7 +134,7 @@ def create_ticket_row(
                 for tag in c.tags_get_or_create(c.normalise_tags(tags))
             ]
         )
-    c.event(
+    created = c.event_row(
         ticket,
         kind=TicketEventKind.CREATED,
         actor=actor,
@@ -128,6 +142,18 @@ def create_ticket_row(
         now=now,
         after={"queue": queue.pk, "priority": priority, "status": status},
     )
+    if routed_to is None:
+        created.save(force_insert=True)
+    else:
+        created.version = ticket.version - 1
+        TicketEvent.objects.bulk_create(
+            [
+                created,
+                routing.assignment_event(
+                    ticket_id=ticket.pk, slot=routed_to, version=ticket.version, now=now
+                ),
+            ]
+        )
     return ticket
 
 

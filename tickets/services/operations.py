@@ -8,6 +8,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import F, FilteredRelation, Q
 from django.utils import timezone
 
 from backoffice.errors import Forbidden, NotFound, ValidationFailed
@@ -68,15 +69,28 @@ class EscalationResult:
     queue: str
 
 
-def _escalation_queue(slug: str) -> Queue:
+def _escalation_queue(slug: str, priority: str) -> tuple[Queue, sla.Targets | None]:
+    """The queue, with its SLA targets for `priority` read in the same query (a LEFT JOIN
+    on its SlaTarget row; the defaults when it has none). None for the targets only when
+    the default queue was just created (the caller then looks them up as usual)."""
+    queues = Queue.objects.annotate(
+        sla_row=FilteredRelation("sla_targets", condition=Q(sla_targets__priority=priority)),
+        sla_first=F("sla_row__first_response_minutes"),
+        sla_next=F("sla_row__next_response_minutes"),
+        sla_resolution=F("sla_row__resolution_minutes"),
+    )
     if slug:
-        queue = Queue.objects.filter(slug=slug).first()
+        queue = queues.filter(slug=slug).first()
         if queue is None:
             raise ValidationFailed("Unknown queue.", fields={"queue": [f"No queue {slug!r}."]})
-        return queue
-    default = getattr(settings, "TICKETS_ESCALATION_QUEUE", "general")
-    queue, _ = Queue.objects.get_or_create(slug=default, defaults={"name": default.title()})
-    return queue
+    else:
+        default = getattr(settings, "TICKETS_ESCALATION_QUEUE", "general")
+        queue, created = queues.get_or_create(slug=default, defaults={"name": default.title()})
+        if created:
+            return queue, None
+    if queue.sla_first is None:
+        return queue, sla.targets_for(priority)
+    return queue, sla.Targets(queue.sla_first, queue.sla_next, queue.sla_resolution)
 
 
 def escalation_create(
@@ -128,11 +142,14 @@ def escalation_create(
     # No savepoint when nested (the API's idempotency wrapper already holds a transaction
     # and lets any error roll all of it back): two statements fewer per escalation.
     with transaction.atomic(savepoint=False):
-        queue = _escalation_queue(queue_slug)
+        queue, targets = _escalation_queue(queue_slug, priority)
         now = timezone.now()
         customer = customer_upsert(
             name=customer_name, email=customer_email, external_id=customer_external_id
         )
+        # Route before the insert: the queue's older waiting tickets go first, then the new
+        # ticket takes the next free slot and is inserted already assigned (no claim UPDATE).
+        routed, slot = routing.route_queue_for_new(queue.pk, now=now)
         ticket = create_ticket_row(
             actor=actor,
             subject=subject.strip() or f"{label}: {summary.strip()}"[:300],
@@ -143,6 +160,8 @@ def escalation_create(
             status=Status.ESCALATED,
             tags=[*(tags or []), "ai-escalation", category.replace("_", "-")],
             now=now,
+            routed_to=slot,
+            targets=targets,
         )
         Escalation.objects.create(
             ticket=ticket,
@@ -182,8 +201,12 @@ def escalation_create(
                 )
             ]
         )
-        routed = routing.route_queue(queue.pk, now=now)
-        owner = next((r for r in routed if r.ticket_id == ticket.pk), None)
+        owner = None
+        if slot is not None:
+            owner = routing.assigned_new(
+                ticket_id=ticket.pk, subject=ticket.subject, slot=slot, now=now
+            )
+            routed.append(owner)
         result = EscalationResult(
             ticket_id=ticket.pk,
             owner_id=owner.operator_id if owner else None,
