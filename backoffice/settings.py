@@ -225,6 +225,12 @@ CELERY_BEAT_SCHEDULE["tickets-routing-sweep"] = {
     "task": "tickets.tasks.routing_sweep_task",
     "schedule": 120.0,
 }
+# The per-operator load counters are kept exact by database triggers; the nightly recount is
+# the repair path (it audits only a correction, and routes anyone it finds with spare room).
+CELERY_BEAT_SCHEDULE["tickets-loads-recount"] = {
+    "task": "tickets.tasks.operator_loads_recount_task",
+    "schedule": 24 * 3600.0,
+}
 TICKETS_ESCALATION_QUEUE = os.environ.get("TICKETS_ESCALATION_QUEUE", "general")
 BACKOFFICE_BASE_URL = os.environ.get("BACKOFFICE_BASE_URL", "")
 
