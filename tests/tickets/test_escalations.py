@@ -19,6 +19,7 @@ from tickets.models import (
     OperatorLoad,
     QueueMembership,
     SlaTarget,
+    Tag,
     Ticket,
 )
 
@@ -257,3 +258,22 @@ def test_waiting_tickets_go_first_and_the_escalation_gets_the_next_slot(
     assert audit.after["routed"] == [older.pk, body["ticket_id"]]
     assert OperatorLoad.objects.get(operator=alice).active_tickets == 2
     assert routing.load_recount() == {}
+
+
+def test_tags_are_linked_whether_they_exist_already_or_not(agent_client, queue) -> None:
+    def tags_of(body) -> list[str]:
+        return sorted(Ticket.objects.get(pk=body["ticket_id"]).tags.values_list("name", flat=True))
+
+    assert tags_of(post(agent_client, key="k1").json()) == ["ai-escalation", "dispute"]
+    tagged = {**PAYLOAD, "tags": ["VIP", "ai-escalation"]}
+    assert tags_of(post(agent_client, tagged, key="k2").json()) == [
+        "ai-escalation",
+        "dispute",
+        "vip",
+    ]
+    assert tags_of(post(agent_client, tagged, key="k3").json()) == [
+        "ai-escalation",
+        "dispute",
+        "vip",
+    ]
+    assert Tag.objects.count() == 3

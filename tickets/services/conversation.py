@@ -127,13 +127,7 @@ def create_ticket_row(
         ticket.version += 1
     ticket.save()
     if tags:
-        # A new ticket has no tags yet: insert the links directly (no read-before-write).
-        Ticket.tags.through.objects.bulk_create(
-            [
-                Ticket.tags.through(ticket_id=ticket.pk, tag_id=tag.pk)
-                for tag in c.tags_get_or_create(c.normalise_tags(tags))
-            ]
-        )
+        c.link_new_ticket_tags(ticket.pk, c.normalise_tags(tags))
     created = c.event_row(
         ticket,
         kind=TicketEventKind.CREATED,
