@@ -255,13 +255,11 @@ class ModelClient:
         tools: Sequence[Mapping[str, Any]] | None = None,
     ) -> Completion:
         litellm = litellm_module()
-        prepared = self._prepare(spec, litellm, role, accounting)
-        key = self._cache_key(spec, messages, tools, role, accounting)
-        if key is not None:
-            hit = self.cache.get(key) if self.cache is not None else None
-            if hit is not None:
-                return self._from_cache(hit, spec, prepared, role, accounting)
-        kwargs = self._call_kwargs(prepared, messages, tools)
+        prepared, key, cached, kwargs = self._begin(
+            spec, litellm, messages, tools, role, accounting
+        )
+        if cached is not None:
+            return cached
         semaphore = self.limits.semaphore(prepared.endpoint)
         started = time.perf_counter()
         attempt = 0
@@ -293,13 +291,11 @@ class ModelClient:
         import asyncio
 
         litellm = litellm_module()
-        prepared = self._prepare(spec, litellm, role, accounting)
-        key = self._cache_key(spec, messages, tools, role, accounting)
-        if key is not None:
-            hit = self.cache.get(key) if self.cache is not None else None
-            if hit is not None:
-                return self._from_cache(hit, spec, prepared, role, accounting)
-        kwargs = self._call_kwargs(prepared, messages, tools)
+        prepared, key, cached, kwargs = self._begin(
+            spec, litellm, messages, tools, role, accounting
+        )
+        if cached is not None:
+            return cached
         semaphore = self.limits.async_semaphore(prepared.endpoint)
         started = time.perf_counter()
         attempt = 0
@@ -315,6 +311,25 @@ class ModelClient:
         return self._finish(response, key, spec, prepared, role, accounting, attempt, started)
 
     # -- internals -------------------------------------------------------------------------
+    def _begin(
+        self,
+        spec: ModelSpec,
+        litellm: Any,
+        messages: Sequence[Mapping[str, Any]],
+        tools: Sequence[Mapping[str, Any]] | None,
+        role: CallRole,
+        accounting: TrialAccounting,
+    ) -> tuple[_Prepared, str | None, Completion | None, dict[str, Any]]:
+        """What a call needs before it is sent (sync or async alike): the prepared model,
+        the cache key, the cached completion when the cache answers, and LiteLLM's kwargs."""
+        prepared = self._prepare(spec, litellm, role, accounting)
+        key = self._cache_key(spec, messages, tools, role, accounting)
+        if key is not None:
+            hit = self.cache.get(key) if self.cache is not None else None
+            if hit is not None:
+                return prepared, key, self._from_cache(hit, spec, prepared, role, accounting), {}
+        return prepared, key, None, self._call_kwargs(prepared, messages, tools)
+
     def _cache_key(
         self,
         spec: ModelSpec,
