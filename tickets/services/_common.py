@@ -11,7 +11,7 @@ from typing import Any
 from django.db import connection
 from django.db.models import Field, Q
 
-from backoffice.errors import Conflict, NotFound, ValidationFailed
+from backoffice.errors import Conflict, Forbidden, NotFound, ValidationFailed
 from identity.models import Operator
 from tickets import access, sla
 from tickets.models import (
@@ -19,6 +19,7 @@ from tickets.models import (
     Mention,
     Message,
     NotificationKind,
+    Queue,
     SlaTarget,
     Tag,
     Ticket,
@@ -42,6 +43,18 @@ TICKET_AUDIT_FIELDS = [
 ]
 _TAG_RE = re.compile(r"^[a-z0-9][a-z0-9_\-:. ]{0,49}$")
 _MENTION_RE = re.compile(r"(?<![\w@])@([A-Za-z0-9_.+-]{1,150})")
+
+
+def queue_for_new_ticket(actor: Operator, queue_id: int) -> tuple[Queue, bool]:
+    """The queue an operator opens a ticket in, and whether they are a member of it:
+    unknown queues are a field error; only members (or those who see every queue) may."""
+    queue = Queue.objects.filter(pk=queue_id).first()
+    if queue is None:
+        raise ValidationFailed("Unknown queue.", fields={"queue": ["No such queue."]})
+    member = access.is_queue_member(actor, queue.pk)
+    if not member and not access.sees_all(actor):
+        raise Forbidden("You can only create tickets in queues you work.")
+    return queue, member
 
 
 def ticket_url(ticket_id: int) -> str:

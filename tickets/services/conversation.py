@@ -172,11 +172,7 @@ def ticket_create(
     if channel not in Channel.values:
         raise ValidationFailed("Unknown channel.", fields={"channel": ["Not a valid channel."]})
     with transaction.atomic():
-        queue = Queue.objects.filter(pk=queue_id).first()
-        if queue is None:
-            raise ValidationFailed("Unknown queue.", fields={"queue": ["No such queue."]})
-        if not access.sees_all(actor) and not access.is_queue_member(actor, queue.pk):
-            raise Forbidden("You can only create tickets in queues you work.")
+        queue, _ = c.queue_for_new_ticket(actor, queue_id)
         now = timezone.now()
         customer = customer_upsert(
             name=customer_name, email=customer_email, external_id=customer_external_id

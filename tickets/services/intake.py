@@ -21,7 +21,6 @@ from tickets.models import (
     Message,
     MessageKind,
     Priority,
-    Queue,
     QueueMembership,
     Status,
     Ticket,
@@ -76,12 +75,7 @@ def ticket_open_for_customer(
         raise ValidationFailed("The ticket is not valid.", fields=errors)
     normalised_tags = c.normalise_tags(tags or [])
     with transaction.atomic():
-        queue = Queue.objects.filter(pk=queue_id).first()
-        if queue is None:
-            raise ValidationFailed("Unknown queue.", fields={"queue": ["No such queue."]})
-        member = access.is_queue_member(actor, queue.pk)
-        if not access.sees_all(actor) and not member:
-            raise Forbidden("You can only create tickets in queues you work.")
+        queue, member = c.queue_for_new_ticket(actor, queue_id)
         if assign_to_self and not (member or access.can_reassign(actor)):
             raise ValidationFailed(
                 "You do not work this queue.",
