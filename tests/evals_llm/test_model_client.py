@@ -4,10 +4,14 @@ accounting, cache and concurrency limits."""
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
+import os
 import socket
 import subprocess
 import sys
 import threading
+import urllib.error
+import urllib.request
 from collections.abc import Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
@@ -28,6 +32,7 @@ from evals.engine.llm import (
     RetryPolicy,
     TrialAccounting,
 )
+from evals.engine.llm.client import reset_http_pool_after_fork
 from tests.support.openai_server import (
     OpenAIServer,
     Reply,
@@ -320,6 +325,36 @@ def test_sync_calls_keep_their_connections_alive_past_twenty_in_flight(openai_se
     assert len(both - first) <= 5  # (a handful of stragglers may still open their own)
 
 
+def test_a_forked_child_never_writes_to_the_parents_connections(openai_server):
+    # The parent's call leaves a kept-alive connection in its pool and an SDK client around
+    # that pool in LiteLLM's client cache. A child forked afterwards must open its own
+    # connection: on a shared socket two processes' requests interleave (seen as a request
+    # whose body was another request's headers) and each can read the other's answer.
+    openai_server.set_default(Reply(content="hi"))
+    s = spec(openai_server)
+    c = client()
+    c.complete(s, MESSAGES, role=AGENT, accounting=TrialAccounting("parent"))
+    (parent_port,) = {r["_client_port"] for r in openai_server.requests}
+
+    def child() -> None:
+        try:
+            reset_http_pool_after_fork()
+            client().complete(s, MESSAGES, role=AGENT, accounting=TrialAccounting("child"))
+        except BaseException:
+            os._exit(1)
+        os._exit(0)
+
+    proc = multiprocessing.get_context("fork").Process(target=child)
+    proc.start()
+    proc.join(30)
+    assert proc.exitcode == 0
+    assert len(openai_server.requests) == 2
+    assert openai_server.requests[1]["_client_port"] != parent_port
+    # and the parent's own connection is still its own, alive
+    c.complete(s, MESSAGES, role=AGENT, accounting=TrialAccounting("parent"))
+    assert openai_server.requests[2]["_client_port"] == parent_port
+
+
 def run(coro: Coroutine[Any, Any, T]) -> T:
     """`asyncio.run` on a thread of its own: some suites leave a loop running on this one."""
     with ThreadPoolExecutor(1) as pool:
@@ -370,3 +405,15 @@ def test_acomplete_bounds_concurrent_calls_per_endpoint_on_one_loop(openai_serve
     run(main())
     assert len(openai_server.requests) == 12
     assert openai_server.max_in_flight == 3
+
+
+def test_the_test_server_answers_a_body_that_is_not_json_with_a_400(openai_server):
+    # As a provider does; before, the handler thread raised and dropped the connection,
+    # which a client saw as a connection error and retried.
+    request = urllib.request.Request(
+        f"{openai_server.url}/chat/completions", data=b"POST /v1/chat", method="POST"
+    )
+    with pytest.raises(urllib.error.HTTPError) as caught:
+        urllib.request.urlopen(request, timeout=10)
+    assert caught.value.code == 400
+    assert b"not JSON" in caught.value.read()

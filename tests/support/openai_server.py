@@ -213,7 +213,11 @@ class _RequestHandler(BaseHTTPRequestHandler):
 
     def do_POST(self) -> None:
         length = int(self.headers.get("Content-Length") or 0)
-        body = json.loads(self.rfile.read(length) or b"{}")
+        try:
+            body = json.loads(self.rfile.read(length) or b"{}")
+        except ValueError:  # as a provider answers a body that is not JSON
+            self._send(400, {"error": {"message": "body is not JSON", "type": "invalid_request"}})
+            return
         if not self.path.rstrip("/").endswith("/chat/completions"):
             self._send(404, {"error": {"message": "not found", "type": "not_found"}})
             return
@@ -332,7 +336,12 @@ def serve_asyncio(
             if path.rstrip("/").endswith("/models"):
                 return _http_bytes(200, {"object": "list", "data": []})
             return not_found
-        body = json.loads(raw or b"{}")
+        try:
+            body = json.loads(raw or b"{}")
+        except ValueError:
+            return _http_bytes(
+                400, {"error": {"message": "body is not JSON", "type": "invalid_request"}}
+            )
         if handler is None:
             reply = default
         else:

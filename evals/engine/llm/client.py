@@ -91,13 +91,23 @@ def litellm_module() -> Any:
 
 def reset_http_pool_after_fork() -> None:
     """In a forked child: a pool of its own instead of the parent's connections (two
-    processes reading one socket would take each other's answers). Only the pool this
-    module installed is replaced; a session the caller set is theirs to manage."""
+    processes writing to one socket interleave their requests, and each can read the
+    other's answer). Only the pool this module installed is replaced; a session the caller
+    set is theirs to manage.
+
+    LiteLLM also keeps the SDK clients it built (an `OpenAI` object around the pool of the
+    moment) in `in_memory_llm_clients_cache`. After any call made before the fork, that
+    cache still hands the child an SDK client wrapping the parent's pool and its open
+    connections, so it is emptied too; the child's first call builds a client around the
+    new pool."""
     global _installed_pool
+    if _litellm_module is None:
+        return
     pool = _installed_pool
-    if _litellm_module is not None and pool is not None and _litellm_module.client_session is pool:
+    if pool is not None and _litellm_module.client_session is pool:
         _installed_pool = _sync_http_client()
         _litellm_module.client_session = _installed_pool
+    _litellm_module.in_memory_llm_clients_cache.flush_cache()
 
 
 def _sync_http_client() -> Any:
