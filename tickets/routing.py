@@ -42,7 +42,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from django.db import connection
-from django.db.models import Count, F
+from django.db.models import Count, F, QuerySet
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
@@ -81,6 +81,13 @@ def _locks() -> bool:
     write lock when they begin (IMMEDIATE), so writers already run one at a time and the
     lock statements would only cost a round trip each."""
     return bool(connection.features.has_select_for_update)
+
+
+def lock_for_update(queues: QuerySet[Queue]) -> QuerySet[Queue]:
+    """`queues` read with the queue rows locked, for a service that then routes one of
+    them with queue_locked=True: the lock comes with the read instead of a statement of
+    its own. Only the queue table is locked (a LEFT JOIN's nullable side cannot be)."""
+    return queues.select_for_update(of=("self",)) if _locks() else queues
 
 
 def lock_queues(queue_ids: Iterable[int]) -> list[int]:
@@ -159,14 +166,19 @@ def route_queue(queue_id: int, *, now: dt.datetime | None = None) -> list[Routed
     return route_queues([queue_id], now=now)
 
 
-def route_queue_for_new(queue_id: int, *, now: dt.datetime) -> tuple[list[Routed], Slot | None]:
+def route_queue_for_new(
+    queue_id: int, *, now: dt.datetime, queue_locked: bool = False
+) -> tuple[list[Routed], Slot | None]:
     """route_queue() for a service about to insert a ticket into this queue: the waiting
     tickets are routed first (they are older; the new one would be last in line), then the
     next free slot, if any, is reserved for the new ticket, which the caller inserts
     already assigned to it (no claim UPDATE) and records with assignment_event() and
-    assigned_new(). The queue and load rows stay locked until the caller commits."""
+    assigned_new(). The queue and load rows stay locked until the caller commits.
+
+    `queue_locked`: the caller already read the queue row FOR UPDATE in this transaction
+    (see lock_for_update()), so the lock statement is skipped."""
     reserved: list[Slot] = []
-    routed = _route_queues([queue_id], now, reserved)
+    routed = _route_queues([queue_id], now, reserved, queue_locked=queue_locked)
     return routed, (reserved[0] if reserved else None)
 
 
@@ -177,9 +189,13 @@ def route_queues(queue_ids: Iterable[int], *, now: dt.datetime | None = None) ->
 
 
 def _route_queues(
-    queue_ids: Iterable[int], now: dt.datetime, reserve: list[Slot] | None
+    queue_ids: Iterable[int],
+    now: dt.datetime,
+    reserve: list[Slot] | None,
+    *,
+    queue_locked: bool = False,
 ) -> list[Routed]:
-    locked = lock_queues(queue_ids)
+    locked = sorted(set(queue_ids)) if queue_locked else lock_queues(queue_ids)
     if not locked:
         return []
     members = _members(locked)

@@ -6,6 +6,8 @@ import copy
 import datetime as dt
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from identity.models import AuditEvent
 from tests.conftest import make_service_token, token_client, verified_client
@@ -277,3 +279,20 @@ def test_tags_are_linked_whether_they_exist_already_or_not(agent_client, queue) 
         "vip",
     ]
     assert Tag.objects.count() == 3
+
+
+def test_the_queue_is_locked_by_the_read_that_fetches_it(agent_client, alice, queue) -> None:
+    # Routing needs the queue row locked; the escalation's own read of the queue (with its
+    # SLA targets) takes that lock, instead of a lock statement of its own.
+    join(alice, queue, on_duty=True)
+    post(agent_client, key="warm")  # the token's last-used time is written once a minute
+    payload = {**PAYLOAD, "customer": {"name": "Eve", "email": "eve@example.test"}}
+    with CaptureQueriesContext(connection) as captured:
+        assert post(agent_client, payload, key="esc-2").status_code == 201
+    queue_reads = [
+        q["sql"] for q in captured.captured_queries if 'FROM "tickets_queue"' in q["sql"]
+    ]
+    assert len(queue_reads) == 1
+    if connection.features.has_select_for_update:
+        assert queue_reads[0].endswith('FOR UPDATE OF "tickets_queue"')
+    assert Ticket.objects.get(customer__email="eve@example.test").assignee == alice

@@ -70,10 +70,11 @@ class EscalationResult:
 
 
 def _escalation_queue(slug: str, priority: str) -> tuple[Queue, sla.Targets | None]:
-    """The queue, with its SLA targets for `priority` read in the same query (a LEFT JOIN
-    on its SlaTarget row; the defaults when it has none). None for the targets only when
-    the default queue was just created (the caller then looks them up as usual)."""
-    queues = Queue.objects.annotate(
+    """The queue, locked for routing, with its SLA targets for `priority` read in the same
+    query (a LEFT JOIN on its SlaTarget row; the defaults when it has none). None for the
+    targets only when the default queue was just created (the caller then looks them up as
+    usual)."""
+    queues = routing.lock_for_update(Queue.objects).annotate(
         sla_row=FilteredRelation("sla_targets", condition=Q(sla_targets__priority=priority)),
         sla_first=F("sla_row__first_response_minutes"),
         sla_next=F("sla_row__next_response_minutes"),
@@ -142,14 +143,15 @@ def escalation_create(
     # No savepoint when nested (the API's idempotency wrapper already holds a transaction
     # and lets any error roll all of it back): two statements fewer per escalation.
     with transaction.atomic(savepoint=False):
-        queue, targets = _escalation_queue(queue_slug, priority)
-        now = timezone.now()
+        # The customer first: the queue row read next stays locked until the commit.
         customer = customer_upsert(
             name=customer_name, email=customer_email, external_id=customer_external_id
         )
+        queue, targets = _escalation_queue(queue_slug, priority)
+        now = timezone.now()
         # Route before the insert: the queue's older waiting tickets go first, then the new
         # ticket takes the next free slot and is inserted already assigned (no claim UPDATE).
-        routed, slot = routing.route_queue_for_new(queue.pk, now=now)
+        routed, slot = routing.route_queue_for_new(queue.pk, now=now, queue_locked=True)
         ticket = create_ticket_row(
             actor=actor,
             subject=subject.strip() or f"{label}: {summary.strip()}"[:300],
