@@ -74,7 +74,7 @@ def _escalation_queue(slug: str, priority: str) -> tuple[Queue, sla.Targets | No
     query (a LEFT JOIN on its SlaTarget row; the defaults when it has none). None for the
     targets only when the default queue was just created (the caller then looks them up as
     usual)."""
-    queues = routing.lock_for_update(Queue.objects).annotate(
+    queues = routing.lock_for_update(Queue.objects.all()).annotate(
         sla_row=FilteredRelation("sla_targets", condition=Q(sla_targets__priority=priority)),
         sla_first=F("sla_row__first_response_minutes"),
         sla_next=F("sla_row__next_response_minutes"),
