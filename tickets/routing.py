@@ -42,8 +42,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from django.db import connection
-from django.db.models import Count, F, QuerySet
-from django.db.models.functions import Coalesce
+from django.db.models import Count, QuerySet
 from django.utils import timezone
 
 from identity.models import OperatorKind
@@ -117,31 +116,33 @@ def lock_queues_of(operator_ids: Iterable[int | None]) -> None:
     )
 
 
+# The on-duty human members of some queues (routing's candidates), least recently
+# assigned first, each with their cap and their load as last committed. Plain SQL: the same
+# query through the ORM (four joins, two Coalesce annotations) cost ~0.8 ms of CPU to build
+# per escalation, about a tenth of one, spent while the queue lock is held.
+_MEMBERS_SQL = """
+SELECT m.id, m.queue_id, m.operator_id, o.username, o.display_name, o.email,
+       COALESCE(a.capacity_override, q.capacity_per_operator), COALESCE(l.active_tickets, 0)
+FROM tickets_queuemembership m
+JOIN identity_operator o ON o.id = m.operator_id
+JOIN tickets_operatoravailability a ON a.operator_id = o.id
+JOIN tickets_queue q ON q.id = m.queue_id
+LEFT JOIN tickets_operatorload l ON l.operator_id = o.id
+WHERE a.on_duty AND o.is_active AND o.kind = %s AND m.queue_id IN ({queue_ids})
+ORDER BY m.last_assigned_at ASC NULLS FIRST, m.joined_at ASC, m.id ASC
+"""
+_MEMBER_KEYS = ("id", "queue_id", "operator_id", "username", "display_name", "email", "cap", "load")
+
+
 def _members(queue_ids: list[int]) -> list[Mapping[str, Any]]:
     """The on-duty human members of these queues, least recently assigned first, as plain
-    values (model instances for every member and their operator, availability and queue
-    cost more than the query), each with their cap and their load as last committed."""
-    return list(
-        QueueMembership.objects.filter(
-            queue_id__in=queue_ids,
-            operator__is_active=True,
-            operator__kind=OperatorKind.HUMAN,
-            operator__availability__on_duty=True,
-        )
-        .order_by(F("last_assigned_at").asc(nulls_first=True), "joined_at", "id")
-        .values(
-            "id",
-            "queue_id",
-            "operator_id",
-            "operator__username",
-            "operator__display_name",
-            "operator__email",
-            cap=Coalesce(
-                "operator__availability__capacity_override", "queue__capacity_per_operator"
-            ),
-            load=Coalesce("operator__ticket_load__active_tickets", 0),
-        )
-    )
+    values: id (the membership), queue_id, operator_id, username, display_name, email,
+    cap (their availability's capacity_override, else the queue's capacity_per_operator)
+    and load (their active tickets as last committed)."""
+    sql = _MEMBERS_SQL.format(queue_ids=", ".join(["%s"] * len(queue_ids)))
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [OperatorKind.HUMAN.value, *queue_ids])
+        return [dict(zip(_MEMBER_KEYS, row, strict=True)) for row in cursor.fetchall()]
 
 
 def _lock_loads(operator_ids: Iterable[int]) -> dict[int, int]:
@@ -265,8 +266,8 @@ def _route_one(
         Slot(
             membership_id=m["id"],
             operator_id=m["operator_id"],
-            name=m["operator__display_name"] or m["operator__username"],
-            email=m["operator__email"],
+            name=m["display_name"] or m["username"],
+            email=m["email"],
             free=m["cap"] - loads.get(m["operator_id"], 0),
         )
         for m in members
