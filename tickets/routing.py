@@ -42,7 +42,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from django.db import connection
-from django.db.models import Count, QuerySet
+from django.db.models import Count
 from django.utils import timezone
 
 from identity.models import OperatorKind
@@ -75,24 +75,17 @@ class Slot:
     free: int
 
 
-def _locks() -> bool:
+def locks() -> bool:
     """Whether row locks exist here. SQLite has none: its transactions take the database's
     write lock when they begin (IMMEDIATE), so writers already run one at a time and the
     lock statements would only cost a round trip each."""
     return bool(connection.features.has_select_for_update)
 
 
-def lock_for_update(queues: QuerySet[Queue]) -> QuerySet[Queue]:
-    """`queues` read with the queue rows locked, for a service that then routes one of
-    them with queue_locked=True: the lock comes with the read instead of a statement of
-    its own. Only the queue table is locked (a LEFT JOIN's nullable side cannot be)."""
-    return queues.select_for_update(of=("self",)) if _locks() else queues
-
-
 def lock_queues(queue_ids: Iterable[int]) -> list[int]:
     """Lock these queue rows in id order (one statement); returns the ids that exist."""
     ids = sorted(set(queue_ids))
-    if not ids or not _locks():
+    if not ids or not locks():
         return ids
     return list(
         Queue.objects.select_for_update()
@@ -106,7 +99,7 @@ def lock_queues_of(operator_ids: Iterable[int | None]) -> None:
     """Lock every queue these operators work (one statement), before a change to their
     load: see the lock order in the module docstring."""
     ids = {pk for pk in operator_ids if pk is not None}
-    if not ids or not _locks():
+    if not ids or not locks():
         return
     list(
         Queue.objects.select_for_update()
@@ -185,7 +178,7 @@ def _waiting(queue_id: int, limit: int) -> list[tuple[int, int, str]]:
     module docstring). Plain SQL for the reason given at _MEMBERS_SQL."""
     statuses = [str(status.value) for status in ACTIVE_STATUSES]
     sql = _WAITING_SQL.format(
-        statuses=_placeholders(len(statuses)), lock=" FOR UPDATE SKIP LOCKED" if _locks() else ""
+        statuses=_placeholders(len(statuses)), lock=" FOR UPDATE SKIP LOCKED" if locks() else ""
     )
     with connection.cursor() as cursor:
         cursor.execute(sql, [queue_id, *statuses, limit])
@@ -207,7 +200,8 @@ def route_queue_for_new(
     assigned_new(). The queue and load rows stay locked until the caller commits.
 
     `queue_locked`: the caller already read the queue row FOR UPDATE in this transaction
-    (see lock_for_update()), so the lock statement is skipped."""
+    (FOR UPDATE OF the queue alone, when locks() is true), so the lock statement is
+    skipped."""
     reserved: list[Slot] = []
     routed = _route_queues([queue_id], now, reserved, queue_locked=queue_locked)
     return routed, (reserved[0] if reserved else None)
@@ -232,7 +226,7 @@ def _route_queues(
     members = _members(locked)
     if not members:
         return []
-    if _locks():
+    if locks():
         loads = _lock_loads(m["operator_id"] for m in members)
     else:
         loads = {m["operator_id"]: m["load"] for m in members}

@@ -7,8 +7,7 @@ import datetime as dt
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
-from django.db.models import F, FilteredRelation, Q
+from django.db import connection, transaction
 from django.utils import timezone
 
 from backoffice.errors import Forbidden, NotFound, ValidationFailed
@@ -69,29 +68,40 @@ class EscalationResult:
     queue: str
 
 
+# The escalation's queue and its SLA row for the priority in one read, in plain SQL (through
+# the ORM, a FilteredRelation join, ~0.6 ms of CPU to build per escalation); it takes the
+# queue's routing lock (routing.route_queue_for_new with queue_locked=True), only the queue
+# row's: a LEFT JOIN's nullable side cannot be locked.
+_ESCALATION_QUEUE_SQL = """
+SELECT q.id, q.name, q.slug, q.capacity_per_operator,
+       s.first_response_minutes, s.next_response_minutes, s.resolution_minutes
+FROM tickets_queue q
+LEFT JOIN tickets_slatarget s ON s.queue_id = q.id AND s.priority = %s
+WHERE q.slug = %s{lock}
+"""
+
+
 def _escalation_queue(slug: str, priority: str) -> tuple[Queue, sla.Targets | None]:
     """The queue, locked for routing, with its SLA targets for `priority` read in the same
-    query (a LEFT JOIN on its SlaTarget row; the defaults when it has none). None for the
-    targets only when the default queue was just created (the caller then looks them up as
-    usual)."""
-    queues = routing.lock_for_update(Queue.objects.all()).annotate(
-        sla_row=FilteredRelation("sla_targets", condition=Q(sla_targets__priority=priority)),
-        sla_first=F("sla_row__first_response_minutes"),
-        sla_next=F("sla_row__next_response_minutes"),
-        sla_resolution=F("sla_row__resolution_minutes"),
-    )
-    if slug:
-        queue = queues.filter(slug=slug).first()
-        if queue is None:
+    query (the defaults when it has no SlaTarget row). None for the targets only when the
+    default queue was just created (the caller then looks them up as usual)."""
+    default = getattr(settings, "TICKETS_ESCALATION_QUEUE", "general")
+    lock = " FOR UPDATE OF q" if routing.locks() else ""
+    with connection.cursor() as cursor:
+        cursor.execute(_ESCALATION_QUEUE_SQL.format(lock=lock), [priority, slug or default])
+        row = cursor.fetchone()
+    if row is None:
+        if slug:
             raise ValidationFailed("Unknown queue.", fields={"queue": [f"No queue {slug!r}."]})
-    else:
-        default = getattr(settings, "TICKETS_ESCALATION_QUEUE", "general")
-        queue, created = queues.get_or_create(slug=default, defaults={"name": default.title()})
-        if created:
-            return queue, None
-    if queue.sla_first is None:
+        queue, _ = Queue.objects.get_or_create(slug=default, defaults={"name": default.title()})
+        return queue, None
+    queue = Queue.from_db(
+        connection.alias, ["id", "name", "slug", "capacity_per_operator"], row[:4]
+    )
+    first, next_, resolution = row[4:]
+    if first is None:
         return queue, sla.targets_for(priority)
-    return queue, sla.Targets(queue.sla_first, queue.sla_next, queue.sla_resolution)
+    return queue, sla.Targets(first, next_, resolution)
 
 
 def escalation_create(
