@@ -1,7 +1,8 @@
 """LLM-call throughput and harness overhead against a local server with a fixed delay.
 
     .venv/bin/python bench/latency.py [--delays 0.5,2.0] [--levels 1,16,64,256] [--seconds 6]
-        [--modes threads,async] [--processes 1,2] [--trial-levels 16,64]
+        [--modes threads,async] [--processes 1,2] [--trial-levels 1,16,64,256]
+        [--trial-processes N] [--trials-per-worker 3] [--trial-repeats 0]
 
 The local OpenAI-compatible test server runs in its own process in its asyncio mode (one
 event loop, listen backlog 4096, answer bytes rendered once) and answers every call after
@@ -25,28 +26,45 @@ Modes, side by side at each level: `threads` — one thread per worker through
 in one thread, each worker a coroutine awaiting `ModelClient.acomplete`. `--processes N`
 splits each level's workers over N processes (scale-out past one GIL).
 
-Trials: `--trial-levels` runs the `tau2_mock` tasks through the real runner (LiteLLM agent
-and LiteLLM user, scripted by `tests.support.tau2_script`) against a server answering after
-the first delay; ideal trials/s = workers / (LLM calls per trial x delay).
+Trials: at each delay and each of `--trial-levels` (trials in flight), the `tau2_mock` tasks
+run through the real runner (`run(spec, sink, workers=N, processes=P)`, P = min(N,
+`--trial-processes`), default one process per core), the LiteLLM agent and the LiteLLM user
+answered by the server after the delay, scripted like a real τ² conversation by
+`tests.evals_tau2.tau2_conversation` (~10 LLM calls a trial, reward 1 on every task). A
+level runs whole rounds of the tasks until every worker has at least `--trials-per-worker`
+trials (or `--trial-repeats` per task), after one warm-up round against an instant server.
+The ideal is what a perfect scheduler could do with the trials' measured call counts
+(`ideal_trial_wall_s`); whole trials cannot be split, so with a few trials per worker even
+the runner's own order of work, timed with nothing but the delays
+(`runner_schedule_wall_s`), stays below it, and the row gives the ratio to both. Each row:
+trials/s and its ratio to the ideal and to the runner's schedule, LLM calls per trial
+(from the records' usage), harness CPU per LLM call including the engine (this process and
+the shard processes, not the server, whose CPU per call is given apart), the CPU ceiling in
+trials/s and whether the ideal is above it, mean reward, infrastructure errors and memory
+per trial in flight (summed PSS growth of the harness processes, see `trial_level`; it
+includes each shard process's fixed cost, so it reads high where few trials are in flight).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import heapq
 import json
 import os
+import resource
 import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
+import evals.engine.adapters  # noqa: E402, F401  (registers the LiteLLM agent and user)
 from evals.engine.llm import (  # noqa: E402
     CallRole,
     ModelClient,
@@ -55,6 +73,11 @@ from evals.engine.llm import (  # noqa: E402
     TrialAccounting,
 )
 from evals.engine.llm.client import litellm_module  # noqa: E402
+from evals.engine.llm.shared import set_default_client  # noqa: E402
+from evals.engine.runner import MemorySink, RunSpec, plan, run  # noqa: E402
+
+# Scripted like a real τ² conversation (~10 LLM calls a trial, reward 1 on every task).
+TAU2_HANDLER = "tests.evals_tau2.tau2_conversation:handler"
 
 MESSAGES = [
     {"role": "system", "content": "You are a customer-service agent. " * 40},
@@ -79,6 +102,13 @@ def start_server(delay: float, *extra: str) -> tuple[subprocess.Popen[str], str]
     )
     assert proc.stdout is not None
     return proc, proc.stdout.readline().strip()
+
+
+def stop_server(proc: subprocess.Popen[str]) -> None:
+    """Kill and reap: a server reaped later (say, when its Popen is collected) would add its
+    CPU to RUSAGE_CHILDREN in the middle of a trial level's measurement."""
+    proc.kill()
+    proc.wait()
 
 
 def process_cpu_s(pid: int) -> float:
@@ -288,46 +318,213 @@ def run_processes(
     }
 
 
-def trial_throughput(workers: int, delay: float, trials: int) -> dict:
-    """tau2_mock through the runner, LiteLLM agent + user, server answering after `delay`."""
-    import evals.engine.adapters  # noqa: F401
-    from evals.engine.llm.shared import set_default_client
-    from evals.engine.runner import MemorySink, RunSpec, run
+def ideal_trial_wall_s(calls_per_trial: Sequence[float], workers: int, delay: float) -> float:
+    """The shortest wall time in which `workers` trials in flight can finish trials with these
+    LLM-call counts when every call takes exactly `delay` and nothing else takes any time.
 
-    proc, url = start_server(delay, "--handler", "tests.support.tau2_script:handler")
-    set_default_client(ModelClient(limits=ProviderLimits(default=max(64, workers))))
+    A perfect scheduler keeps min(workers, trials) trials in flight from start to end, so the
+    run lasts at least the total call time divided by that; and no run ends before its
+    longest trial, whose calls are sequential. Dividing by `workers` alone (the old ideal)
+    ignored both: with fewer trials than workers, or a last round of long trials, that ideal
+    cannot be reached by construction."""
+    if not calls_per_trial:
+        return 0.0
+    in_flight = min(workers, len(calls_per_trial))
+    return max(sum(calls_per_trial) * delay / in_flight, max(calls_per_trial) * delay)
+
+
+def runner_schedule_wall_s(
+    calls_in_plan_order: Sequence[float], workers: int, processes: int, delay: float
+) -> float:
+    """The wall time of the runner's own order of work if every call took exactly `delay`
+    and nothing else took any time: the units dealt round-robin to `processes` shards
+    (`runner.processes.shards`), each shard's `workers // shards` threads taking its units
+    first come first served (`execute_units`). Whole trials cannot be split, so where the
+    trials do not divide evenly the last round runs part-empty and even this schedule takes
+    longer than `ideal_trial_wall_s`; this wall over the measured one leaves that out and
+    rates the harness's own overhead alone."""
+    n = len(calls_in_plan_order)
+    parts = [list(calls_in_plan_order[i::processes]) for i in range(min(processes, n))]
+    per_shard = max(1, workers // max(1, len(parts)))
+    wall = 0.0
+    for part in parts:
+        free_at = [0.0] * min(per_shard, len(part))  # when each thread is next free
+        for calls in part:
+            heapq.heapreplace(free_at, free_at[0] + calls * delay)
+        wall = max(wall, *free_at)
+    return wall
+
+
+def children_cpu_s() -> float:
+    """CPU seconds of this process's children that have been waited for (and theirs)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def child_pids() -> set[int]:
+    """This process's children now (from /proc: the shard processes have no other list)."""
+    me = os.getpid()
+    pids = set()
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    if int(f.read().rsplit(")", 1)[1].split()[1]) == me:
+                        pids.add(int(entry))
+            except (OSError, IndexError, ValueError):
+                continue  # gone meanwhile
+    return pids
+
+
+def pss_bytes(pid: int | str) -> int:
+    """Proportional set size: each page shared between processes (a forked child's
+    copy-on-write pages) is split between them, so the PSS of processes adds up."""
     try:
+        with open(f"/proc/{pid}/smaps_rollup") as f:
+            for line in f:
+                if line.startswith("Pss:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass  # exited meanwhile
+    return 0
+
+
+class MemorySampler:
+    """Peak of the summed PSS of this process and its children started after `__init__`
+    (the servers, already running, are not counted), sampled every `interval` seconds in a
+    thread whose own CPU time is kept in `cpu_s`, so it can be left out of the harness's."""
+
+    def __init__(self, interval: float = 0.25) -> None:
+        self.interval = interval
+        self.existing = child_pids()
+        self.base = pss_bytes("self")
+        self.peak = self.base
+        self.cpu_s = 0.0
+        self._done = threading.Event()
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+
+    def _sample(self) -> None:
+        while not self._done.wait(self.interval):
+            total = pss_bytes("self") + sum(pss_bytes(p) for p in child_pids() - self.existing)
+            self.peak = max(self.peak, total)
+        self.cpu_s = time.thread_time()
+
+    def __enter__(self) -> MemorySampler:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._done.set()
+        self._thread.join()
+
+
+def trial_level(
+    spec: RunSpec, workers: int, processes: int, delay: float, server_pid: int, cores: int
+) -> dict:
+    """One level: `spec`'s trials through `run` with `workers` trials in flight over
+    `processes` processes, every LLM call answered after `delay` by the server `server_pid`.
+
+    CPU: this process's (minus the memory sampler's) plus its children's — the forked shard
+    processes are joined by `run` before it returns, so `RUSAGE_CHILDREN` holds them; the
+    server, also a child, is still running and so not in it, and its CPU is read from /proc.
+    Memory per trial in flight: the peak of the summed PSS of this process and the shard
+    processes during the level, less this process's PSS before it, divided by the trials in
+    flight (min(workers, trials)). PSS rather than RSS: a forked child's RSS counts every
+    page it still shares with its parent, so summing RSS would charge each shard the whole
+    parent image again."""
+    # A trial has one call in flight at a time (agent and user take turns), so a limit of
+    # `workers` never queues a call; `run` divides it between the shard processes.
+    set_default_client(ModelClient(limits=ProviderLimits(default=workers)))
+    sink = MemorySink()
+    try:
+        with MemorySampler() as memory:
+            server0, c0, k0 = process_cpu_s(server_pid), time.process_time(), children_cpu_s()
+            w0 = time.perf_counter()
+            run(spec, sink, workers=workers, processes=processes)
+            wall = time.perf_counter() - w0
+            harness = time.process_time() - c0 + children_cpu_s() - k0
+            server = process_cpu_s(server_pid) - server0
+        harness -= memory.cpu_s
+    finally:
+        set_default_client(None)
+    records = sink.records
+    n = len(records)
+    per_trial = [r.usage.get("agent.calls", 0) + r.usage.get("user.calls", 0) for r in records]
+    by_key = dict(zip((r.key for r in records), per_trial, strict=True))
+    scheduled = runner_schedule_wall_s(
+        [by_key[u.key] for u in plan(spec) if u.key in by_key], workers, processes, delay
+    )
+    calls = max(1.0, sum(per_trial))
+    in_flight = max(1, min(workers, n))
+    ideal = n / ideal_trial_wall_s(per_trial, workers, delay) if delay and n else float("nan")
+    # What this machine can serve at the CPU a trial cost here: all cores for the harness
+    # and the server, and one core (one GIL) per harness process.
+    per_trial_cpu = (harness + server) / max(1, n)
+    ceiling = min(cores / per_trial_cpu, processes / (harness / max(1, n)))
+    return {
+        "delay_s": delay,
+        "workers": workers,
+        "processes": processes,
+        "trials": n,
+        "llm_calls_per_trial": round(calls / max(1, n), 2),
+        "seconds": round(wall, 2),
+        "trials_per_s": round(n / wall, 3),
+        "ideal_trials_per_s": round(ideal, 3),
+        "ratio_to_ideal": round(n / wall / ideal, 3) if delay and n else None,
+        "ratio_to_runner_schedule": round(scheduled / wall, 3),
+        "cpu_ms_per_llm_call_incl_engine": round(harness / calls * 1000, 3),
+        "server_cpu_ms_per_llm_call": round(server / calls * 1000, 3),
+        "cpu_ceiling_trials_per_s": round(ceiling, 2),
+        "cpu_bound": ideal > ceiling,
+        "mean_reward": round(sum(r.reward for r in records) / max(1, n), 3),
+        "infrastructure_errors": sum(1 for r in records if r.infrastructure),
+        "mb_per_trial_in_flight": round((memory.peak - memory.base) / 2**20 / in_flight, 3),
+        "load_average_1m": round(os.getloadavg()[0], 2),
+    }
+
+
+def trial_throughput(
+    delay: float, levels: list[int], processes: int, per_worker: int, repeats: int, cores: int
+) -> list[dict]:
+    """Every level of trials at one delay, against one server scripted like τ² (see
+    `bench/tau2_harness.py`). A level runs `repeats` trials of each task or, when that is 0,
+    whole rounds of the tasks until every worker has at least `per_worker` trials."""
+
+    def spec(url: str, trials: int) -> RunSpec:
         params = {"api_base": url, "api_key": "bench"}
-        spec = RunSpec(
+        return RunSpec(
             domains=("tau2_mock",), trials=trials, agent="openai/tau2-agent",
             agent_params=params, user="openai/tau2-user", user_params=params,
             include_trajectory=False,
         )  # fmt: skip
-        sink = MemorySink()
-        w0, c0 = time.perf_counter(), time.process_time()
-        run(spec, sink, workers=workers)
-        wall, cpu = time.perf_counter() - w0, time.process_time() - c0
+
+    # Warm-up, against an instant server: imports, the server's task table, LiteLLM's
+    # first-call setup (the shard processes fork from this warmed process).
+    warm, warm_url = start_server(0.0, "--handler", TAU2_HANDLER)
+    try:
+        tasks = len(plan(spec(warm_url, 1)))
+        set_default_client(ModelClient(limits=ProviderLimits(default=tasks)))
+        run(spec(warm_url, 1), MemorySink(), workers=tasks)
     finally:
         set_default_client(None)
-        proc.kill()
-    n = len(sink.records)
-    calls = sum(r.usage.get("agent.calls", 0) + r.usage.get("user.calls", 0) for r in sink.records)
-    per_trial = calls / max(1, n)
-    ideal = workers / (per_trial * delay) if delay else float("nan")
-    return {
-        "workers": workers,
-        "trials": n,
-        "llm_calls_per_trial": round(per_trial, 2),
-        "trials_per_s": round(n / wall, 2),
-        "ideal_trials_per_s": round(ideal, 2),
-        "ratio_to_ideal": round(n / wall / ideal, 3) if delay else None,
-        "cpu_ms_per_llm_call_incl_engine": round(cpu / max(1, calls) * 1000, 3),
-        "mean_reward": round(sum(r.reward for r in sink.records) / max(1, n), 3),
-        "errors": sum(1 for r in sink.records if r.infrastructure),
-    }
+        stop_server(warm)
+    rows = []
+    server, url = start_server(delay, "--handler", TAU2_HANDLER)
+    try:
+        for workers in levels:
+            trials = repeats or -(-per_worker * workers // tasks)
+            row = trial_level(
+                spec(url, trials), workers, min(processes, workers), delay, server.pid, cores
+            )
+            rows.append(row)
+            print(json.dumps(row), file=sys.stderr, flush=True)
+    finally:
+        stop_server(server)
+    return rows
 
 
 def main() -> None:
+    cores = os.cpu_count() or 1
     parser = argparse.ArgumentParser()
     parser.add_argument("--delays", default="0.5,2.0", help="server delays in seconds")
     parser.add_argument("--levels", default="1,16,64,256")
@@ -338,8 +535,21 @@ def main() -> None:
     parser.add_argument("--cpu-calls", type=int, default=300)
     parser.add_argument("--modes", default="threads,async")
     parser.add_argument("--processes", default="1,2", help="process counts to compare")
-    parser.add_argument("--trial-levels", default="16,64", help="runner workers ('' = skip)")
-    parser.add_argument("--trial-repeats", type=int, default=4, help="trials per mock task")
+    parser.add_argument(
+        "--trial-levels", default="1,16,64,256", help="trials in flight ('' = skip trials)"
+    )
+    parser.add_argument(
+        "--trial-processes",
+        type=int,
+        default=cores,
+        help="harness processes for trials (default: one per core; at most the trials in flight)",
+    )
+    parser.add_argument(
+        "--trials-per-worker", type=int, default=3, help="at least this many trials per worker"
+    )
+    parser.add_argument(
+        "--trial-repeats", type=int, default=0, help="trials per task (0: from --trials-per-worker)"
+    )
     # internal: one process's share of a level
     parser.add_argument("--child", default="")
     parser.add_argument("--url", default="")
@@ -351,7 +561,7 @@ def main() -> None:
         return
     levels = [int(x) for x in args.levels.split(",")]
     delays = [float(x) for x in args.delays.split(",")]
-    cores = os.cpu_count() or 1
+    trial_levels = [int(x) for x in args.trial_levels.split(",") if x]
     litellm = litellm_module()
 
     instant, instant_url = start_server(0.0)
@@ -423,18 +633,28 @@ def main() -> None:
                             rows.append(row)
                             print(json.dumps(row), file=sys.stderr, flush=True)
             finally:
-                slow.kill()
+                stop_server(slow)
         figures["levels"] = rows
         figures["trials"] = [
-            trial_throughput(int(w), delays[0], args.trial_repeats)
-            for w in args.trial_levels.split(",")
-            if w
+            row
+            for delay in delays
+            if trial_levels
+            for row in trial_throughput(
+                delay,
+                trial_levels,
+                args.trial_processes,
+                args.trials_per_worker,
+                args.trial_repeats,
+                cores,
+            )
         ]
         figures["load_average_1m"] = os.getloadavg()[0]
         print(json.dumps(figures, indent=2))
         print(table(rows), file=sys.stderr)
+        if figures["trials"]:
+            print(trial_table(figures["trials"]), file=sys.stderr)
     finally:
-        instant.kill()
+        stop_server(instant)
 
 
 def table(rows: list[dict]) -> str:
@@ -461,6 +681,28 @@ def table(rows: list[dict]) -> str:
                 + (" CPU-bound" if r["cpu_bound"] else "")
             )
         out.append(f"| {delay:g} s, {mode}, {procs} | " + " | ".join(cells) + " |")
+    return "\n".join(out)
+
+
+def trial_table(rows: list[dict]) -> str:
+    """The trial rows as a Markdown table, one line per delay and level."""
+    out = [
+        "| delay | workers | processes | trials | calls/trial "
+        "| trials/s (ideal, ratio; ratio to runner's schedule) "
+        "| CPU ms/call (+server) | MB/trial in flight | reward | errors |",
+        "|---" * 10 + "|",
+    ]
+    for r in rows:
+        out.append(
+            f"| {r['delay_s']:g} s | {r['workers']} | {r['processes']} | {r['trials']} "
+            f"| {r['llm_calls_per_trial']:g} "
+            f"| {r['trials_per_s']:g} ({r['ideal_trials_per_s']:g}, {r['ratio_to_ideal']}; "
+            f"{r['ratio_to_runner_schedule']}) "
+            + ("CPU-bound " if r["cpu_bound"] else "")
+            + f"| {r['cpu_ms_per_llm_call_incl_engine']:.2f} "
+            f"(+{r['server_cpu_ms_per_llm_call']:.2f}) | {r['mb_per_trial_in_flight']:g} "
+            f"| {r['mean_reward']:g} | {r['infrastructure_errors']} |"
+        )
     return "\n".join(out)
 
 
