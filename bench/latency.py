@@ -36,7 +36,10 @@ trials (or `--trial-repeats` per task), after one warm-up round against an insta
 The ideal is what a perfect scheduler could do with the trials' measured call counts
 (`ideal_trial_wall_s`); whole trials cannot be split, so with a few trials per worker even
 the runner's own order of work, timed with nothing but the delays
-(`runner_schedule_wall_s`), stays below it, and the row gives the ratio to both. Each row:
+(`runner_schedule_wall_s`), stays below it, and the row gives the ratio to both. The
+steady-state ratio takes the finite run's ramp-up and last round out: by Little's law, while
+all workers are busy trials finish at workers / mean trial time, so (calls per trial x
+delay) / mean trial time is the harness's own overhead per trial at that load. Each row:
 trials/s and its ratio to the ideal and to the runner's schedule, LLM calls per trial
 (from the records' usage), harness CPU per LLM call including the engine (this process and
 the shard processes, not the server, whose CPU per call is given apart), the CPU ceiling in
@@ -456,6 +459,14 @@ def trial_level(
     )
     calls = max(1.0, sum(per_trial))
     in_flight = max(1, min(workers, n))
+    # Steady state, by Little's law: while every worker holds a trial, trials finish at
+    # workers / (mean time a trial takes), and ideally a trial takes its calls x the delay.
+    # So the ratio below is the harness's own overhead per trial under this load (GIL,
+    # threads, the engine, LiteLLM), without the ramp-up and the last round's idle workers
+    # that a finite run of whole trials adds to the wall-clock figures.
+    trial_seconds = sum(r.seconds for r in records)
+    steady = in_flight * n / trial_seconds if trial_seconds else float("nan")
+    steady_ratio = calls * delay / trial_seconds if trial_seconds and delay else None
     ideal = n / ideal_trial_wall_s(per_trial, workers, delay) if delay and n else float("nan")
     # What this machine can serve at the CPU a trial cost here: all cores for the harness
     # and the server, and one core (one GIL) per harness process.
@@ -472,6 +483,8 @@ def trial_level(
         "ideal_trials_per_s": round(ideal, 3),
         "ratio_to_ideal": round(n / wall / ideal, 3) if delay and n else None,
         "ratio_to_runner_schedule": round(scheduled / wall, 3),
+        "steady_state_trials_per_s": round(steady, 3),
+        "steady_state_ratio_to_ideal": round(steady_ratio, 3) if steady_ratio else None,
         "cpu_ms_per_llm_call_incl_engine": round(harness / calls * 1000, 3),
         "server_cpu_ms_per_llm_call": round(server / calls * 1000, 3),
         "cpu_ceiling_trials_per_s": round(ceiling, 2),
@@ -688,7 +701,7 @@ def trial_table(rows: list[dict]) -> str:
     """The trial rows as a Markdown table, one line per delay and level."""
     out = [
         "| delay | workers | processes | trials | calls/trial "
-        "| trials/s (ideal, ratio; ratio to runner's schedule) "
+        "| trials/s (ideal, ratio; ratio to runner's schedule; steady-state ratio) "
         "| CPU ms/call (+server) | MB/trial in flight | reward | errors |",
         "|---" * 10 + "|",
     ]
@@ -697,7 +710,7 @@ def trial_table(rows: list[dict]) -> str:
             f"| {r['delay_s']:g} s | {r['workers']} | {r['processes']} | {r['trials']} "
             f"| {r['llm_calls_per_trial']:g} "
             f"| {r['trials_per_s']:g} ({r['ideal_trials_per_s']:g}, {r['ratio_to_ideal']}; "
-            f"{r['ratio_to_runner_schedule']}) "
+            f"{r['ratio_to_runner_schedule']}; {r['steady_state_ratio_to_ideal']}) "
             + ("CPU-bound " if r["cpu_bound"] else "")
             + f"| {r['cpu_ms_per_llm_call_incl_engine']:.2f} "
             f"(+{r['server_cpu_ms_per_llm_call']:.2f}) | {r['mb_per_trial_in_flight']:g} "
