@@ -9,7 +9,8 @@ from evals.engine.errors import EngineError
 from evals.engine.llm import ModelClient, ProviderLimits, shared
 from evals.engine.runner import JsonlSink, MemorySink, RunSpec, plan, read_records, run
 from evals.engine.runner import execute as execute_module
-from evals.engine.runner.processes import _fresh_model_client, shards
+from evals.engine.runner import processes as processes_module
+from evals.engine.runner.processes import _fresh_model_client, shards, split_workers
 
 SPEC = RunSpec(
     domains=("retail",),
@@ -91,3 +92,33 @@ def test_a_forked_child_gets_its_own_client_with_its_share_of_the_limits():
         assert child.retry is parent.retry
     finally:
         shared.set_default_client(None)
+
+
+def test_workers_are_shared_out_so_no_more_trials_are_in_flight_than_asked():
+    assert split_workers(5, 2) == [3, 2]
+    assert split_workers(64, 2) == [32, 32]
+    assert split_workers(3, 3) == [1, 1, 1]
+    # (the caller never asks for more processes than workers; see the next test)
+
+
+def test_a_run_starts_no_more_threads_in_all_than_its_workers(monkeypatch):
+    # One worker over two processes used to start two processes of one thread each: two
+    # trials in flight, twice what was asked (and twice the provider's load).
+    real = processes_module._context()
+    started: list[int] = []
+
+    class Counting:
+        def __getattr__(self, name):
+            return getattr(real, name)
+
+        def Process(self, *, target, args, **kwargs):
+            started.append(args[2])  # the child's thread count
+            return real.Process(target=target, args=args, **kwargs)
+
+    monkeypatch.setattr(processes_module, "_context", Counting)
+    report = run(SPEC, MemorySink(), workers=1, processes=2)
+    assert report.trials == len(plan(SPEC))
+    assert started == [1]
+    started.clear()
+    run(SPEC, MemorySink(), workers=3, processes=2)
+    assert sorted(started) == [1, 2]

@@ -34,6 +34,13 @@ def shards(units: Sequence[WorkUnit], processes: int) -> list[list[WorkUnit]]:
     return [list(units[i::processes]) for i in range(processes) if units[i::processes]]
 
 
+def split_workers(workers: int, processes: int) -> list[int]:
+    """`workers` threads shared out over `processes` (as evenly as whole threads allow, at
+    least one each): the run as a whole has `workers` trials in flight, not more."""
+    base, extra = divmod(max(workers, processes), processes)
+    return [base + (1 if i < extra else 0) for i in range(processes)]
+
+
 def _context() -> Any:
     methods = multiprocessing.get_all_start_methods()
     return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
@@ -74,20 +81,23 @@ def execute_in_processes(
 ) -> Iterator[TrialRecord]:
     """Yield each unit's record as some process finishes it. A child that fails or dies
     stops the run with an EngineError naming it; records already yielded stay written."""
-    parts = shards(units, processes)
+    # Never more processes than workers: each process runs at least one trial at a time,
+    # so more of them would put more trials in flight than the caller asked for.
+    parts = shards(units, min(processes, max(1, workers)))
     if not parts:
         return
     ctx = _context()
     out = ctx.Queue()
-    per_process = max(1, workers // len(parts))
     children = [
         ctx.Process(
             target=_child,
-            args=(spec, part, per_process, len(parts), out),
+            args=(spec, part, threads, len(parts), out),
             name=f"evals-shard-{i}",
             daemon=True,
         )
-        for i, part in enumerate(parts)
+        for i, (part, threads) in enumerate(
+            zip(parts, split_workers(workers, len(parts)), strict=True)
+        )
     ]
     for child in children:
         child.start()
