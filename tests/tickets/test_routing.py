@@ -5,6 +5,8 @@ from __future__ import annotations
 import datetime as dt
 
 import time_machine
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from identity.models import AuditEvent
 from tests.tickets.conftest import join
@@ -135,3 +137,29 @@ def test_service_principals_and_inactive_members_never_get_tickets(
     ann.is_active = False
     ann.save()
     assert make_ticket(queue).assignee is None
+
+
+def test_a_new_ticket_goes_in_already_owned_behind_the_older_waiting_ones(
+    queue, make_agent, make_ticket
+) -> None:
+    ann = make_agent("ann", queue, on_duty=False, cap=2)
+    with at(0):
+        waiting = make_ticket(queue)
+    assert waiting.unrouted
+    OperatorAvailability.objects.filter(operator=ann).update(on_duty=True)  # no routing pass
+    with at(1), CaptureQueriesContext(connection) as captured:
+        new = make_ticket(queue, subject="Second")
+    waiting.refresh_from_db()
+    # The older waiting ticket took the first slot, the new one the next; both owned.
+    assert waiting.assignee == ann and new.assignee == ann and not new.unrouted
+    assert Ticket.objects.get(pk=new.pk).assignee == ann
+    # Inserted owned: no claim UPDATE of the new ticket after its INSERT.
+    updates = [
+        q["sql"]
+        for q in captured.captured_queries
+        if q["sql"].startswith('UPDATE "tickets_ticket"')
+        and f'"tickets_ticket"."id" = {new.pk}' in q["sql"]
+    ]
+    assert updates == []
+    kinds = list(new.events.order_by("version").values_list("kind", "version"))
+    assert kinds == [("created", 1), ("assignee", 2)]

@@ -165,7 +165,8 @@ def ticket_create(
     tags: list[str] | None = None,
 ) -> Ticket:
     """An operator logs a ticket on a customer's behalf (phone, walk-in): the customer's
-    words become the first message, then the ticket is routed."""
+    words become the first message, and the ticket is routed as it goes in (after the
+    queue's older waiting tickets, see routing.route_queue_for_new)."""
     body = _body(body)
     if not access.can_use_inbox(actor):
         raise Forbidden("You may not create tickets.")
@@ -173,10 +174,11 @@ def ticket_create(
         raise ValidationFailed("Unknown channel.", fields={"channel": ["Not a valid channel."]})
     with transaction.atomic():
         queue, _ = c.queue_for_new_ticket(actor, queue_id)
-        now = timezone.now()
         customer = customer_upsert(
             name=customer_name, email=customer_email, external_id=customer_external_id
         )
+        now = timezone.now()
+        routed, slot = routing.route_queue_for_new(queue.pk, now=now)
         ticket = create_ticket_row(
             actor=actor,
             subject=subject,
@@ -187,6 +189,7 @@ def ticket_create(
             status=Status.NEW,
             tags=tags or [],
             now=now,
+            routed_to=slot,
         )
         Message.objects.create(
             ticket=ticket,
@@ -195,8 +198,12 @@ def ticket_create(
             body=body,
             created_at=now,
         )
-        routed = routing.route_queue(queue.pk, now=now)
-        ticket.refresh_from_db()
+        if slot is not None:
+            routed.append(
+                routing.assigned_new(
+                    ticket_id=ticket.pk, subject=ticket.subject, slot=slot, now=now
+                )
+            )
         audit_record(
             actor=actor,
             action="ticket.create",

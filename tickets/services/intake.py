@@ -92,6 +92,11 @@ def ticket_open_for_customer(
                 name=customer_name, email=customer_email, external_id=customer_external_id
             )
         now = timezone.now()
+        routed: list[routing.Routed] = []
+        slot = None
+        if not assign_to_self:
+            # Routed as it goes in, after the queue's older waiting tickets.
+            routed, slot = routing.route_queue_for_new(queue.pk, now=now)
         ticket = create_ticket_row(
             actor=actor,
             subject=subject,
@@ -102,6 +107,7 @@ def ticket_open_for_customer(
             status=Status.NEW,
             tags=normalised_tags,
             now=now,
+            routed_to=slot,
         )
         if not customer_message:
             # Only the operator has written: no customer message starts a response clock.
@@ -125,7 +131,6 @@ def ticket_open_for_customer(
                 created_at=now,
             )
             mentioned = c.record_mentions(note, ticket, actor, now)
-        routed: list[routing.Routed] = []
         if assign_to_self:
             # The actor's load counter changes with the UPDATE below (trigger): lock their
             # queues first, the order routing takes its locks in (see tickets.routing).
@@ -144,9 +149,12 @@ def ticket_open_for_customer(
                 before={"assignee": None},
                 after={"assignee": actor.pk, "assignee_name": str(actor)},
             )
-        else:
-            routed = routing.route_queue(queue.pk, now=now)
-            ticket.refresh_from_db()
+        elif slot is not None:
+            routed.append(
+                routing.assigned_new(
+                    ticket_id=ticket.pk, subject=ticket.subject, slot=slot, now=now
+                )
+            )
         audit_record(
             actor=actor,
             action="ticket.create",
