@@ -68,6 +68,9 @@ def eval_trial_ticket_create(*, actor: Operator, trial_id: int) -> Ticket:
         queue = _queue()
         customer = customer_upsert(name="Go-live simulated customer", external_id="evals-sandbox")
         failure = trial.failure_class or trial.outcome
+        # Routed as it goes in, behind the queue's older waiting tickets (as every new
+        # ticket is; see tickets.routing.route_queue_for_new).
+        _, slot = routing.route_queue_for_new(queue.pk, now=now)
         ticket = create_ticket_row(
             actor=actor,
             subject=f"Go-live run #{trial.run_id}: {trial.key} failed ({failure})",
@@ -78,6 +81,7 @@ def eval_trial_ticket_create(*, actor: Operator, trial_id: int) -> Ticket:
             status=Status.NEW,
             tags=["go-live", failure.replace("_", "-")],
             now=now,
+            routed_to=slot,
         )
         url = reverse("evals:trial_detail", args=[trial.run_id, trial.pk])
         details = [
@@ -104,7 +108,8 @@ def eval_trial_ticket_create(*, actor: Operator, trial_id: int) -> Ticket:
                 body=transcript,
                 created_at=now,
             )
-        routing.route_queue(queue.pk, now=now)
+        if slot is not None:
+            routing.assigned_new(ticket_id=ticket.pk, subject=ticket.subject, slot=slot, now=now)
         trial.ticket = ticket
         trial.save(update_fields=["ticket"])
         audit_record(

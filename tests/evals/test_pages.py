@@ -9,7 +9,8 @@ from evals import services
 from evals.models import EvalRun, EvalSelftest, TrialOutcome, TrialResult
 from identity.models import AuditEvent
 from tests.conftest import verified_client
-from tickets.models import Ticket
+from tests.tickets.conftest import join
+from tickets.models import Queue, Ticket
 
 pytestmark = pytest.mark.django_db
 
@@ -93,6 +94,20 @@ def test_a_release_manager_turns_a_failing_trial_into_a_ticket_linked_both_ways(
     # A second ticket for the same trial is refused.
     client.post(reverse("evals:trial_ticket", args=[failing_run.pk, trial.pk]))
     assert Ticket.objects.count() == 1
+
+
+def test_a_trial_ticket_goes_to_whoever_works_the_go_live_queue(rita, alice, failing_run) -> None:
+    queue = Queue.objects.create(name="Go-live findings", slug="go-live")
+    join(alice, queue, on_duty=True)
+    trial = TrialResult.objects.filter(run=failing_run).exclude(outcome=TrialOutcome.PASS).first()
+    assert trial is not None
+    ticket = services.eval_trial_ticket_create(actor=rita, trial_id=trial.pk)
+    ticket.refresh_from_db()
+    assert ticket.assignee == alice and not ticket.unrouted
+    assert list(ticket.events.order_by("version").values_list("kind", flat=True)) == [
+        "created",
+        "assignee",
+    ]
 
 
 def test_a_passing_trial_cannot_become_a_ticket(rita, passing_run) -> None:
