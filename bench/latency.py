@@ -23,8 +23,11 @@ by its concurrency. Prints one JSON object (and each row to stderr as it is meas
 
 Modes, side by side at each level: `threads` — one thread per worker through
 `ModelClient.complete` (what the engine's thread pool does); `async` — one asyncio event loop
-in one thread, each worker a coroutine awaiting `ModelClient.acomplete`. `--processes N`
-splits each level's workers over N processes (scale-out past one GIL).
+in one thread, each worker a coroutine awaiting `ModelClient.acomplete`; `loop` — one thread
+per worker through `ModelClient(event_loop=True).complete`, every call run on the process's
+one model-client loop (the engine's threads with the calls off them; `--modes
+threads,async,loop`). `--processes N` splits each level's workers over N processes
+(scale-out past one GIL). `--trial-event-loop` runs the trial part that way too.
 
 Trials: at each delay and each of `--trial-levels` (trials in flight), the `tau2_mock` tasks
 run through the real runner (`run(spec, sink, workers=N, processes=P)`, P = min(N,
@@ -239,7 +242,9 @@ def run_async_level(
 def child(args: argparse.Namespace) -> None:
     """One process's share of a level (`--child`): warms up, says `ready`, waits for the
     common start time on stdin, then prints its row as JSON."""
-    client = ModelClient(limits=ProviderLimits(default=max(1, args.concurrency)))
+    client = ModelClient(
+        limits=ProviderLimits(default=max(1, args.concurrency)), event_loop=args.child == "loop"
+    )
     spec = ModelSpec(args.model, api_base=args.url, api_key="bench", timeout_s=60)
     acc = TrialAccounting("warm-up")
     if args.child == "async":
@@ -422,7 +427,13 @@ class MemorySampler:
 
 
 def trial_level(
-    spec: RunSpec, workers: int, processes: int, delay: float, server_pid: int, cores: int
+    spec: RunSpec,
+    workers: int,
+    processes: int,
+    delay: float,
+    server_pid: int,
+    cores: int,
+    event_loop: bool = False,
 ) -> dict:
     """One level: `spec`'s trials through `run` with `workers` trials in flight over
     `processes` processes, every LLM call answered after `delay` by the server `server_pid`.
@@ -437,7 +448,7 @@ def trial_level(
     parent image again."""
     # A trial has one call in flight at a time (agent and user take turns), so a limit of
     # `workers` never queues a call; `run` divides it between the shard processes.
-    set_default_client(ModelClient(limits=ProviderLimits(default=workers)))
+    set_default_client(ModelClient(limits=ProviderLimits(default=workers), event_loop=event_loop))
     sink = MemorySink()
     try:
         with MemorySampler() as memory:
@@ -476,6 +487,7 @@ def trial_level(
         "delay_s": delay,
         "workers": workers,
         "processes": processes,
+        "event_loop": event_loop,
         "trials": n,
         "llm_calls_per_trial": round(calls / max(1, n), 2),
         "seconds": round(wall, 2),
@@ -497,7 +509,13 @@ def trial_level(
 
 
 def trial_throughput(
-    delay: float, levels: list[int], processes: int, per_worker: int, repeats: int, cores: int
+    delay: float,
+    levels: list[int],
+    processes: int,
+    per_worker: int,
+    repeats: int,
+    cores: int,
+    event_loop: bool = False,
 ) -> list[dict]:
     """Every level of trials at one delay, against one server scripted like τ² (see
     `bench/tau2_harness.py`). A level runs `repeats` trials of each task or, when that is 0,
@@ -527,7 +545,13 @@ def trial_throughput(
         for workers in levels:
             trials = repeats or -(-per_worker * workers // tasks)
             row = trial_level(
-                spec(url, trials), workers, min(processes, workers), delay, server.pid, cores
+                spec(url, trials),
+                workers,
+                min(processes, workers),
+                delay,
+                server.pid,
+                cores,
+                event_loop,
             )
             rows.append(row)
             print(json.dumps(row), file=sys.stderr, flush=True)
@@ -541,6 +565,11 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--delays", default="0.5,2.0", help="server delays in seconds")
     parser.add_argument("--levels", default="1,16,64,256")
+    parser.add_argument(
+        "--trial-event-loop",
+        action="store_true",
+        help="trials' LLM calls on one event loop per process (ModelClient(event_loop=True))",
+    )
     parser.add_argument(
         "--seconds", type=float, default=6.0, help="run time per level (at least 3 delays + 3 s)"
     )
@@ -659,6 +688,7 @@ def main() -> None:
                 args.trials_per_worker,
                 args.trial_repeats,
                 cores,
+                args.trial_event_loop,
             )
         ]
         figures["load_average_1m"] = os.getloadavg()[0]

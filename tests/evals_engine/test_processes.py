@@ -82,14 +82,14 @@ def test_bad_worker_counts_are_refused():
 
 
 def test_a_forked_child_gets_its_own_client_with_its_share_of_the_limits():
-    parent = ModelClient(limits=ProviderLimits({"openai": 10}, default=64))
+    parent = ModelClient(limits=ProviderLimits({"openai": 10}, default=64), event_loop=True)
     shared.set_default_client(parent)
     try:
         _fresh_model_client(2)
         child = shared.default_client()
         assert child is not parent
         assert child.limits.default == 32 and child.limits.limit_for("openai") == 5
-        assert child.retry is parent.retry
+        assert child.retry is parent.retry and child.event_loop
     finally:
         shared.set_default_client(None)
 

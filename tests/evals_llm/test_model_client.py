@@ -417,3 +417,90 @@ def test_the_test_server_answers_a_body_that_is_not_json_with_a_400(openai_serve
         urllib.request.urlopen(request, timeout=10)
     assert caught.value.code == 400
     assert b"not JSON" in caught.value.read()
+
+
+# -- event_loop=True: each call on this process's model-client loop ------------------------
+
+
+def test_on_the_event_loop_complete_returns_the_same_completion_and_record(openai_server):
+    openai_server.script("scripted", text("Hello loop", prompt_tokens=9, completion_tokens=2))
+    acc = TrialAccounting("t1")
+    result = client(event_loop=True).complete(
+        spec(openai_server), MESSAGES, role=AGENT, accounting=acc
+    )
+    assert result.content == "Hello loop"
+    (record,) = acc.records
+    assert (record.tokens_in, record.tokens_out, record.retries) == (9, 2, 0)
+
+
+def test_on_the_event_loop_a_429_is_retried_and_an_agent_error_is_not(openai_server):
+    openai_server.script("scripted", rate_limited(retry_after=0.01), text("after the wait"))
+    c = client(event_loop=True)
+    acc = TrialAccounting("t1")
+    assert c.complete(spec(openai_server), MESSAGES, role=AGENT, accounting=acc).content == (
+        "after the wait"
+    )
+    assert acc.records[0].retries == 1
+    openai_server.script("scripted", context_window_exceeded())
+    with pytest.raises(AgentModelError):
+        c.complete(spec(openai_server), MESSAGES, role=AGENT, accounting=TrialAccounting("t2"))
+
+
+def test_on_the_event_loop_many_threads_share_one_loop_and_stay_concurrent(openai_server):
+    # 40 trial threads at once: every call runs on the one loop thread, all 40 in flight
+    # together (the loop does not serialise them), each thread gets its own answer.
+    openai_server.set_default(Reply(content="slow", delay=0.3))
+    c = client(event_loop=True, limits=ProviderLimits(default=100))
+    s = spec(openai_server)
+    barrier = threading.Barrier(40)
+    answers: list[str] = []
+
+    def call() -> None:
+        barrier.wait()
+        answers.append(c.complete(s, MESSAGES, role=AGENT, accounting=TrialAccounting("t")).content)
+
+    threads = [threading.Thread(target=call) for _ in range(40)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert answers == ["slow"] * 40
+    assert openai_server.max_in_flight >= 30
+    loop = c._loop_thread
+    assert loop is not None and loop._thread.is_alive()
+    assert c._loop() is loop  # one loop for every thread of the process
+    c.close()
+    assert not loop._thread.is_alive()
+
+
+def test_on_the_event_loop_a_forked_child_starts_a_loop_of_its_own(openai_server):
+    # The parent's loop thread does not exist in a forked child; a call there must not wait
+    # forever on it.
+    openai_server.set_default(Reply(content="hi"))
+    s = spec(openai_server)
+    c = client(event_loop=True)
+    c.complete(s, MESSAGES, role=AGENT, accounting=TrialAccounting("parent"))
+
+    def child() -> None:
+        try:
+            reset_http_pool_after_fork()
+            ok = c.complete(s, MESSAGES, role=AGENT, accounting=TrialAccounting("child"))
+            os._exit(0 if ok.content == "hi" else 1)
+        except BaseException:
+            os._exit(1)
+
+    proc = multiprocessing.get_context("fork").Process(target=child)
+    proc.start()
+    proc.join(30)
+    assert proc.exitcode == 0
+
+
+def test_the_shared_client_runs_on_the_event_loop_when_asked(monkeypatch):
+    from evals.engine.llm import shared
+
+    monkeypatch.setenv("EVALS_LLM_EVENT_LOOP", "1")
+    shared.set_default_client(None)
+    try:
+        assert shared.default_client().event_loop
+    finally:
+        shared.set_default_client(None)

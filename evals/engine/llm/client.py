@@ -23,6 +23,13 @@ What it guarantees:
 CPU matters at 256 concurrent trials: LiteLLM is imported lazily (importing the engine stays
 cheap), the per-spec keyword arguments and provider key are computed once, payloads are
 passed through untouched (no copies, no re-serialisation unless the cache is on).
+
+`ModelClient(event_loop=True)` (or EVALS_LLM_EVENT_LOOP=1 for the shared client): `complete`
+hands each call to one asyncio event loop per process, on a thread of its own, and waits for
+it. The trials keep their threads (the orchestrator, tools and oracle stay synchronous), but
+LiteLLM's work and the HTTP exchange of every call in flight run on that one loop instead of
+on hundreds of threads contending for the interpreter lock: at 500 ms and 128 calls in
+flight per process, a call's CPU stays near its sequential cost instead of doubling.
 """
 
 from __future__ import annotations
@@ -32,6 +39,7 @@ import os
 import random
 import threading
 import time
+import weakref
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -234,8 +242,53 @@ def _priced(litellm: Any, spec: ModelSpec, provider: str) -> bool:
     return info.get("input_cost_per_token") is not None
 
 
+class _LoopThread:
+    """One asyncio event loop running forever on a daemon thread of this process."""
+
+    def __init__(self) -> None:
+        import asyncio
+
+        self.pid = os.getpid()
+        self.loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(
+            target=self.loop.run_forever, name="model-client-loop", daemon=True
+        )
+        self._thread.start()
+
+    def stop(self) -> None:
+        """Cancel what still runs on the loop (LiteLLM's logging worker, a call in flight),
+        stop the loop and let its thread end."""
+        import asyncio
+
+        if self.pid != os.getpid() or not self._thread.is_alive():
+            return
+
+        async def shutdown() -> None:
+            tasks = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            self.loop.stop()
+
+        asyncio.run_coroutine_threadsafe(shutdown(), self.loop)
+        self._thread.join(timeout=5)
+        if not self._thread.is_alive():
+            self.loop.close()
+
+    def run(self, coroutine: Any) -> Any:
+        """Run `coroutine` on the loop; block this thread until it is done (its result or
+        its exception)."""
+        import asyncio
+
+        return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result()
+
+
 class ModelClient:
-    """Thread-safe; share one per run (it owns the per-provider semaphores)."""
+    """Thread-safe; share one per run (it owns the per-provider semaphores).
+
+    `event_loop=True`: `complete` runs each call as `acomplete` on this process's model-client
+    event loop (see the module docstring); the limits then count per loop, that is per
+    process, as they do for threads."""
 
     def __init__(
         self,
@@ -245,14 +298,37 @@ class ModelClient:
         cache: ResponseCache | None = None,
         sleep: Callable[[float], None] = time.sleep,
         rng: random.Random | None = None,
+        event_loop: bool = False,
     ) -> None:
         self.retry = retry or RetryPolicy()
         self.limits = limits or ProviderLimits()
         self.cache = cache
+        self.event_loop = event_loop
         self._sleep = sleep
         self._rng = rng or random.Random()
         # id(spec) -> (spec, prepared): specs are immutable; keeping the spec pins its id.
         self._prepared: dict[int, tuple[ModelSpec, _Prepared]] = {}
+        self._loop_thread: _LoopThread | None = None
+        self._loop_lock = threading.Lock()
+
+    def _loop(self) -> _LoopThread:
+        """This process's loop thread, started on first use (again in a forked child: the
+        parent's thread does not exist there)."""
+        loop = self._loop_thread
+        if loop is None or loop.pid != os.getpid():
+            with self._loop_lock:
+                loop = self._loop_thread
+                if loop is None or loop.pid != os.getpid():
+                    loop = self._loop_thread = _LoopThread()
+                    # A client that is dropped stops its loop thread with it.
+                    weakref.finalize(self, loop.stop)
+        return loop
+
+    def close(self) -> None:
+        """Stop this client's event loop thread, if it started one (event_loop=True)."""
+        if self._loop_thread is not None:
+            self._loop_thread.stop()
+            self._loop_thread = None
 
     # -- public ----------------------------------------------------------------------------
     def complete(
@@ -264,6 +340,10 @@ class ModelClient:
         accounting: TrialAccounting,
         tools: Sequence[Mapping[str, Any]] | None = None,
     ) -> Completion:
+        if self.event_loop:
+            return self._loop().run(
+                self.acomplete(spec, messages, role=role, accounting=accounting, tools=tools)
+            )
         litellm = litellm_module()
         prepared, key, cached, kwargs = self._begin(
             spec, litellm, messages, tools, role, accounting

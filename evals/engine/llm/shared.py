@@ -20,13 +20,17 @@ SPEC_KEYS = ("api_base", "api_key_env", "api_key", "timeout_s")
 
 
 def default_client() -> ModelClient:
-    """Concurrency per provider from EVALS_LLM_CONCURRENCY (default 64)."""
+    """Concurrency per provider from EVALS_LLM_CONCURRENCY (default 64); calls on one event
+    loop per process when EVALS_LLM_EVENT_LOOP=1 (see evals.engine.llm.client)."""
     global _client
     if _client is None:
         with _lock:
             if _client is None:
                 limit = int(os.environ.get("EVALS_LLM_CONCURRENCY", "64"))
-                _client = ModelClient(limits=ProviderLimits(default=limit))
+                _client = ModelClient(
+                    limits=ProviderLimits(default=limit),
+                    event_loop=os.environ.get("EVALS_LLM_EVENT_LOOP", "") in ("1", "true"),
+                )
     return _client
 
 

@@ -59,7 +59,12 @@ def _fresh_model_client(share: int) -> None:
             default=max(1, parent.limits.default // share),
         )
         shared.set_default_client(
-            client_module.ModelClient(retry=parent.retry, limits=limits, cache=parent.cache)
+            client_module.ModelClient(
+                retry=parent.retry,
+                limits=limits,
+                cache=parent.cache,
+                event_loop=parent.event_loop,
+            )
         )
     client_module.reset_http_pool_after_fork()
 
