@@ -47,17 +47,13 @@ POSTGRES = [
     _PG_REFRESH,
     # Messages inserted or deleted: once per statement, for the distinct tickets touched.
     """
-    CREATE OR REPLACE FUNCTION tickets_search_messages_inserted() RETURNS trigger AS $$
+    CREATE OR REPLACE FUNCTION tickets_search_messages_added_or_removed() RETURNS trigger AS $$
     BEGIN
-        PERFORM tickets_search_refresh(ARRAY(SELECT DISTINCT ticket_id FROM new_rows));
-        RETURN NULL;
-    END
-    $$ LANGUAGE plpgsql
-    """,
-    """
-    CREATE OR REPLACE FUNCTION tickets_search_messages_deleted() RETURNS trigger AS $$
-    BEGIN
-        PERFORM tickets_search_refresh(ARRAY(SELECT DISTINCT ticket_id FROM old_rows));
+        IF TG_OP = 'INSERT' THEN
+            PERFORM tickets_search_refresh(ARRAY(SELECT DISTINCT ticket_id FROM new_rows));
+        ELSE
+            PERFORM tickets_search_refresh(ARRAY(SELECT DISTINCT ticket_id FROM old_rows));
+        END IF;
         RETURN NULL;
     END
     $$ LANGUAGE plpgsql
@@ -81,10 +77,10 @@ POSTGRES = [
     """,
     "CREATE TRIGGER tickets_search_messages_inserted AFTER INSERT ON tickets_message"
     " REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT"
-    " EXECUTE FUNCTION tickets_search_messages_inserted()",
+    " EXECUTE FUNCTION tickets_search_messages_added_or_removed()",
     "CREATE TRIGGER tickets_search_messages_deleted AFTER DELETE ON tickets_message"
     " REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT"
-    " EXECUTE FUNCTION tickets_search_messages_deleted()",
+    " EXECUTE FUNCTION tickets_search_messages_added_or_removed()",
     "CREATE TRIGGER tickets_search_message_changed AFTER UPDATE OF body, ticket_id"
     " ON tickets_message FOR EACH ROW"
     " WHEN (OLD.body IS DISTINCT FROM NEW.body OR OLD.ticket_id <> NEW.ticket_id)"
@@ -115,8 +111,7 @@ POSTGRES_DROP = [
     "DROP TRIGGER IF EXISTS tickets_search_ticket_inserted ON tickets_ticket",
     "DROP TRIGGER IF EXISTS tickets_search_ticket_changed ON tickets_ticket",
     "DROP TRIGGER IF EXISTS tickets_search_ticket_deleted ON tickets_ticket",
-    "DROP FUNCTION IF EXISTS tickets_search_messages_inserted()",
-    "DROP FUNCTION IF EXISTS tickets_search_messages_deleted()",
+    "DROP FUNCTION IF EXISTS tickets_search_messages_added_or_removed()",
     "DROP FUNCTION IF EXISTS tickets_search_message_changed()",
     "DROP FUNCTION IF EXISTS tickets_search_ticket_changed()",
     "DROP FUNCTION IF EXISTS tickets_search_ticket_deleted()",
