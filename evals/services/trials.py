@@ -18,7 +18,6 @@ from evals import access
 from evals.models import TrialOutcome, TrialResult
 from identity.audit import audit_record
 from identity.models import Operator
-from tickets import routing
 from tickets.models import Channel, Message, MessageKind, Priority, Queue, Status, Ticket
 from tickets.services import customer_upsert
 from tickets.services.conversation import create_ticket_row
@@ -68,9 +67,6 @@ def eval_trial_ticket_create(*, actor: Operator, trial_id: int) -> Ticket:
         queue = _queue()
         customer = customer_upsert(name="Go-live simulated customer", external_id="evals-sandbox")
         failure = trial.failure_class or trial.outcome
-        # Routed as it goes in, behind the queue's older waiting tickets (as every new
-        # ticket is; see tickets.routing.route_queue_for_new).
-        _, slot = routing.route_queue_for_new(queue.pk, now=now)
         ticket = create_ticket_row(
             actor=actor,
             subject=f"Go-live run #{trial.run_id}: {trial.key} failed ({failure})",
@@ -81,8 +77,7 @@ def eval_trial_ticket_create(*, actor: Operator, trial_id: int) -> Ticket:
             status=Status.NEW,
             tags=["go-live", failure.replace("_", "-")],
             now=now,
-            routed_to=slot,
-        )
+        ).ticket
         url = reverse("evals:trial_detail", args=[trial.run_id, trial.pk])
         details = [
             f"Go-live trial {trial.key} of run #{trial.run_id} ({trial.run.suite_name}, "
@@ -108,8 +103,6 @@ def eval_trial_ticket_create(*, actor: Operator, trial_id: int) -> Ticket:
                 body=transcript,
                 created_at=now,
             )
-        if slot is not None:
-            routing.assigned_new(ticket_id=ticket.pk, subject=ticket.subject, slot=slot, now=now)
         trial.ticket = ticket
         trial.save(update_fields=["ticket"])
         audit_record(

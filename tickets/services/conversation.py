@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 
 from django.db import transaction
@@ -75,6 +76,13 @@ def customer_upsert(*, name: str, email: str = "", external_id: str = "") -> Cus
     return customer
 
 
+@dataclasses.dataclass(frozen=True)
+class NewTicket:
+    ticket: Ticket
+    routed: list[routing.Routed]  # every ticket the routing pass assigned, this one last
+    owner: routing.Routed | None  # this ticket's owner, None when it waits unrouted
+
+
 def create_ticket_row(
     *,
     actor: Operator | None,
@@ -86,17 +94,20 @@ def create_ticket_row(
     status: str,
     tags: list[str],
     now: dt.datetime,
-    routed_to: routing.Slot | None = None,
+    route: bool = True,
+    queue_locked: bool = False,
     targets: sla.Targets | None = None,
-) -> Ticket:
-    """Insert a ticket with its SLA clocks started and its creation on the timeline; the
-    caller routes it and audits. Runs inside the caller's transaction.
+) -> NewTicket:
+    """Insert a ticket with its SLA clocks started and its creation on the timeline, routed
+    as it goes in; the caller audits. Runs inside the caller's transaction.
 
-    With `routed_to` (a slot routing.route_queue_for_new() reserved) the ticket is inserted
-    already assigned, at version 2, and its timeline gets both the creation (version 1)
-    and routing's assignment (version 2), as if it had been inserted and then claimed; the
-    caller then calls routing.assigned_new(). `targets`: the queue's SLA targets for this
-    priority when the caller already read them (else one query here)."""
+    Routing (unless `route=False`, for a ticket its creator keeps): the queue's older
+    waiting tickets take the free slots first (routing.route_queue_for_new), then the new
+    ticket takes the next one and is inserted already assigned, at version 2, its timeline
+    holding both the creation (version 1) and routing's assignment (version 2), as if it had
+    been inserted and then claimed — no claim UPDATE. `queue_locked`: the caller already
+    read the queue row FOR UPDATE. `targets`: the queue's SLA targets for this priority
+    when the caller already read them (else one query here)."""
     subject = subject.strip()[:300]
     if not subject:
         raise ValidationFailed(
@@ -106,6 +117,11 @@ def create_ticket_row(
         raise ValidationFailed(
             "Unknown priority.", fields={"priority": [f"Not one of {Priority.values}."]}
         )
+    routed, slot = (
+        routing.route_queue_for_new(queue.pk, now=now, queue_locked=queue_locked)
+        if route
+        else ([], None)
+    )
     ticket = Ticket(
         subject=subject,
         customer=customer,
@@ -120,8 +136,8 @@ def create_ticket_row(
     )
     clock = sla.start(now, targets or c.targets_for(ticket))
     c.apply_clock(ticket, clock, now)
-    if routed_to is not None:
-        ticket.assignee_id = routed_to.operator_id
+    if slot is not None:
+        ticket.assignee_id = slot.operator_id
         ticket.assigned_at = now
         ticket.unrouted = False
         ticket.version += 1
@@ -136,19 +152,20 @@ def create_ticket_row(
         now=now,
         after={"queue": queue.pk, "priority": priority, "status": status},
     )
-    if routed_to is None:
+    if slot is None:
         created.save(force_insert=True)
-    else:
-        created.version = ticket.version - 1
-        TicketEvent.objects.bulk_create(
-            [
-                created,
-                routing.assignment_event(
-                    ticket_id=ticket.pk, slot=routed_to, version=ticket.version, now=now
-                ),
-            ]
-        )
-    return ticket
+        return NewTicket(ticket, routed, None)
+    created.version = ticket.version - 1
+    TicketEvent.objects.bulk_create(
+        [
+            created,
+            routing.assignment_event(
+                ticket_id=ticket.pk, slot=slot, version=ticket.version, now=now
+            ),
+        ]
+    )
+    owner = routing.assigned_new(ticket_id=ticket.pk, subject=ticket.subject, slot=slot, now=now)
+    return NewTicket(ticket, [*routed, owner], owner)
 
 
 def ticket_create(
@@ -178,8 +195,7 @@ def ticket_create(
             name=customer_name, email=customer_email, external_id=customer_external_id
         )
         now = timezone.now()
-        routed, slot = routing.route_queue_for_new(queue.pk, now=now)
-        ticket = create_ticket_row(
+        new = create_ticket_row(
             actor=actor,
             subject=subject,
             customer=customer,
@@ -189,8 +205,8 @@ def ticket_create(
             status=Status.NEW,
             tags=tags or [],
             now=now,
-            routed_to=slot,
         )
+        ticket, routed = new.ticket, new.routed
         Message.objects.create(
             ticket=ticket,
             kind=MessageKind.CUSTOMER,
@@ -198,12 +214,6 @@ def ticket_create(
             body=body,
             created_at=now,
         )
-        if slot is not None:
-            routed.append(
-                routing.assigned_new(
-                    ticket_id=ticket.pk, subject=ticket.subject, slot=slot, now=now
-                )
-            )
         audit_record(
             actor=actor,
             action="ticket.create",

@@ -92,12 +92,7 @@ def ticket_open_for_customer(
                 name=customer_name, email=customer_email, external_id=customer_external_id
             )
         now = timezone.now()
-        routed: list[routing.Routed] = []
-        slot = None
-        if not assign_to_self:
-            # Routed as it goes in, after the queue's older waiting tickets.
-            routed, slot = routing.route_queue_for_new(queue.pk, now=now)
-        ticket = create_ticket_row(
+        new = create_ticket_row(
             actor=actor,
             subject=subject,
             customer=customer,
@@ -107,8 +102,9 @@ def ticket_open_for_customer(
             status=Status.NEW,
             tags=normalised_tags,
             now=now,
-            routed_to=slot,
+            route=not assign_to_self,  # the actor keeps it (below), else it is routed
         )
+        ticket, routed = new.ticket, new.routed
         if not customer_message:
             # Only the operator has written: no customer message starts a response clock.
             Ticket.objects.filter(pk=ticket.pk).update(last_customer_message_at=None)
@@ -148,12 +144,6 @@ def ticket_open_for_customer(
                 now=now,
                 before={"assignee": None},
                 after={"assignee": actor.pk, "assignee_name": str(actor)},
-            )
-        elif slot is not None:
-            routed.append(
-                routing.assigned_new(
-                    ticket_id=ticket.pk, subject=ticket.subject, slot=slot, now=now
-                )
             )
         audit_record(
             actor=actor,

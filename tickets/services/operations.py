@@ -159,10 +159,7 @@ def escalation_create(
         )
         queue, targets = _escalation_queue(queue_slug, priority)
         now = timezone.now()
-        # Route before the insert: the queue's older waiting tickets go first, then the new
-        # ticket takes the next free slot and is inserted already assigned (no claim UPDATE).
-        routed, slot = routing.route_queue_for_new(queue.pk, now=now, queue_locked=True)
-        ticket = create_ticket_row(
+        new = create_ticket_row(
             actor=actor,
             subject=subject.strip() or f"{label}: {summary.strip()}"[:300],
             customer=customer,
@@ -172,9 +169,10 @@ def escalation_create(
             status=Status.ESCALATED,
             tags=[*(tags or []), "ai-escalation", category.replace("_", "-")],
             now=now,
-            routed_to=slot,
+            queue_locked=True,
             targets=targets,
         )
+        ticket, owner = new.ticket, new.owner
         Escalation.objects.create(
             ticket=ticket,
             category=category,
@@ -213,12 +211,6 @@ def escalation_create(
                 )
             ]
         )
-        owner = None
-        if slot is not None:
-            owner = routing.assigned_new(
-                ticket_id=ticket.pk, subject=ticket.subject, slot=slot, now=now
-            )
-            routed.append(owner)
         result = EscalationResult(
             ticket_id=ticket.pk,
             owner_id=owner.operator_id if owner else None,
@@ -236,7 +228,7 @@ def escalation_create(
                 "priority": priority,
                 "queue": queue.slug,
                 "owner": result.owner_id,
-                "routed": [r.ticket_id for r in routed],
+                "routed": [r.ticket_id for r in new.routed],
             },
         )
     return result
