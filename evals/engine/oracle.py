@@ -47,8 +47,22 @@ class FailureClass(StrEnum):
     USER_ABANDONED = "user_abandoned"
     COORDINATION = "coordination_failure"
     AGENT_ERROR = "agent_error"
+    # Handed the customer to a human (tool, announcement or the customer's ###TRANSFER###)
+    # on a task that a human was not needed for.
+    NEEDLESS_TRANSFER = "needless_transfer"
+    # Ended at a limit (turns, wall time, tool errors): a failure whatever the final state.
+    LIMIT_REACHED = "limit_reached"
+    # The customer left while the agent's last message asked to go ahead with something no
+    # outstanding write of the task is: a wrong, needless or unclear proposal.
+    CUSTOMER_LEFT = "customer_left"
+    # A refusal task the agent refused without reading what the policy decides on, or
+    # without telling the customer the policy's reason.
+    UNCHECKED_REFUSAL = "unchecked_refusal"
     INFRASTRUCTURE = "infrastructure"
     SIMULATOR_ERROR = "simulator_error"
+    # Success depends on natural-language assertions and the run had no judge: neither a
+    # pass nor a failure; counted apart, and a gate cannot pass it.
+    NOT_JUDGED = "not_judged"
 
 
 @dataclass(frozen=True)
@@ -169,6 +183,48 @@ def _key(domain: Domain, name: str, args: Mapping[str, Any]) -> str:
     return name + json.dumps(kept, sort_keys=True, ensure_ascii=False)
 
 
+def _arguments_match(required: Mapping[str, Any], given: Mapping[str, Any]) -> bool:
+    """Every required value was passed (strings compared without case or outer spaces)."""
+    for name, want in required.items():
+        have = given.get(name)
+        if isinstance(want, str) and isinstance(have, str):
+            if want.strip().lower() != have.strip().lower():
+                return False
+        elif want != have:
+            return False
+    return True
+
+
+def lookups_missing(
+    domain: Domain, task: Task, trajectory: Trajectory
+) -> list[tuple[GoldCall, ...]]:
+    """The entries of `task.required_reads` that no successful agent READ satisfies."""
+    if not task.required_reads:
+        return []
+    failed = {m.tool_call_id for m in trajectory.messages if m.role is Role.TOOL and m.error}
+    done: list[tuple[str, Mapping[str, Any]]] = []
+    for m in trajectory.messages:
+        if m.role is not Role.ASSISTANT:
+            continue
+        for call in m.tool_calls:
+            tool = domain.tools.get(call.name)
+            if tool is None or tool.kind is not ToolKind.READ or call.id in failed:
+                continue
+            try:
+                done.append((call.name, tool.parse_arguments(call.arguments)))
+            except ToolError:
+                continue
+    return [
+        alternatives
+        for alternatives in task.required_reads
+        if not any(
+            name == alt.name and _arguments_match(alt.arguments, args)
+            for alt in alternatives
+            for name, args in done
+        )
+    ]
+
+
 def _classify_state(domain: Domain, task: Task, writes: list[_Write]) -> FailureClass:
     gold = [(g.name, _key(domain, g.name, g.arguments)) for g in task.gold]
     gold_names = {n for n, _ in gold}
@@ -257,6 +313,9 @@ def evaluate(domain: Domain, task: Task, trajectory: Trajectory, world: World) -
     )
     if "assertions" in task.reward_basis and task.assertions:
         components["assertions"] = 0.0 if failed else 1.0
+    unread = lookups_missing(domain, task, trajectory) if "lookup" in task.reward_basis else []
+    if "lookup" in task.reward_basis and task.required_reads:
+        components["lookup"] = 0.0 if unread else 1.0
     violations = [v for v in trajectory.verdicts if v.violations]
     if "policy" in task.reward_basis:
         components["policy"] = 0.0 if violations else 1.0
@@ -266,6 +325,10 @@ def evaluate(domain: Domain, task: Task, trajectory: Trajectory, world: World) -
     notes = [f"not communicated: {' | '.join(alts)}" for alts in missing]
     notes += [f"{v.tool}: {x.code}" for v in violations for x in v.violations]
     notes += [f"assertion failed: {a.describe()}" for a in failed]
+    notes += [
+        "not looked up: " + " | ".join(f"{a.name}{dict(a.arguments)}" for a in alts)
+        for alts in unread
+    ]
     abandoned = trajectory.termination is TerminationReason.USER_ABANDON
     if abandoned:
         reward = 0.0

@@ -69,8 +69,16 @@ class Assertion:
         return f"{self.name}({args}) is {self.expected} ({self.side} side)"
 
 
-# `assertions` and `nl_assertions` only count on tasks that carry them.
-REWARD_COMPONENTS = ("state", "handoff", "communicate", "policy", "assertions", "nl_assertions")
+# `assertions`, `lookup` and `nl_assertions` only count on tasks that carry them.
+REWARD_COMPONENTS = (
+    "state",
+    "handoff",
+    "communicate",
+    "lookup",
+    "policy",
+    "assertions",
+    "nl_assertions",
+)
 
 
 @dataclass(frozen=True)
@@ -86,7 +94,11 @@ class Task:
     its own tools, on its side of the world), `assertions` checks on the final world (the
     user side's are how that side is judged). `nl_assertions`: statements about the
     conversation an LLM judge decides (`evals.engine.judge`); without a judge they are
-    reported "not judged", never passed."""
+    reported "not judged", never passed.
+    `required_reads`: what the agent must have looked up for the outcome to count (component
+    `lookup`), each entry a tuple of alternatives (READ calls; one succeeding call with those
+    argument values satisfies it). A refusal task names the records the policy decides on,
+    so an agent that refuses without reading them fails however right its words sound."""
 
     id: str
     domain: str
@@ -103,6 +115,7 @@ class Task:
     user_gold: tuple[GoldCall, ...] = ()
     assertions: tuple[Assertion, ...] = ()
     nl_assertions: tuple[str, ...] = ()
+    required_reads: tuple[tuple[GoldCall, ...], ...] = ()
 
     @property
     def judged_in_prose(self) -> tuple[str, ...]:
