@@ -128,5 +128,7 @@ def _sandbox_scripted(
 register_agent("sandbox/reference", _sandbox_reference)
 register_user("sandbox/scripted", _sandbox_scripted)
 
-# The fault-injected agents register themselves; imported here so their names always resolve.
+# The fault-injected and adversarial agents register themselves; imported here so their
+# names always resolve.
+import evals.engine.adversaries  # noqa: E402, F401
 import evals.engine.faults  # noqa: E402, F401
