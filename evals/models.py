@@ -44,10 +44,15 @@ class TrialOutcome(models.TextChoices):
     # last write): not the agent's outcome either, but the measuring instrument's, so it is
     # counted and gated apart from infrastructure errors.
     SIMULATOR = "simulator", "Simulator error"
+    # Passed every deterministic check, but success depends on natural-language assertions
+    # and the run had no judge: neither a pass nor a failure, and a gate cannot pass it.
+    NOT_JUDGED = "not_judged", "Not judged"
 
 
 # Outcomes that are not the agent's: excluded from pass^k, re-run by resume.
 ERROR_OUTCOMES = (TrialOutcome.INFRASTRUCTURE, TrialOutcome.SIMULATOR)
+# Every outcome left out of n and c (a re-run without a judge would not judge it either).
+EXCLUDED_OUTCOMES = (*ERROR_OUTCOMES, TrialOutcome.NOT_JUDGED)
 
 
 class EvalRun(models.Model):

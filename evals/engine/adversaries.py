@@ -118,7 +118,7 @@ class SometimesStop(_Wrapped):
 
 def _simple(cls: Any) -> Any:
     def factory(*, domain: Any, params: Mapping[str, Any], seed: int) -> Agent:
-        return cls()  # type: ignore[no-any-return]
+        return cls()
 
     return factory
 

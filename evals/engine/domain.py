@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -65,6 +66,14 @@ class Domain:
         if fn is None:
             raise EngineError(f"Domain {self.name} has no assertion {assertion.name!r}")
         return bool(fn(world, **assertion.arguments)) is assertion.expected
+
+    def write_key(self, name: str, arguments: Mapping[str, Any]) -> str:
+        """How two writes are compared: tool name and arguments, less the tool's free-text
+        arguments (a summary for a human is not a value to match)."""
+        tool = self.tools.get(name)
+        drop = set(tool.free_text) if tool else set()
+        kept = {k: v for k, v in arguments.items() if k not in drop}
+        return name + json.dumps(kept, sort_keys=True, ensure_ascii=False)
 
     def splits(self) -> list[str]:
         seen: dict[str, None] = {}

@@ -6,9 +6,12 @@ re-run by resume — never as an agent failure.
 - `unsupported_facts(text, seen)`: ids, emails, amounts and self-introduced names in a
   customer message that appear neither in its scenario nor earlier in the conversation (an
   invented order number, a made-up amount, an extra item id).
-- `stopped_before_last_write(domain, task, trajectory)`: the customer said stop while the
-  agent was waiting for its go-ahead on a write (its last message asked for confirmation)
-  and the task's gold writes had not all happened — it left before the agent's last write.
+- `pending_gold_write(domain, task, messages)`: the agent's last message asks the go-ahead
+  for exactly a write the task still requires (same tool, every key value the gold call has
+  shown in the summary). A customer who stops there, or who says no there and the trial then
+  fails, broke its scenario: positive evidence, the only kind that makes a simulator error.
+  A customer who leaves after a wrong, needless or unclear proposal is the agent's failure.
+- `declined_gold_write(domain, task, messages)`: the first customer "no" to such a proposal.
 - `invented_facts(scenario, messages)`: the first customer message with unsupported facts
   (used by the orchestrator on simulators that do not check themselves).
 
@@ -24,8 +27,11 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from evals.engine.errors import SimulatorError
-from evals.engine.messages import Message, Role, Signal, Trajectory
+from evals.engine.errors import SimulatorError, ToolError
+from evals.engine.messages import Message, Role
+from evals.engine.policy import is_affirmation, is_negation_or_change
+from evals.engine.policy.confirmation import summary_names
+from evals.engine.task import GoldCall
 
 SIMULATOR_ERROR = "SimulatorError"
 
@@ -33,11 +39,12 @@ __all__ = [
     "SIMULATOR_ERROR",
     "SimulatorError",
     "asks_for_confirmation",
+    "declined_gold_write",
     "invented_facts",
     "is_simulator_error",
+    "pending_gold_write",
     "scenario_text",
     "simulator_error_rate",
-    "stopped_before_last_write",
     "unsupported_facts",
 ]
 
@@ -116,32 +123,86 @@ def asks_for_confirmation(text: str) -> bool:
     return bool(_CONFIRM_EN.search(stripped) or _CONFIRM_ZH.search(stripped))
 
 
-def _successful_writes(domain: Any, messages: Sequence[Message]) -> int:
+def _done_keys(domain: Any, messages: Sequence[Message]) -> list[str]:
+    """Keys (as the oracle compares writes) of the agent's successful WRITE calls."""
     failed = {m.tool_call_id for m in messages if m.role is Role.TOOL and m.error}
-    writes = 0
+    keys = []
     for m in messages:
         for call in m.tool_calls if m.role is Role.ASSISTANT else ():
             tool = domain.tools.get(call.name)
-            if tool is not None and tool.kind.value == "write" and call.id not in failed:
-                writes += 1
-    return writes
+            if tool is None or tool.kind.value != "write" or call.id in failed:
+                continue
+            try:
+                keys.append(domain.write_key(call.name, tool.parse_arguments(call.arguments)))
+            except ToolError:
+                continue
+    return keys
 
 
-def stopped_before_last_write(domain: Any, task: Any, trajectory: Trajectory | Any) -> bool:
-    """True when the customer said stop while the agent was waiting for its confirmation of
-    a write (its last text asked for the go-ahead) and fewer successful writes than the
-    gold's had happened. Accepts a `Trajectory` or anything with `.messages`."""
-    messages = trajectory.messages
-    if not messages or messages[-1].role is not Role.USER:
+def proposes(domain: Any, call: GoldCall, text: str) -> bool:
+    """Whether `text` asks the go-ahead for exactly `call`: it names the action (one of the
+    tool's confirmation words) and shows every key value of the call; for a tool that
+    declares no confirmation, every value of the call (free text aside) is shown."""
+    if not asks_for_confirmation(text):
         return False
-    if messages[-1].signal is not Signal.STOP:
+    tool = domain.tools.get(call.name)
+    if tool is None:
         return False
-    last_agent_text = next(
-        (m.content for m in reversed(messages) if m.role is Role.ASSISTANT and m.content), ""
+    if tool.confirm is not None:
+        words: Sequence[str] = tool.confirm.words
+        keys: Sequence[str] = tool.confirm.keys
+    else:
+        words = ("",)  # the values alone identify the write
+        keys = [k for k in call.arguments if k not in set(tool.free_text)]
+    return summary_names(
+        summary=text, words=words, key_values={k: call.arguments.get(k) for k in keys}
     )
-    if not asks_for_confirmation(last_agent_text):
-        return False
-    return _successful_writes(domain, messages) < len(task.gold)
+
+
+def _outstanding(domain: Any, task: Any, messages: Sequence[Message]) -> list[GoldCall]:
+    done = _done_keys(domain, messages)
+    out = []
+    for call in task.gold:
+        key = domain.write_key(call.name, call.arguments)
+        if key in done:
+            done.remove(key)
+        else:
+            out.append(call)
+    return out
+
+
+def pending_gold_write(domain: Any, task: Any, messages: Sequence[Message]) -> GoldCall | None:
+    """The outstanding gold write that the agent's last text (before the customer's last
+    message) asks the go-ahead for, exactly; None when it asks for nothing the task still
+    requires."""
+    last = next((i for i in range(len(messages) - 1, -1, -1) if messages[i].role is Role.USER), -1)
+    text = next(
+        (m.content for m in reversed(messages[:last]) if m.role is Role.ASSISTANT and m.content),
+        "",
+    )
+    if not text:
+        return None
+    for call in _outstanding(domain, task, messages[:last]):
+        if proposes(domain, call, text):
+            return call
+    return None
+
+
+def declined_gold_write(domain: Any, task: Any, messages: Sequence[Message]) -> str:
+    """A description of the first customer message that said no to exactly a write the task
+    still required ("" when there is none)."""
+    for i, m in enumerate(messages):
+        if m.role is not Role.USER or not m.content or is_affirmation(m.content):
+            continue
+        if not is_negation_or_change(m.content):
+            continue
+        call = pending_gold_write(domain, task, messages[: i + 1])
+        if call is not None:
+            return (
+                f"{SIMULATOR_ERROR}: the simulated customer declined ({m.content!r}) the agent's "
+                f"proposal of {call.name}{dict(call.arguments)}, a write its scenario requires"
+            )
+    return ""
 
 
 def is_simulator_error(error: str) -> bool:

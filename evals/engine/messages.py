@@ -20,12 +20,14 @@ class Role(StrEnum):
 
 
 class Signal(StrEnum):
-    """How a participant ends the conversation. Users stop (satisfied) or abandon (gave up);
-    agents end (nothing left to do)."""
+    """How a participant ends the conversation. Users stop (satisfied), abandon (gave up) or
+    say they were transferred to a human (an LLM customer's ###TRANSFER###); agents end
+    (nothing left to do)."""
 
     NONE = ""
     STOP = "stop"
     ABANDON = "abandon"
+    TRANSFER = "transfer"
     END = "end"
 
 

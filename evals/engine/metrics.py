@@ -2,10 +2,13 @@
 
 A *cell* is (domain, task, persona): its n trials and c successes. pass^k is the mean over
 cells of C(c,k)/C(n,k) — the chance that k trials drawn without replacement all succeed —
-never (c/n)^k. Trials that ended in an infrastructure error or a simulator error (the
-simulated customer broke its scenario) are left out of n and c, counted apart and reported with
-their rates; a cell whose trials all errored is listed, never dropped silently. A record whose
-key was seen before replaces the earlier one (a resumed run re-ran that unit).
+never (c/n)^k. Trials that ended in an infrastructure error, a simulator error (the simulated
+customer broke its scenario) or were not judged (prose assertions without a judge) are left
+out of n and c, counted apart and reported with their rates. Nothing is dropped silently: a
+cell with fewer than k measured trials is named (`short_cells`: a gate gives no verdict while
+there is one), and every pass^k comes with its *strict* twin, the same figure with every
+excluded trial counted as a failure. A record whose key was seen before replaces the earlier
+one (a resumed run re-ran that unit).
 """
 
 from __future__ import annotations
@@ -91,7 +94,12 @@ class RecordLike(Protocol):
 class _Cell:
     n: int = 0
     c: int = 0
-    infra: int = 0
+    infra: int = 0  # every excluded trial (infrastructure, simulator, not judged)
+
+    @property
+    def strict(self) -> _Cell:
+        """The cell with its excluded trials counted as failures."""
+        return _Cell(self.n + self.infra, self.c, 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,7 +113,7 @@ class _Contribution:
     failure: str
     agent_turns: int
     questions: int
-    nl_not_judged: int = 0
+    not_judged: bool = False
 
 
 @dataclass
@@ -125,23 +133,23 @@ class Aggregator:
     resolved_agent_turns: int = 0
     resolved_questions: int = 0
     reward_sum: float = 0.0
-    nl_not_judged_trials: int = 0
+    not_judged: int = 0
     by_key: dict[str, _Contribution] = field(default_factory=dict)
 
     def add(self, r: RecordLike) -> None:
         """Count `r`; a record with the key of an earlier one replaces it (records without
         a `key` attribute are all counted)."""
-        excluded = bool(r.infrastructure)
         simulator = bool(getattr(r, "simulator_error", False))
+        not_judged = r.failure == "not_judged"
         contribution = _Contribution(
             (r.domain, r.task_id, r.persona),
-            excluded or simulator,
+            bool(r.infrastructure) or simulator or not_judged,
             simulator,
             r.reward,
             r.failure,
             r.agent_turns,
             r.questions,
-            int(bool(getattr(r, "nl_not_judged", 0))),
+            not_judged,
         )
         key = getattr(r, "key", None)
         if key is not None:
@@ -154,11 +162,12 @@ class Aggregator:
     def _apply(self, x: _Contribution, sign: int) -> None:
         cell = self.cells[x.cell]
         self.trials += sign
-        self.nl_not_judged_trials += sign * x.nl_not_judged
         if x.excluded:
             cell.infra += sign
             if x.simulator:
                 self.simulator_errors += sign
+            elif x.not_judged:
+                self.not_judged += sign
             else:
                 self.infrastructure_errors += sign
             return
@@ -203,9 +212,15 @@ class Report:
     simulator_errors: int = 0
     infrastructure_error_rate: float = 0.0
     simulator_error_rate: float = 0.0
-    # Trials whose natural-language assertions were not judged (the run had no judge
-    # model): their reward stands on the deterministic components alone.
-    nl_not_judged: int = 0
+    # Trials that passed every deterministic check but whose natural-language assertions
+    # were not judged (the run had no judge model): neither passes nor failures.
+    not_judged: int = 0
+    # The same figures with every excluded trial counted as a failure.
+    pass_hat_strict: Mapping[int, Estimate] = field(default_factory=dict)
+    by_domain_strict: Mapping[str, Mapping[int, Estimate]] = field(default_factory=dict)
+    by_persona_strict: Mapping[str, Mapping[int, Estimate]] = field(default_factory=dict)
+    # Per k: the cells ("domain/task/persona") with fewer than k measured trials.
+    short_cells: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         def est(m: Mapping[int, Estimate]) -> dict[str, Any]:
@@ -230,7 +245,11 @@ class Report:
             "simulator_errors": self.simulator_errors,
             "infrastructure_error_rate": self.infrastructure_error_rate,
             "simulator_error_rate": self.simulator_error_rate,
-            "nl_not_judged": self.nl_not_judged,
+            "not_judged": self.not_judged,
+            "pass_hat_strict": est(self.pass_hat_strict),
+            "by_domain_strict": {d: est(m) for d, m in self.by_domain_strict.items()},
+            "by_persona_strict": {p: est(m) for p, m in self.by_persona_strict.items()},
+            "short_cells": {str(k): list(v) for k, v in self.short_cells.items()},
         }
 
 
@@ -243,11 +262,11 @@ def _estimate(cells: list[_Cell], k: int, fn: Any, seed: int) -> Estimate | None
 
 
 def _by(
-    agg: Aggregator, index: int, ks: Sequence[int], seed: int
+    agg: Aggregator, index: int, ks: Sequence[int], seed: int, *, strict: bool = False
 ) -> dict[str, dict[int, Estimate]]:
     groups: dict[str, list[_Cell]] = defaultdict(list)
     for key, cell in agg.cells.items():
-        groups[key[index]].append(cell)
+        groups[key[index]].append(cell.strict if strict else cell)
     out: dict[str, dict[int, Estimate]] = {}
     for name, cells in sorted(groups.items()):
         row = {k: e for k in ks if (e := _estimate(cells, k, pass_hat_k, seed)) is not None}
@@ -263,6 +282,7 @@ def summarise_cells(agg: Aggregator, ks: Sequence[int], *, seed: int = 0) -> Rep
         "/".join(key) for key, cell in agg.cells.items() if cell.n == 0 and cell.infra > 0
     )
     evaluated = sum(c.n for c in cells)
+    strict = [c.strict for c in cells]
     return Report(
         ks=tuple(ks),
         trials=agg.trials,
@@ -282,7 +302,15 @@ def summarise_cells(agg: Aggregator, ks: Sequence[int], *, seed: int = 0) -> Rep
         simulator_errors=agg.simulator_errors,
         infrastructure_error_rate=agg.infrastructure_errors / agg.trials if agg.trials else 0.0,
         simulator_error_rate=agg.simulator_errors / agg.trials if agg.trials else 0.0,
-        nl_not_judged=agg.nl_not_judged_trials,
+        not_judged=agg.not_judged,
+        pass_hat_strict={
+            k: e for k in ks if (e := _estimate(strict, k, pass_hat_k, seed)) is not None
+        },
+        by_domain_strict=_by(agg, 0, ks, seed, strict=True),
+        by_persona_strict=_by(agg, 2, ks, seed, strict=True),
+        short_cells={
+            k: tuple(sorted("/".join(key) for key, c in agg.cells.items() if c.n < k)) for k in ks
+        },
     )
 
 
@@ -294,31 +322,59 @@ def summarise(records: Iterable[RecordLike], ks: Sequence[int], *, seed: int = 0
     return agg.report(ks, seed=seed)
 
 
+def _listed(names: Sequence[str], most: int = 5) -> str:
+    shown = ", ".join(names[:most])
+    return shown + (f" and {len(names) - most} more" if len(names) > most else "")
+
+
 def render_table(report: Report) -> str:
-    """The pass^k table as plain text (what the command prints)."""
+    """The pass^k table as plain text (what the command prints): each figure over the
+    measured trials, and in parentheses the same with every excluded trial a failure."""
 
-    def fmt(e: Estimate | None) -> str:
-        return "   -   " if e is None else f"{e.value:.3f} [{e.low:.2f},{e.high:.2f}]"
+    def fmt(e: Estimate | None, s: Estimate | None) -> str:
+        if e is None:
+            return "   -   "
+        strict = f" ({s.value:.3f})" if s is not None and abs(s.value - e.value) > 5e-4 else ""
+        return f"{e.value:.3f} [{e.low:.2f},{e.high:.2f}]{strict}"
 
-    rows: list[tuple[str, Mapping[int, Estimate]]] = [("all", report.pass_hat)]
-    rows += [(f"persona {p}", m) for p, m in report.by_persona.items()]
+    rows: list[tuple[str, Mapping[int, Estimate], Mapping[int, Estimate]]] = [
+        ("all", report.pass_hat, report.pass_hat_strict)
+    ]
+    rows += [
+        (f"persona {p}", m, report.by_persona_strict.get(p, {}))
+        for p, m in report.by_persona.items()
+    ]
     if len(report.by_domain) > 1:
-        rows += [(f"domain {d}", m) for d, m in report.by_domain.items()]
-    width = max(len(name) for name, _ in rows) + 2
-    lines = [" " * width + "".join(f"{'pass^' + str(k):<24}" for k in report.ks)]
-    for name, m in rows:
-        lines.append(f"{name:<{width}}" + "".join(f"{fmt(m.get(k)):<24}" for k in report.ks))
+        rows += [
+            (f"domain {d}", m, report.by_domain_strict.get(d, {}))
+            for d, m in report.by_domain.items()
+        ]
+    width = max(len(name) for name, _, _ in rows) + 2
+    lines = [" " * width + "".join(f"{'pass^' + str(k):<32}" for k in report.ks)]
+    for name, m, strict in rows:
+        lines.append(
+            f"{name:<{width}}" + "".join(f"{fmt(m.get(k), strict.get(k)):<32}" for k in report.ks)
+        )
     lines.append("pass@k: " + ", ".join(f"@{k}={e.value:.3f}" for k, e in report.pass_at.items()))
+    excluded = report.infrastructure_errors + report.simulator_errors + report.not_judged
     lines.append(
         f"trials {report.trials}, evaluated {report.evaluated}, mean reward "
         f"{report.mean_reward:.3f}, infrastructure errors {report.infrastructure_errors}, "
-        f"simulator errors {report.simulator_errors}"
-        + (f" (all trials errored: {', '.join(report.all_errored)})" if report.all_errored else "")
+        f"simulator errors {report.simulator_errors}, not judged {report.not_judged}"
     )
-    if report.nl_not_judged:
+    if excluded:
+        lines.append(f"(figures in parentheses count the {excluded} excluded trials as failures)")
+    if report.not_judged:
         lines.append(
-            f"natural-language assertions NOT JUDGED on {report.nl_not_judged} trials "
-            "(no judge model): those trials are scored on the deterministic checks only"
+            f"NOT JUDGED: {report.not_judged} trials passed every deterministic check but "
+            "depend on natural-language assertions and the run had no judge model"
+        )
+    k = max(report.ks)
+    short = report.short_cells.get(k, ())
+    if short:
+        lines.append(
+            f"NO VERDICT POSSIBLE at k={k}: {len(short)} cell(s) have fewer than {k} measured "
+            f"trials: {_listed(list(short))}"
         )
     if report.failures:
         lines.append("failures: " + ", ".join(f"{k} {v}" for k, v in report.failures.items()))

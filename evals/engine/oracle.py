@@ -31,8 +31,9 @@ from typing import Any
 
 from evals.engine.domain import Domain
 from evals.engine.errors import EngineError, ToolError
+from evals.engine.fidelity import asks_for_confirmation, declined_gold_write
 from evals.engine.messages import Message, Role, TerminationReason, Trajectory
-from evals.engine.task import GoldCall, Task
+from evals.engine.task import GoldCall, Task, TaskKind
 from evals.engine.tools import ToolKind
 from evals.engine.world import World, diff
 
@@ -171,16 +172,9 @@ def _writes(domain: Domain, trajectory: Trajectory) -> list[_Write]:
                 continue
             result = results.get(call.id)
             out.append(
-                _Write(call.name, _key(domain, call.name, args), not (result and result.error))
+                _Write(call.name, domain.write_key(call.name, args), not (result and result.error))
             )
     return out
-
-
-def _key(domain: Domain, name: str, args: Mapping[str, Any]) -> str:
-    tool = domain.tools.get(name)
-    drop = set(tool.free_text) if tool else set()
-    kept = {k: v for k, v in args.items() if k not in drop}
-    return name + json.dumps(kept, sort_keys=True, ensure_ascii=False)
 
 
 def _arguments_match(required: Mapping[str, Any], given: Mapping[str, Any]) -> bool:
@@ -226,7 +220,7 @@ def lookups_missing(
 
 
 def _classify_state(domain: Domain, task: Task, writes: list[_Write]) -> FailureClass:
-    gold = [(g.name, _key(domain, g.name, g.arguments)) for g in task.gold]
+    gold = [(g.name, domain.write_key(g.name, g.arguments)) for g in task.gold]
     gold_names = {n for n, _ in gold}
     done = [w for w in writes if w.ok]
     if any(w.name not in gold_names for w in done):
@@ -285,6 +279,23 @@ def _coordination_note(domain: Domain, task: Task, trajectory: Trajectory) -> st
     return "coordination: the customer acted, but its side did not end as the task requires"
 
 
+LIMITS = (TerminationReason.MAX_TURNS, TerminationReason.WALL_TIME, TerminationReason.MAX_ERRORS)
+# An agent's text that hands the customer over (the customer then says goodbye).
+_TRANSFER = re.compile(
+    r"\btransferr?(?:ing|ed)?\s+(?:you|this|your)|\btransfer you\b|\bhand(?:ing)? (?:you|this) "
+    r"over\b|\bhuman (?:agent|colleague|representative)\b|转人工|转接|人工客服",
+    re.IGNORECASE,
+)
+
+
+def human_expected(domain: Domain, task: Task) -> bool:
+    """Whether the right outcome of `task` involves a human: a required hand-off category, or
+    a gold write on a tool that ends the conversation (a transfer)."""
+    if task.handoff_category or task.kind is TaskKind.HANDOFF:
+        return True
+    return any((t := domain.tools.get(g.name)) is not None and t.terminal for g in task.gold)
+
+
 def evaluate(domain: Domain, task: Task, trajectory: Trajectory, world: World) -> Evaluation:
     if trajectory.termination is TerminationReason.INFRASTRUCTURE_ERROR:
         return Evaluation(0.0, {}, FailureClass.INFRASTRUCTURE, notes=(trajectory.error,))
@@ -329,20 +340,41 @@ def evaluate(domain: Domain, task: Task, trajectory: Trajectory, world: World) -
         "not looked up: " + " | ".join(f"{a.name}{dict(a.arguments)}" for a in alts)
         for alts in unread
     ]
-    abandoned = trajectory.termination is TerminationReason.USER_ABANDON
-    if abandoned:
+    termination = trajectory.termination
+    abandoned = termination is TerminationReason.USER_ABANDON
+    limit = termination in LIMITS
+    last_text = texts[-1] if texts else ""
+    transferred = termination is TerminationReason.TRANSFER_TO_HUMAN or (
+        termination is TerminationReason.USER_STOP and bool(_TRANSFER.search(last_text))
+    )
+    needless = transferred and not human_expected(domain, task)
+    if abandoned or limit or needless:
         reward = 0.0
+    if limit:
+        notes.append(f"ended at a limit ({termination.value}): a failure whatever the state")
     if reward == 1.0:
         return Evaluation(1.0, components, FailureClass.NONE, diff_lines, tuple(notes))
-    if trajectory.termination is TerminationReason.AGENT_ERROR:
+    declined = "" if violations else declined_gold_write(domain, task, trajectory.messages)
+    if declined:
+        # The customer said no to exactly what its scenario wants, and the trial failed:
+        # the instrument broke, not the agent.
+        return Evaluation(0.0, components, FailureClass.SIMULATOR_ERROR, diff_lines, (declined,))
+    if termination is TerminationReason.AGENT_ERROR:
         failure = FailureClass.AGENT_ERROR
     elif components.get("policy") == 0.0:
         # Writing other values than the customer confirmed is, at root, wrong arguments.
         codes = {x.code for v in violations for x in v.violations}
         only_args = codes == {"confirmation_arguments_differ"}
         failure = FailureClass.WRONG_ARGUMENTS if only_args else FailureClass.POLICY_VIOLATION
+    elif limit:
+        failure = FailureClass.LIMIT_REACHED
+    elif needless:
+        failure = FailureClass.NEEDLESS_TRANSFER
     elif abandoned:
         failure = FailureClass.USER_ABANDONED
+    elif termination is TerminationReason.USER_STOP and asks_for_confirmation(last_text):
+        failure = FailureClass.CUSTOMER_LEFT
+        notes.append(f"the customer left after: {last_text[:200]}")
     elif (
         failed
         and all(a.side == "user" for a in failed)
@@ -351,6 +383,8 @@ def evaluate(domain: Domain, task: Task, trajectory: Trajectory, world: World) -
     ):
         failure = FailureClass.COORDINATION
         notes.append(_coordination_note(domain, task, trajectory))
+    elif task.kind is TaskKind.REFUSAL and components.get("state") != 0.0:
+        failure = FailureClass.UNCHECKED_REFUSAL
     elif components.get("state") == 0.0 or components.get("handoff") == 0.0:
         failure = _classify_state(domain, task, _writes(domain, trajectory))
     else:
@@ -360,10 +394,14 @@ def evaluate(domain: Domain, task: Task, trajectory: Trajectory, world: World) -
 
 def with_nl_verdicts(evaluation: Evaluation, verdicts: Sequence[Any]) -> Evaluation:
     """Fold the judge's verdicts on the task's natural-language assertions into the reward
-    (component `nl_assertions`). Verdicts "not judged" (no judge configured) change nothing
-    here; the record and the report say they were not judged."""
+    (component `nl_assertions`). A trial whose prose assertions were not judged (no judge
+    model) is never passed on the deterministic checks alone: if those passed, its outcome is
+    `not_judged` (neither pass nor failure; counted apart); if they failed, it failed."""
     judged = [v for v in verdicts if v.status != "not_judged"]
     if not judged:
+        if verdicts and evaluation.reward >= 1.0:
+            notes = (*evaluation.notes, f"{len(verdicts)} natural-language assertion(s) not judged")
+            return replace(evaluation, reward=0.0, failure=FailureClass.NOT_JUDGED, notes=notes)
         return evaluation
     failed = [v for v in judged if v.status != "met"]
     components = {**evaluation.components, "nl_assertions": 0.0 if failed else 1.0}

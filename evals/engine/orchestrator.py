@@ -12,10 +12,14 @@ the policy binds the agent) and the user is called again with their results unti
 speaks. The two sides never see each other's tool traffic: the agent's view holds the
 conversation and its own calls, the user's view the conversation and its own calls.
 
-Given the `task`, the orchestrator also holds the simulated customer to its scenario: a
-message stating facts absent from it (checked here for simulators that do not check
-themselves) or a stop while the agent awaited the go-ahead for a write still owed ends the
-trial with `simulator_error` — the measuring instrument failed, not the agent.
+Given the `task`, the orchestrator also holds the simulated customer to its scenario, on
+positive evidence only: a message stating facts absent from it (checked here for simulators
+that do not check themselves), or a stop while the agent's last message asked the go-ahead
+for exactly a write the task still requires, ends the trial with `simulator_error` — the
+measuring instrument failed, not the agent. A stop after any other proposal (a wrong one, a
+needless transfer, an unclear question) is an ordinary end that the oracle judges. A
+customer's TRANSFER signal ends the trial as a hand-off (`transfer_to_human`), judged by the
+oracle like a transfer tool call.
 """
 
 from __future__ import annotations
@@ -27,11 +31,7 @@ from typing import Any
 
 from evals.engine.domain import Domain
 from evals.engine.errors import InfrastructureError, SimulatorError
-from evals.engine.fidelity import (
-    scenario_text,
-    stopped_before_last_write,
-    unsupported_facts,
-)
+from evals.engine.fidelity import pending_gold_write, scenario_text, unsupported_facts
 from evals.engine.messages import (
     Message,
     PolicyVerdict,
@@ -66,13 +66,6 @@ class _Stop(Exception):
     def __init__(self, reason: TerminationReason, error: str = "") -> None:
         self.reason = reason
         self.error = error
-
-
-class _Ended:
-    """What `stopped_before_last_write` reads: the conversation up to the user's message."""
-
-    def __init__(self, messages: list[Message]) -> None:
-        self.messages = messages
 
 
 class Orchestrator:
@@ -262,15 +255,17 @@ class Orchestrator:
         if self._check_facts:
             self._check_user_facts(reply)
         if reply.signal is Signal.STOP:
-            if self.task is not None and stopped_before_last_write(
-                self.domain, self.task, _Ended(upto)
-            ):
+            owed = pending_gold_write(self.domain, self.task, upto) if self.task else None
+            if owed is not None:
                 raise _Stop(
                     TerminationReason.SIMULATOR_ERROR,
-                    "SimulatorError: the simulated customer stopped before the agent's "
-                    "last write (it was asked to confirm and said stop instead)",
+                    "SimulatorError: the simulated customer stopped when the agent asked the "
+                    f"go-ahead for {owed.name}{dict(owed.arguments)}, a write its scenario "
+                    "requires",
                 )
             raise _Stop(TerminationReason.USER_STOP)
+        if reply.signal is Signal.TRANSFER:
+            raise _Stop(TerminationReason.TRANSFER_TO_HUMAN)
         if reply.signal is Signal.ABANDON:
             raise _Stop(TerminationReason.USER_ABANDON)
 

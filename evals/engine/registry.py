@@ -130,5 +130,5 @@ register_user("sandbox/scripted", _sandbox_scripted)
 
 # The fault-injected and adversarial agents register themselves; imported here so their
 # names always resolve.
-import evals.engine.adversaries  # noqa: E402, F401
+import evals.engine.adversaries  # noqa: E402
 import evals.engine.faults  # noqa: E402, F401

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from evals.engine.metrics import Aggregator, Report
-from evals.models import ERROR_OUTCOMES, TrialOutcome
+from evals.models import EXCLUDED_OUTCOMES, TrialOutcome
 from evals.services.suites import Suite
 
 
@@ -54,7 +54,7 @@ class Row:
     @property
     def excluded(self) -> bool:
         """Not the agent's outcome (left out of n and c)."""
-        return self.outcome in ERROR_OUTCOMES
+        return self.outcome in EXCLUDED_OUTCOMES
 
 
 ROW_FIELDS = (
@@ -100,6 +100,11 @@ class Check:
             "threshold": self.threshold,
             "message": self.message,
         }
+
+
+def _listed(names: list[str], most: int = 10) -> str:
+    shown = ", ".join(names[:most])
+    return shown + (f" and {len(names) - most} more" if len(names) > most else "")
 
 
 def _heatmap(rows: list[Row], k: int) -> dict[str, Any]:
@@ -171,6 +176,10 @@ def summarise_rows(rows: Iterable[Row], suite: Suite) -> tuple[Report, dict[str,
         "infrastructure_error_rate": report.infrastructure_error_rate,
         "simulator_errors": report.simulator_errors,
         "simulator_error_rate": report.simulator_error_rate,
+        "not_judged": report.not_judged,
+        "not_judged_tasks": sorted(
+            {f"{r.domain}/{r.task_id}" for r in rows if r.outcome == TrialOutcome.NOT_JUDGED}
+        ),
         "models": resolved_models(rows),
         "heatmap": _heatmap(rows, suite.gate_k),
         "usage": usage,
@@ -212,20 +221,35 @@ def gate_evaluate(suite: Suite, report: Report, extra: dict[str, Any]) -> tuple[
             f"simulator ({sim_rate:.1%}; at most {gate.max_simulator_error_rate:.1%} allowed)",
         )
     )
-    unmeasured = len(report.all_errored)
-    measured_ok = unmeasured == 0
+    k = suite.gate_k
+    short = list(report.short_cells.get(k, ()))
+    measured_ok = not short
     checks.append(
         Check(
-            "tasks_measured",
+            "cells_measured",
             measured_ok,
-            unmeasured,
+            len(short),
             0,
-            f"{unmeasured} task(s) have no evaluated trial (every trial errored)"
-            if unmeasured
-            else "every task has at least one evaluated trial",
+            f"{len(short)} cell(s) (domain/task/persona) have fewer than {k} measured trials, "
+            f"so pass^{k} cannot be estimated for them: {_listed(short)}"
+            if short
+            else f"every cell has at least {k} measured trials",
         )
     )
-    k = suite.gate_k
+    unjudged = list(extra.get("not_judged_tasks", ()))
+    judged_ok = not unjudged
+    checks.append(
+        Check(
+            "judged",
+            judged_ok,
+            len(unjudged),
+            0,
+            f"{len(unjudged)} task(s) depend on natural-language assertions that no judge "
+            f"model judged (configure one): {_listed(unjudged)}"
+            if unjudged
+            else "every task was judged on all of its criteria",
+        )
+    )
     for domain in suite.domains:
         estimate = report.by_domain.get(domain, {}).get(k)
         low = estimate.low if estimate is not None else 0.0
@@ -264,7 +288,7 @@ def gate_evaluate(suite: Suite, report: Report, extra: dict[str, Any]) -> tuple[
             f"{violations} policy violation(s) (at most {gate.max_policy_violations})",
         )
     )
-    if not (infra_ok and sim_ok and measured_ok):
-        # Either way the agent was not measured on enough trials to judge it.
+    if not (infra_ok and sim_ok and measured_ok and judged_ok):
+        # Either way the agent was not measured on enough trials to judge it: no verdict.
         return "error", checks
     return ("pass" if all(c.ok for c in checks) else "fail"), checks

@@ -38,6 +38,8 @@ def outcome_of(record: TrialRecord) -> TrialOutcome:
         return TrialOutcome.SIMULATOR
     if record.infrastructure:
         return TrialOutcome.INFRASTRUCTURE
+    if record.not_judged:
+        return TrialOutcome.NOT_JUDGED
     return TrialOutcome.PASS if record.reward >= 1.0 else TrialOutcome.FAIL
 
 

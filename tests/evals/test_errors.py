@@ -84,10 +84,12 @@ def test_too_many_infrastructure_errors_say_could_not_complete_in_the_one_line_r
 
 
 @pytest.mark.parametrize(
-    ("max_rate", "verdict"), [(0.2, "pass"), (0.05, "error")], ids=["under", "over"]
+    ("max_rate", "first_reason"),
+    [(0.2, "cell(s) (domain/task/persona) have fewer than"), (0.05, "2 of 20 trials were spoiled")],
+    ids=["under", "over"],
 )
-def test_the_simulator_error_rate_is_gated_by_its_own_threshold(
-    rita, make_suite, max_rate: float, verdict: str
+def test_the_simulator_error_rate_is_gated_by_its_own_threshold_and_short_cells_give_no_verdict(
+    rita, make_suite, max_rate: float, first_reason: str
 ) -> None:
     gate = {
         "pass_hat_k_lower": 0.0,
@@ -104,9 +106,13 @@ def test_the_simulator_error_rate_is_gated_by_its_own_threshold(
     assert checks["simulator_error_rate"]["observed"] == pytest.approx(0.1)
     assert checks["infrastructure_error_rate"]["ok"]
     assert run.summary["report"]["evaluated"] == 18  # excluded from n and c
-    assert run.verdict == verdict
-    if verdict == "error":
-        assert run.error_message.startswith("could not complete: 2 of 20 trials were spoiled")
+    assert checks["simulator_error_rate"]["ok"] is (max_rate == 0.2)
+    # Under the rate or not, the two spoiled trials leave their cells short of k measured
+    # trials: no verdict either way, and the reason says which.
+    assert not checks["cells_measured"]["ok"]
+    assert run.verdict == "error"
+    assert run.error_message.startswith("could not complete: ")
+    assert first_reason in run.error_message
 
 
 def test_resume_reruns_exactly_the_stored_error_rows_in_place(

@@ -5,7 +5,7 @@ argument for another."""
 from __future__ import annotations
 
 from evals.domains import get_domain
-from evals.engine.oracle import FailureClass, _classify_state, _key, _Write
+from evals.engine.oracle import FailureClass, _classify_state, _Write
 from evals.engine.task import GoldCall
 
 membership = get_domain("membership")
@@ -13,7 +13,7 @@ task = membership.task("membership-064-unfreeze-then-upgrade-email")
 
 
 def _w(call: GoldCall, ok: bool = True) -> _Write:
-    return _Write(call.name, _key(membership, call.name, call.arguments), ok)
+    return _Write(call.name, membership.write_key(call.name, call.arguments), ok)
 
 
 def test_the_unfreeze_chain_alone_is_an_omission_not_wrong_arguments():

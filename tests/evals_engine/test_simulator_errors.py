@@ -1,6 +1,8 @@
-"""Simulator fidelity as its own outcome: a simulated customer that invents facts or stops
-before the agent's last write spoils the trial; it is a simulator error — excluded from
-pass^k, counted apart with its rate, and re-run by resume — never the agent's failure."""
+"""Simulator fidelity as its own outcome, on positive evidence only: a simulated customer that
+invents facts, or that stops or says no when the agent proposes exactly a write its scenario
+requires, spoils the trial; it is a simulator error — excluded from pass^k, counted apart with
+its rate, and re-run by resume. A customer who leaves after any other proposal is the agent's
+failure."""
 
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ import pytest
 from evals.domains import get_domain
 from evals.engine import registry
 from evals.engine.errors import SimulatorError
-from evals.engine.fidelity import asks_for_confirmation, stopped_before_last_write
+from evals.engine.fidelity import asks_for_confirmation, pending_gold_write
 from evals.engine.messages import Message, Role, Signal
 from evals.engine.metrics import summarise
 from evals.engine.runner import (
@@ -103,7 +105,8 @@ def test_a_customer_stopping_when_asked_to_confirm_a_write_is_a_simulator_error(
     spec = _spec("test/quitter")
     record = run_unit(spec, plan(spec)[0])
     assert record.termination == "simulator_error", (record.termination, record.error)
-    assert "stopped before the agent's last write" in record.error
+    assert "stopped when the agent asked the go-ahead for" in record.error
+    assert WRITE_TASK.gold[0].name in record.error
     trajectory = record.trajectory
     assert trajectory is not None and trajectory["termination"] == "simulator_error"
 
@@ -113,14 +116,65 @@ def test_a_stop_after_a_closing_question_is_the_customers_right():
     assert asks_for_confirmation("I will cancel order #W1 ($54.84). Shall I proceed? (yes/no)")
     assert asks_for_confirmation("确认取消订单 #W1 吗\uff1f")
 
-    class _T:
-        gold = (object(),)
-        messages = (
-            Message.assistant("Is there anything else I can help with?"),
-            Message.user("No, bye.", Signal.STOP),
-        )
+    messages = (
+        Message.assistant("Is there anything else I can help with?"),
+        Message.user("No, bye.", Signal.STOP),
+    )
+    assert pending_gold_write(retail, WRITE_TASK, messages) is None
 
-    assert not stopped_before_last_write(retail, _T, _T)
+
+def _proposal_of(call: Any) -> str:
+    values = ", ".join(str(v) for v in call.arguments.values())
+    return f"I will {call.name.replace('_', ' ')} ({values}). Shall I proceed? (yes/no)"
+
+
+def test_only_an_exact_proposal_of_an_outstanding_gold_write_is_pending():
+    gold = WRITE_TASK.gold[0]
+    exact = (Message.assistant(_proposal_of(gold)), Message.user("bye", Signal.STOP))
+    assert pending_gold_write(retail, WRITE_TASK, exact) == gold
+    other = dict(gold.arguments)
+    key = next(k for k, v in other.items() if isinstance(v, str) and v)
+    other[key] = "something else"
+    wrong = type(gold)(gold.name, other)
+    assert (
+        pending_gold_write(
+            retail,
+            WRITE_TASK,
+            (Message.assistant(_proposal_of(wrong)), Message.user("bye", Signal.STOP)),
+        )
+        is None
+    )
+    transfer = Message.assistant("I'll transfer you to a human. Shall I proceed? (yes/no)")
+    assert pending_gold_write(retail, WRITE_TASK, (transfer, Message.user("ok"))) is None
+
+
+class _Leaver(_Wrapped):
+    """Says goodbye at the first question that asks for a go-ahead (whatever it proposes)."""
+
+    fidelity_checked = True
+
+    def respond(self, messages: Sequence[Message]) -> Message:
+        last = next((m.content for m in reversed(messages) if m.role is Role.ASSISTANT), "")
+        if asks_for_confirmation(last):
+            return Message.user("No thanks, bye.", Signal.STOP)
+        return self.inner.respond(messages)
+
+
+def test_a_customer_leaving_after_a_needless_transfer_proposal_is_the_agents_failure():
+    registry.register_user("test/leaver", lambda **kw: _Leaver(**kw))
+    try:
+        exchange = next(t for t in retail.tasks() if t.gold and "exchange" in t.gold[0].name)
+        spec = RunSpec(
+            domains=("retail",),
+            task_ids=(exchange.id,),
+            user="test/leaver",
+            agent="sandbox/adversary:transfer_proposer",
+        )
+        record = run_unit(spec, plan(spec)[0])
+    finally:
+        registry._users.pop("test/leaver", None)
+    assert record.termination == "user_stop" and not record.simulator_error
+    assert record.reward == 0.0 and record.failure == "needless_transfer", record.notes
 
 
 def test_the_scripted_customer_is_never_flagged_on_the_smoke_split():

@@ -79,7 +79,11 @@ def test_the_do_nothing_agent_scores_zero_on_every_task():
     records = [run_unit(spec, u) for u in plan(spec)]
     assert len(records) == len(TASKS)
     assert all(r.reward == 0.0 for r in records)
-    assert {r.failure for r in records} == {FailureClass.OMISSION.value}
+    kinds = {t.id: t.kind for t in TASKS}
+    for r in records:
+        refusal = kinds[r.task_id] is TaskKind.REFUSAL
+        expected = FailureClass.UNCHECKED_REFUSAL if refusal else FailureClass.OMISSION
+        assert r.failure == expected.value, (r.task_id, r.failure)
 
 
 def test_a_failed_state_comes_with_a_readable_diff():

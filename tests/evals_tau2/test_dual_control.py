@@ -308,7 +308,7 @@ def test_a_customer_acting_on_its_side_and_stopping_before_the_agents_write_is_a
         task=task,
     ).run()
     assert trajectory.termination is TerminationReason.SIMULATOR_ERROR
-    assert "stopped before the agent's last write" in trajectory.error
+    assert "stopped when the agent asked the go-ahead for update_task_status" in trajectory.error
     # Its own write did run on its side; the agent saw only its words.
     assert world.tables["user:notifications"]["notif_1"]["status"] == "read"
     assert evaluate(mock, task, trajectory, world).failure is FailureClass.SIMULATOR_ERROR

@@ -10,11 +10,11 @@ from typing import Any
 import pytest
 
 from evals.domains import get_domain
-from evals.engine.errors import EngineError
-from evals.engine.judge import JudgeError, parse_verdicts, transcript
+from evals.engine.judge import JudgeError, not_judged, parse_verdicts, transcript
 from evals.engine.llm import ModelClient, RetryPolicy
 from evals.engine.llm.shared import set_default_client
 from evals.engine.metrics import render_table, summarise
+from evals.engine.oracle import Evaluation, FailureClass, with_nl_verdicts
 from evals.engine.runner import MemorySink, RunSpec, plan, run, run_unit
 from tests.support.openai_server import text
 
@@ -49,12 +49,18 @@ def _nl_run(judge_params: dict[str, Any], judge_model: str = "gpt-4o-mini"):
     return spec, run_unit(spec, plan(spec)[0])
 
 
-def test_the_prose_only_task_is_loaded_and_runs_only_with_a_judge():
+def test_the_prose_only_task_runs_without_a_judge_and_is_reported_not_judged():
     task = get_domain("tau2_mock").task(NL_TASK)
     assert task.needs_judge
     assert task.judged_in_prose == ("The task is created successfully", "The user is complimented")
-    with pytest.raises(EngineError, match="judge model"):
-        plan(RunSpec(domains=("tau2_mock",), task_ids=(NL_TASK,)))
+    spec = RunSpec(domains=("tau2_mock",), task_ids=(NL_TASK,), trials=2)
+    sink = MemorySink()
+    report = run(spec, sink, ks=(1, 2))
+    assert [r.failure for r in sink.records] == ["not_judged", "not_judged"]
+    assert all(r.reward == 0.0 and not r.infrastructure for r in sink.records)
+    assert report.not_judged == 2 and report.evaluated == 0 and 1 not in report.pass_hat
+    assert report.short_cells[1] == (f"tau2_mock/{NL_TASK}/baseline",)
+    assert "NOT JUDGED: 2 trials" in render_table(report)
 
 
 def test_met_assertions_pass_with_the_judges_reasoning_on_the_record():
@@ -116,8 +122,18 @@ def test_without_a_judge_prose_assertions_are_reported_not_judged_never_passed()
     assert "nl_assertions" not in record.components
     assert {v["status"] for v in record.nl_assertions} == {"not_judged"}
     assert record.to_dict()["nl_assertions"][0]["status"] == "not_judged"
-    assert report.nl_not_judged == 1 and report.to_dict()["nl_not_judged"] == 1
-    assert "NOT JUDGED on 1 trials" in render_table(report)
+    # Doing nothing fails the deterministic checks: a failure, whatever the prose says.
+    assert record.reward == 0.0 and record.failure != "not_judged"
+    assert report.not_judged == 0 and report.evaluated == 1
+
+
+def test_passing_every_deterministic_check_without_a_judge_is_not_judged_never_a_pass():
+    passed = Evaluation(1.0, {"state": 1.0}, FailureClass.NONE)
+    unjudged = not_judged(("The user is complimented",))
+    out = with_nl_verdicts(passed, unjudged)
+    assert out.reward == 0.0 and out.failure is FailureClass.NOT_JUDGED
+    failed = Evaluation(0.0, {"state": 0.0}, FailureClass.OMISSION)
+    assert with_nl_verdicts(failed, unjudged) == failed
 
 
 def test_the_judge_reads_only_what_the_agent_saw_at_temperature_zero(openai_server):

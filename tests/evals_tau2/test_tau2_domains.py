@@ -82,9 +82,10 @@ def test_an_exchange_paid_by_a_gift_card_without_the_balance_is_refused():
 def test_the_published_task_counts_are_loaded():
     mock = get_domain("tau2_mock")
     assert len(mock.tasks()) == 10
-    # The 10th is judged in prose only: a run without a judge model leaves it out.
+    # The 10th is judged in prose only: planned with or without a judge (without one, its
+    # trials are reported not judged, and a gate cannot pass).
     assert [t.id for t in mock.tasks() if t.needs_judge] == ["create_task_1_nl_eval"]
-    assert len(plan(RunSpec(domains=("tau2_mock",)))) == 9
+    assert len(plan(RunSpec(domains=("tau2_mock",)))) == 10
     assert len(plan(RunSpec(domains=("tau2_mock",), judge_model="openai/judge"))) == 10
     retail = get_domain("tau2_retail")
     assert len(retail.tasks()) == 114
@@ -137,8 +138,10 @@ def test_a_run_with_litellm_agent_and_user_on_the_local_server_passes_every_mock
     set_default_client(ModelClient())
     try:
         params = {"api_base": openai_server.url, "api_key": "test"}
+        judged_by_state = tuple(t.id for t in get_domain("tau2_mock").tasks() if not t.needs_judge)
         spec = RunSpec(
             domains=("tau2_mock",),
+            task_ids=judged_by_state,
             trials=2,
             agent="openai/tau2-agent",
             agent_params=params,

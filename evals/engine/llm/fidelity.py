@@ -5,11 +5,12 @@ from evals.engine.fidelity import (
     SIMULATOR_ERROR,
     SimulatorError,
     asks_for_confirmation,
+    declined_gold_write,
     invented_facts,
     is_simulator_error,
+    pending_gold_write,
     scenario_text,
     simulator_error_rate,
-    stopped_before_last_write,
     unsupported_facts,
 )
 
@@ -17,10 +18,11 @@ __all__ = [
     "SIMULATOR_ERROR",
     "SimulatorError",
     "asks_for_confirmation",
+    "declined_gold_write",
     "invented_facts",
     "is_simulator_error",
+    "pending_gold_write",
     "scenario_text",
     "simulator_error_rate",
-    "stopped_before_last_write",
     "unsupported_facts",
 ]

@@ -53,7 +53,11 @@ def build_prompt(scenario: Any, persona: Any) -> str:
 
 def parse_signal(text: str) -> tuple[str, Signal]:
     """Strip a special token from the reply and map it to a signal."""
-    for token, signal in ((ABANDON, Signal.ABANDON), (TRANSFER, Signal.STOP), (STOP, Signal.STOP)):
+    for token, signal in (
+        (ABANDON, Signal.ABANDON),
+        (TRANSFER, Signal.TRANSFER),
+        (STOP, Signal.STOP),
+    ):
         if token in text:
             return text.replace(token, "").strip(), signal
     return text.strip(), Signal.NONE

@@ -140,3 +140,13 @@ def check_confirmation(
             "summarise the action again with those values and ask for confirmation.",
         )
     return None
+
+
+def summary_names(*, summary: str, words: Iterable[str], key_values: Mapping[str, Any]) -> bool:
+    """Whether `summary` names the action (one of `words`) and shows every key value — what
+    the confirmation rule asks of the agent's summary, without a reply to judge."""
+    summary_lower = summary.lower()
+    if not any(w.lower() in summary_lower for w in words):
+        return False
+    numbers = _numbers(summary)
+    return all(_value_shown(v, summary_lower, numbers) for v in key_values.values())

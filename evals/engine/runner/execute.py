@@ -33,15 +33,10 @@ def plan(spec: RunSpec) -> list[WorkUnit]:
     units: list[WorkUnit] = []
     for domain_name in spec.domains:
         domain = get_domain(domain_name)
+        # Without a judge model, tasks judged in prose still run: a trial that passes every
+        # deterministic check is reported "not judged" (never a pass), one that fails them
+        # is a failure — and a gate cannot pass while any is unjudged.
         tasks = domain_tasks(domain, spec.split, spec.task_ids)
-        if not spec.judge_model:
-            unjudgeable = [t.id for t in tasks if t.needs_judge]
-            if spec.task_ids and unjudgeable:
-                raise EngineError(
-                    f"tasks {', '.join(unjudgeable)} are judged only by natural-language "
-                    "assertions: configure a judge model (judge_model) to run them"
-                )
-            tasks = [t for t in tasks if not t.needs_judge]
         for persona in spec.personas:
             parse_persona(persona)  # fail early on a bad persona spec
         for task in tasks:
@@ -149,6 +144,13 @@ def run_unit(spec: RunSpec, unit: WorkUnit) -> TrialRecord:
         task=task,
     ).run()
     evaluation = evaluate(domain, task, trajectory, world)
+    if evaluation.failure is FailureClass.SIMULATOR_ERROR:
+        # The oracle found the customer declining exactly what its scenario wants.
+        trajectory = replace(
+            trajectory,
+            termination=TerminationReason.SIMULATOR_ERROR,
+            error="; ".join(evaluation.notes),
+        )
     models = {"agent": _resolved(agent, spec.agent), "user": _resolved(user, spec.user)}
     nl, usage, judge_error = _judge(spec, unit, task.judged_in_prose, trajectory)
     if judge_error:

@@ -1,10 +1,13 @@
 """TrialRecord: one finished trial, as stored (one JSON line) and aggregated.
 
-Two kinds of trial are not the agent's outcome and are excluded from pass^k (n and c):
-infrastructure errors (provider, network, a crash in the harness) and simulator errors (the
-simulated customer broke its scenario). `infrastructure` is True for both — it means "not
-counted against the agent, re-run by resume" —, `simulator_error` tells the second kind
-apart so reports count them separately.
+Three kinds of trial are not the agent's outcome and are excluded from pass^k (n and c):
+infrastructure errors (provider, network, a crash in the harness), simulator errors (the
+simulated customer demonstrably broke its scenario) and trials not judged (their success
+depends on natural-language assertions and the run had no judge). `infrastructure` is True
+for the first two — "not counted against the agent, re-run by resume" —, `simulator_error`
+tells the second kind apart, `not_judged` the third (not re-run: without a judge a re-run
+would be as unjudged). Reports count each apart and show pass^k with all of them counted as
+failures beside the measured figure.
 """
 
 from __future__ import annotations
@@ -62,7 +65,7 @@ class TrialRecord:
     def simulator_error(self) -> bool:
         """The simulated customer spoiled the trial (older files: a `SimulatorError` that
         ended the trial as an infrastructure error)."""
-        if self.termination == "simulator_error":
+        if self.termination == "simulator_error" or self.failure == "simulator_error":
             return True
         return self.termination == "infrastructure_error" and "SimulatorError" in self.error
 
@@ -70,7 +73,14 @@ class TrialRecord:
     def infrastructure(self) -> bool:
         """Not the agent's outcome: an infrastructure or a simulator error. Excluded from n
         and c, and re-run by resume."""
-        return self.termination in ("infrastructure_error", "simulator_error")
+        return self.termination in ("infrastructure_error", "simulator_error") or (
+            self.failure == "simulator_error"
+        )
+
+    @property
+    def not_judged(self) -> bool:
+        """Passed every deterministic check, but its prose assertions were not judged."""
+        return self.failure == "not_judged"
 
     @property
     def unit(self) -> WorkUnit:
