@@ -312,12 +312,18 @@ def print_verdict(run: EvalRun, out: Callable[[str], None], base_url: str) -> No
     )
     report = (run.summary or {}).get("report", {})
     p = report.get("pass_hat", {})
+    strict = report.get("pass_hat_strict", {})
     figures = ", ".join(
         f"pass^{k} {e['value']:.3f} [{e['low']:.3f}, {e['high']:.3f}]" for k, e in p.items()
     )
     out(f"Verdict: {label} — run #{run.pk}, {run.total_units} trials in {run.seconds or 0:.1f} s")
     if figures:
         out(f"  {figures}")
+    if strict:
+        out(
+            "  with every excluded trial counted as a failure: "
+            + ", ".join(f"pass^{k} {e['value']:.3f}" for k, e in strict.items())
+        )
     if run.summary:
         rates = selectors.run_error_rates(run=run)
         out(

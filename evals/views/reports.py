@@ -90,10 +90,33 @@ ERROR_HELP = {
     ),
     "simulator": (
         "Simulator errors",
-        "The simulated customer broke its scenario (invented a fact, stopped before the "
-        "agent's last write): above the threshold the run could not complete (exit 2).",
+        "The simulated customer demonstrably broke its scenario (stated a fact it was never "
+        "given, or stopped or said no when the agent proposed exactly what it wanted): above "
+        "the threshold the run could not complete (exit 2).",
     ),
 }
+NOT_JUDGED_HELP = (
+    "Not judged",
+    "Passed every deterministic check, but success also depends on natural-language "
+    "assertions and the run had no judge model: never counted as a pass, and the gate gives "
+    "no verdict while any remain.",
+)
+
+
+def _passk_rows(report: dict[str, Any]) -> list[dict[str, Any]]:
+    """One row per k: pass^k over the measured trials, the same with every excluded trial
+    counted as a failure, and pass@k."""
+    strict = report.get("pass_hat_strict", {})
+    at = report.get("pass_at", {})
+    return [
+        {
+            "k": k,
+            "estimate": e,
+            "strict": strict.get(k, {}).get("value"),
+            "at": at.get(k, {}).get("value"),
+        }
+        for k, e in report.get("pass_hat", {}).items()
+    ]
 
 
 def _error_rows(run: Any) -> list[dict[str, Any]]:
@@ -111,6 +134,20 @@ def _error_rows(run: Any) -> list[dict[str, Any]]:
                 "help": help_text,
             }
         )
+    summary = run.summary or {}
+    not_judged = int(summary.get("not_judged", 0) or 0)
+    trials = int((summary.get("report") or {}).get("trials", 0) or 0)
+    label, help_text = NOT_JUDGED_HELP
+    rows.append(
+        {
+            "label": label,
+            "count": not_judged,
+            "rate": 100 * not_judged / trials if trials else 0.0,
+            "max_rate": 0.0,
+            "ok": not_judged == 0,
+            "help": help_text,
+        }
+    )
     return rows
 
 
@@ -136,6 +173,7 @@ def run_detail(request: HttpRequest, run_id: int) -> HttpResponse:
             "run": run,
             "summary": summary,
             "report": report,
+            "passk_rows": _passk_rows(report),
             "pass_chart": charts.pass_k_chart(_series(summary)) if report else "",
             "persona_chart": charts.pass_k_chart(list(report.get("by_persona", {}).items()))
             if report
