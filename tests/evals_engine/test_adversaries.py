@@ -1,0 +1,134 @@
+"""Agents written to slip through the verdict, each kept failing here.
+
+Every finding of the adversarial review has its agent: the transfer proposer and the
+sometimes-stop agent (failures once turned into simulator errors), the staller (running out
+of turns once passed write-less tasks), the do-nothing agent and the blanket refuser."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+
+from evals.domains import get_domain
+from evals.engine import registry
+from evals.engine.adversaries import agent_name
+from evals.engine.messages import Message, Role, TerminationReason, Trajectory
+from evals.engine.metrics import summarise
+from evals.engine.oracle import FailureClass, evaluate
+from evals.engine.orchestrator import Limits
+from evals.engine.runner import MemorySink, RunSpec, run
+
+retail = get_domain("retail")
+membership = get_domain("membership")
+PROPOSED_AWAY = ("exchange", "freeze", "create")
+
+
+def _run(agent: str, domains: Sequence[str] = ("retail", "membership"), **kw: Any) -> MemorySink:
+    spec = RunSpec(domains=tuple(domains), agent=agent, include_trajectory=False, **kw)
+    sink = MemorySink()
+    run(spec, sink, ks=(1,))
+    return sink
+
+
+def _tasks_proposed_away() -> set[str]:
+    return {
+        t.id
+        for d in (retail, membership)
+        for t in d.tasks()
+        if any(word in g.name for g in t.gold for word in PROPOSED_AWAY)
+    }
+
+
+def test_the_transfer_proposer_fails_every_task_it_hands_away_and_spoils_none():
+    sink = _run(agent_name("transfer_proposer"))
+    by_task = {r.task_id: r for r in sink.records}
+    away = _tasks_proposed_away()
+    assert away and away <= set(by_task)
+    for task_id in away:
+        r = by_task[task_id]
+        assert r.reward == 0.0 and not r.infrastructure, (task_id, r.failure, r.error)
+        assert r.failure in {"needless_transfer", "customer_left"}, (task_id, r.failure)
+    assert not any(r.simulator_error for r in sink.records)
+    report = summarise(sink.records, ks=(1,))
+    assert report.pass_hat[1].value == report.pass_hat_strict[1].value
+    assert report.pass_hat[1].value <= 1 - len(away) / len(by_task) + 1e-9
+
+
+def test_the_sometimes_stop_agent_is_charged_for_every_trial_it_ends_by_a_transfer():
+    sink = _run(agent_name("sometimes_stop"), trials=4)
+    assert not any(r.simulator_error for r in sink.records)
+    stopped = [r for r in sink.records if r.failure == "needless_transfer"]
+    assert len(stopped) > len(sink.records) / 10  # about a quarter of the trials with a write
+    report = summarise(sink.records, ks=(1, 4))
+    # Nothing excluded: the figure is the agent's, and below the reference agent's.
+    assert report.short_cells[4] == () and report.pass_hat[4].value < 0.8
+    assert report.pass_hat[4].value == report.pass_hat_strict[4].value
+
+
+class _Patient:
+    """A customer who restates its request forever and never leaves."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        self.reason = kwargs["scenario"].reason
+
+    def respond(self, messages: Sequence[Message]) -> Message:
+        return Message.user(f"As I said: {self.reason}")
+
+
+@pytest.fixture
+def patient_user() -> Any:
+    registry.register_user("test/patient", lambda **kw: _Patient(**kw))
+    yield "test/patient"
+    registry._users.pop("test/patient", None)
+
+
+def test_running_out_of_turns_fails_every_task_whatever_the_final_state(patient_user):
+    sink = _run(
+        agent_name("stall"),
+        domains=("retail", "membership", "tau2_mock"),
+        user=patient_user,
+        limits=Limits(max_turns=6),
+    )
+    assert {r.termination for r in sink.records} == {"max_turns"}
+    assert {r.failure for r in sink.records} == {"limit_reached"}
+    assert all(r.reward == 0.0 for r in sink.records)
+
+
+@pytest.mark.parametrize("limit", ["max_turns", "wall_time", "max_errors"])
+def test_an_unchanged_world_at_a_limit_scores_zero_on_every_tau2_retail_task(limit):
+    domain = get_domain("tau2_retail")
+    for task in domain.tasks():
+        messages = (
+            Message.system(domain.policy),
+            Message.assistant("Hi! How can I help you today?"),
+            Message(Role.USER, task.scenario.reason),
+        )
+        idle = Trajectory(messages, (), (), TerminationReason(limit), 0, 0.0)
+        evaluation = evaluate(domain, task, idle, domain.fresh_world(task.world_seed))
+        assert evaluation.reward == 0.0, task.id
+        assert evaluation.failure in {
+            FailureClass.LIMIT_REACHED,
+            FailureClass.POLICY_VIOLATION,
+        }, (task.id, evaluation.failure)
+
+
+@pytest.mark.parametrize(
+    "agent",
+    [
+        "sandbox/fault:do_nothing",
+        pytest.param(
+            agent_name("blanket_refuser"),
+            marks=pytest.mark.xfail(
+                strict=True, reason="retail refusal tasks do not require a lookup yet"
+            ),
+        ),
+        agent_name("stall"),
+    ],
+)
+def test_a_bad_agent_scores_zero_on_every_task_of_every_offline_domain(agent):
+    sink = _run(agent, domains=("retail", "membership", "tau2_mock"))
+    passed = sorted(r.key for r in sink.records if r.reward >= 1.0)
+    assert passed == [], passed
+    assert not any(r.infrastructure for r in sink.records)
