@@ -22,7 +22,9 @@ class Domain:
     ever uses copies). `load_tasks()` returns every task; splits are tags on the tasks.
     `reference_agent` / `scripted_user`: the domain's offline `sandbox/reference` and
     `sandbox/scripted` factories (None when the domain has none). `assertions`: the checks
-    tasks may name (`Task.assertions`), `fn(world, **arguments) -> bool`."""
+    tasks may name (`Task.assertions`), `fn(world, **arguments) -> bool`.
+    `scripted_languages`: the languages its `sandbox/scripted` customer writes (a persona's
+    `language`); a run asking it for another is refused at planning, never faked."""
 
     name: str
     policy: str
@@ -34,6 +36,7 @@ class Domain:
     scripted_user: UserFactory | None = None
     description: str = ""
     assertions: Mapping[str, Callable[..., bool]] = field(default_factory=dict)
+    scripted_languages: tuple[str, ...] = ("en",)
     _cache: dict[str, object] = field(default_factory=dict, repr=False, compare=False)
 
     def fresh_world(self, seed: int) -> World:

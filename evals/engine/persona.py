@@ -3,12 +3,21 @@
 parse_persona("impatient")                          # a preset
 parse_persona("impatience=high,emotion=anger:high") # free composition from baseline
 parse_persona("skeptical,urgency=high")             # a preset, then overrides
+parse_persona("baseline,language=zh-Hans")          # the same customer, writing Chinese
+
+`expand_personas(["baseline", "grid:12"], seed)` replaces `grid:N` by N conditions drawn
+deterministically from the seed out of the full grid, composed as in the emotion studies:
+emotion family and intensity × politeness × urgency × trust × language.
 """
 
 from __future__ import annotations
 
+import hashlib
+import random
+from collections.abc import Iterable
 from dataclasses import dataclass, fields, replace
 from enum import StrEnum
+from itertools import product
 from typing import Any
 
 from evals.engine.errors import EngineError
@@ -22,6 +31,11 @@ class Level(StrEnum):
     @property
     def rank(self) -> int:
         return {"low": 0, "medium": 1, "high": 2}[self.value]
+
+
+class Language(StrEnum):
+    EN = "en"
+    ZH_HANS = "zh-Hans"
 
 
 class Emotion(StrEnum):
@@ -45,6 +59,7 @@ class Persona:
     politeness: Level = Level.HIGH
     urgency: Level = Level.LOW
     trust: Level = Level.HIGH
+    language: Language = Language.EN
 
     def describe(self) -> str:
         """One paragraph for an LLM user simulator's prompt."""
@@ -59,7 +74,10 @@ class Persona:
         ]
         if self.emotion is not Emotion.NONE:
             parts.append(f"emotion {self.emotion} at {self.emotion_intensity} intensity")
-        return "You are a customer with " + ", ".join(parts) + "."
+        text = "You are a customer with " + ", ".join(parts) + "."
+        if self.language is Language.ZH_HANS:
+            text += " You write in Simplified Chinese (ids, emails and amounts as given)."
+        return text
 
     def to_dict(self) -> dict[str, Any]:
         return {f.name: str(getattr(self, f.name)) for f in fields(self)}
@@ -157,6 +175,55 @@ def parse_persona(text: str) -> Persona:
             )
         elif key in _LEVEL_FIELDS:
             changes[key] = _level(key, value)
+        elif key == "language":
+            try:
+                changes["language"] = Language(value)
+            except ValueError:
+                known = ", ".join(lang.value for lang in Language)
+                raise EngineError(f"Unknown language {value!r}; known: {known}") from None
         else:
             raise EngineError(f"Unknown persona trait {key!r}")
     return replace(persona, name=text, **changes)
+
+
+GRID_PREFIX = "grid:"
+_GRID_EMOTIONS: list[tuple[Emotion, Level]] = [(Emotion.NONE, Level.LOW)] + [
+    (e, i) for e in Emotion if e is not Emotion.NONE for i in (Level.MEDIUM, Level.HIGH)
+]
+
+
+def grid() -> list[str]:
+    """Every condition of the persona grid, as persona specs (emotion family and intensity ×
+    politeness × urgency × trust × language)."""
+    out = []
+    for (emotion, intensity), polite, urgent, trust, language in product(
+        _GRID_EMOTIONS,
+        (Level.LOW, Level.HIGH),
+        (Level.LOW, Level.HIGH),
+        (Level.LOW, Level.HIGH),
+        list(Language),
+    ):
+        parts = [] if emotion is Emotion.NONE else [f"emotion={emotion}:{intensity}"]
+        parts += [f"politeness={polite}", f"urgency={urgent}", f"trust={trust}"]
+        parts.append(f"language={language}")
+        out.append(",".join(parts))
+    return out
+
+
+def expand_personas(specs: Iterable[str], seed: int) -> tuple[str, ...]:
+    """`specs` with every `grid:N` replaced by N distinct grid conditions sampled from
+    `seed` (the same seed always draws the same conditions); duplicates kept once."""
+    out: dict[str, None] = {}
+    for spec in specs:
+        if not spec.startswith(GRID_PREFIX):
+            out[spec] = None
+            continue
+        raw = spec.removeprefix(GRID_PREFIX)
+        conditions = grid()
+        if not raw.isdigit() or not 1 <= int(raw) <= len(conditions):
+            raise EngineError(f"{spec!r}: grid:N takes a whole number from 1 to {len(conditions)}")
+        digest = hashlib.sha256(f"{seed}|personas".encode()).digest()
+        rng = random.Random(int.from_bytes(digest[:8], "big"))
+        for condition in rng.sample(conditions, int(raw)):
+            out[condition] = None
+    return tuple(out)

@@ -25,7 +25,7 @@ from evals.domains import domain_names
 from evals.engine.errors import EngineError
 from evals.engine.messages import GuardMode
 from evals.engine.orchestrator import Limits
-from evals.engine.persona import parse_persona
+from evals.engine.persona import expand_personas, parse_persona
 from evals.engine.runner import RunSpec
 
 SUITES_DIR = Path(settings.BASE_DIR) / "suites"
@@ -171,7 +171,11 @@ def suite_from_mapping(raw: Mapping[str, Any], *, source: str = "suite") -> Suit
                 f"{source}: domain {entry.name!r} is not available "
                 f"(available: {', '.join(sorted(available))})"
             )
-    for persona in data.personas:
+    try:
+        personas = expand_personas(data.personas, data.seed)
+    except EngineError as exc:
+        raise SuiteError(f"{source}: personas: {exc}") from None
+    for persona in personas:
         try:
             parse_persona(persona)
         except EngineError as exc:

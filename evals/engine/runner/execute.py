@@ -17,7 +17,7 @@ from evals.engine.messages import Role, TerminationReason, Trajectory
 from evals.engine.metrics import Aggregator, Report
 from evals.engine.oracle import Evaluation, FailureClass, evaluate, with_nl_verdicts
 from evals.engine.orchestrator import Orchestrator
-from evals.engine.persona import parse_persona
+from evals.engine.persona import expand_personas, parse_persona
 from evals.engine.policy import PolicyGuard
 from evals.engine.registry import agent_factory, user_factory
 from evals.engine.runner.processes import execute_in_processes
@@ -37,10 +37,16 @@ def plan(spec: RunSpec) -> list[WorkUnit]:
         # deterministic check is reported "not judged" (never a pass), one that fails them
         # is a failure — and a gate cannot pass while any is unjudged.
         tasks = domain_tasks(domain, spec.split, spec.task_ids)
-        for persona in spec.personas:
-            parse_persona(persona)  # fail early on a bad persona spec
+        personas = expand_personas(spec.personas, spec.seed)
+        for persona in personas:
+            language = parse_persona(persona).language  # fail early on a bad persona spec
+            if spec.user == "sandbox/scripted" and language not in domain.scripted_languages:
+                raise EngineError(
+                    f"the offline customer of {domain_name} does not write {language}; "
+                    f"it writes {', '.join(domain.scripted_languages)} (use an LLM user)"
+                )
         for task in tasks:
-            for persona in spec.personas:
+            for persona in personas:
                 for trial in range(spec.trials):
                     seed = derive_seed(spec.seed, domain_name, task.id, persona, trial)
                     units.append(WorkUnit(domain_name, task.id, persona, trial, seed))
