@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from evals.domains.membership.population import MEMBERS_PER_PROFILE, PROFILES, build_world
 from evals.domains.membership.world import (
@@ -33,6 +33,23 @@ from evals.engine.task import GoldCall, Scenario, Task, TaskKind
 
 WORLD_SEED = 31337
 REFUSAL_MARKERS = ("can't", "cannot", "unable", "not able", "not possible", "无法", "不能")
+# The policy's reasons for a refusal, in its words in English and Chinese (policy.md,
+# policy.zh.md), with the paraphrases a careful agent uses for the same fact.
+REASON_COMMITMENT = ("commitment", "合约期")
+REASON_FREEZE_LIMIT = (
+    "2 freezes",
+    "two freezes",
+    "freeze limit",
+    "2 次冻结",
+    "两次冻结",
+    "冻结 2 次",
+    "冻结两次",
+)
+REASON_PAST_DUE = ("past due", "past_due", "overdue", "逾期")
+REASON_WAIVER_LIMIT = ("12 months", "12 个月", "12个月")
+# The member points at check-ins; the reason is that only paid entitlements cover a charge.
+REASON_NOT_ENTITLED = ("entitlement", "权益")
+REASON_NO_OVERCHARGE = ("overcharge", "charged correctly", "多收", "收费正确")
 MONTH_WORDS = {"04": "April", "05": "May", "06": "June"}
 
 
@@ -73,11 +90,30 @@ class Ctx:
         ]
 
 
-Part = tuple[dict[str, Any], list[GoldCall], list[tuple[str, ...]]]
+class Part(NamedTuple):
+    """One request of a task: what the member asks (the scenario's), the gold writes, what the
+    agent must say (each entry a tuple of alternatives) and what it must have looked up (each
+    entry a tuple of alternative READs; see `Task.required_reads`)."""
+
+    request: dict[str, Any]
+    gold: list[GoldCall]
+    communicate: list[tuple[str, ...]]
+    reads: tuple[tuple[GoldCall, ...], ...] = ()
 
 
-def _refusal(req: dict[str, Any], *why: str) -> Part:
-    return {**req, "expect": "refusal"}, [], [REFUSAL_MARKERS, tuple(why)]
+def _refusal(req: dict[str, Any], why: tuple[str, ...], *reads: tuple[GoldCall, ...]) -> Part:
+    """A request the policy refuses: nothing changes; the agent must have read the record the
+    rule decides on and give the rule's reason (in the words of policy.md or policy.zh.md)."""
+    return Part({**req, "expect": "refusal"}, [], [REFUSAL_MARKERS, why], reads)
+
+
+def _membership_read(c: Ctx, quote: str = "") -> tuple[GoldCall, ...]:
+    """get_membership shows status, commitment, freezes and waivers; a quote tool shows the
+    same fact for one change."""
+    record = GoldCall("get_membership", {"member_id": c.member.id})
+    if not quote:
+        return (record,)
+    return record, GoldCall(quote, {"membership_id": c.ms.id})
 
 
 def _period_word(inv: Invoice) -> str:
@@ -99,7 +135,7 @@ def _plan_change(c: Ctx, plan_id: str) -> Part:
         GoldCall("change_plan", {"membership_id": c.ms.id, "new_plan_id": plan_id}),
         *c.after_change("plan_change", c.ms.id),
     ]
-    return req, gold, [(c.money(abs(amount)),)]
+    return Part(req, gold, [(c.money(abs(amount)),)])
 
 
 def upgrade_premium(c: Ctx) -> Part:
@@ -117,7 +153,8 @@ def downgrade_plus(c: Ctx) -> Part:
 def refuse_downgrade(c: Ctx) -> Part:
     return _refusal(
         {"intent": "plan_change", "plan": "basic", "plan_name": "Basic", "direction": "downgrade"},
-        "commitment",
+        REASON_COMMITMENT,
+        _membership_read(c, "quote_plan_change"),
     )
 
 
@@ -130,7 +167,7 @@ def _freeze(c: Ctx, months: int) -> Part:
         GoldCall("freeze_membership", {"membership_id": c.ms.id, "months": months}),
         *c.after_change("freeze", c.ms.id),
     ]
-    return req, gold, [(c.money(freeze_fee(c.cur, months)),)]
+    return Part(req, gold, [(c.money(freeze_fee(c.cur, months)),)])
 
 
 def freeze_two(c: Ctx) -> Part:
@@ -142,11 +179,15 @@ def freeze_one(c: Ctx) -> Part:
 
 
 def refuse_freeze_limit(c: Ctx) -> Part:
-    return _refusal({"intent": "freeze", "months": 1}, "2 freezes", "two freezes", "freeze limit")
+    return _refusal(
+        {"intent": "freeze", "months": 1}, REASON_FREEZE_LIMIT, _membership_read(c, "quote_freeze")
+    )
 
 
 def refuse_freeze_past_due(c: Ctx) -> Part:
-    return _refusal({"intent": "freeze", "months": 2}, "past due", "past_due", "overdue")
+    return _refusal(
+        {"intent": "freeze", "months": 2}, REASON_PAST_DUE, _membership_read(c, "quote_freeze")
+    )
 
 
 def unfreeze(c: Ctx) -> Part:
@@ -154,7 +195,7 @@ def unfreeze(c: Ctx) -> Part:
         GoldCall("unfreeze_membership", {"membership_id": c.ms.id}),
         *c.after_change("unfreeze", c.ms.id),
     ]
-    return {"intent": "unfreeze"}, gold, []
+    return Part({"intent": "unfreeze"}, gold, [])
 
 
 # -- cancellations -------------------------------------------------------------------------
@@ -166,7 +207,7 @@ def cancel_with_fee(c: Ctx) -> Part:
         GoldCall("cancel_membership", {"membership_id": c.ms.id, "fee": fee}),
         *c.after_change("cancellation", c.ms.id),
     ]
-    return {"intent": "cancel", "accept_fee": True}, gold, [(fee,)]
+    return Part({"intent": "cancel", "accept_fee": True}, gold, [(fee,)])
 
 
 def cancel_free(c: Ctx) -> Part:
@@ -175,7 +216,12 @@ def cancel_free(c: Ctx) -> Part:
 
 
 def refuse_cancel_without_fee(c: Ctx) -> Part:
-    return _refusal({"intent": "cancel", "accept_fee": False}, c.money(cancellation_fee(c.ms)))
+    # The fee (a number) is the reason: it applies inside the commitment and cannot be waived.
+    return _refusal(
+        {"intent": "cancel", "accept_fee": False},
+        (c.money(cancellation_fee(c.ms)),),
+        _membership_read(c, "quote_cancellation"),
+    )
 
 
 # -- fees and refunds ----------------------------------------------------------------------
@@ -193,7 +239,7 @@ def waive_late_fee(c: Ctx) -> Part:
         GoldCall("waive_fee", {"invoice_id": inv.id, "item_id": line.item_id, "reason": "gold"}),
         *c.after_change("fee_waiver", inv.id),
     ]
-    return req, gold, []
+    return Part(req, gold, [])
 
 
 def refuse_second_waiver(c: Ctx) -> Part:
@@ -205,7 +251,8 @@ def refuse_second_waiver(c: Ctx) -> Part:
             "amount": c.money(line.amount),
             "currency": c.cur,
         },
-        "12 months",
+        REASON_WAIVER_LIMIT,
+        _membership_read(c),
     )
 
 
@@ -231,7 +278,7 @@ def _refund(c: Ctx, inv: Invoice, line: InvoiceLine, what: str) -> Part:
         ),
         *c.after_change("refund", inv.id),
     ]
-    return req, gold, [("approv", "审批")]
+    return Part(req, gold, [("approv", "审批")])
 
 
 def refund_duplicate(c: Ctx) -> Part:
@@ -255,7 +302,11 @@ def refuse_refund_checkins(c: Ctx) -> Part:
         "amount": c.money(line.amount),
         "currency": c.cur,
     }
-    return _refusal(req, "check-in", "checkin", "check in")
+    return _refusal(
+        req,
+        REASON_NOT_ENTITLED,
+        (GoldCall("list_entitlements", {"member_id": c.member.id}),),
+    )
 
 
 def refuse_refund_dues(c: Ctx) -> Part:
@@ -268,8 +319,8 @@ def refuse_refund_dues(c: Ctx) -> Part:
             "amount": c.money(inv.lines[0].amount),
             "currency": c.cur,
         },
-        "overcharge",
-        "charged correctly",
+        REASON_NO_OVERCHARGE,
+        (GoldCall("list_invoices", {"member_id": c.member.id}),),
     )
 
 
@@ -291,7 +342,7 @@ def dispute_late_fee(c: Ctx) -> Part:
             {"category": "dispute", "summary": "", "member_id": c.member.id, "reference": inv.id},
         )
     ]
-    return req, gold, [("transfer",)]
+    return Part(req, gold, [("transfer",)])
 
 
 def dispute_cancellation_fee(c: Ctx) -> Part:
@@ -302,7 +353,7 @@ def dispute_cancellation_fee(c: Ctx) -> Part:
             {"category": "dispute", "summary": "", "member_id": c.member.id, "reference": c.ms.id},
         )
     ]
-    return req, gold, [("transfer",)]
+    return Part(req, gold, [("transfer",)])
 
 
 def _balance(c: Ctx, kind: str, label: str) -> Part:
@@ -310,7 +361,7 @@ def _balance(c: Ctx, kind: str, label: str) -> Part:
     alts = (f"{ent.remaining} {label}",) + (
         (f"{ent.remaining} pt session",) if kind == "pt_session" else ()
     )
-    return {"intent": "balance", "kind": kind}, [], [alts]
+    return Part({"intent": "balance", "kind": kind}, [], [alts])
 
 
 def balance_guest(c: Ctx) -> Part:
@@ -445,9 +496,9 @@ def describe(r: dict[str, Any]) -> str:
 
 
 def _task(n: int, name: str, variant: str, m: Member, parts: list[Part], ordered: bool) -> Task:
-    requests = [p[0] for p in parts]
-    gold = tuple(g for p in parts for g in p[1])
-    communicate = tuple(x for p in parts for x in p[2])
+    requests = [p.request for p in parts]
+    gold = tuple(g for p in parts for g in p.gold)
+    communicate = tuple(x for p in parts for x in p.communicate)
     handoff = next(
         (str(g.arguments["category"]) for g in gold if g.name == "transfer_to_human"), ""
     )
@@ -469,6 +520,7 @@ def _task(n: int, name: str, variant: str, m: Member, parts: list[Part], ordered
         handoff_category=handoff,
         communicate=communicate,
         intents=tuple(r["intent"] for r in requests),
+        required_reads=tuple(r for p in parts for r in p.reads),
     )
 
 
