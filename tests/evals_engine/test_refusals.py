@@ -181,12 +181,17 @@ def test_every_worded_reason_is_in_the_policy_in_english_and_in_chinese(name):
 # -- who passes a refusal task ---------------------------------------------------------------
 
 
-def test_the_blanket_refuser_scores_zero_on_every_task():
-    spec = RunSpec(
-        domains=tuple(DOMAINS),
-        agent="python:tests.evals_engine.test_refusals:blanket_refuser",
-        include_trajectory=False,
-    )
+# This module's refuser answers until the customer gives an id; the engine's adversary ends
+# after its first answer and echoes every token with a digit (amounts and dates too).
+BLANKET_REFUSERS = [
+    "python:tests.evals_engine.test_refusals:blanket_refuser",
+    "sandbox/adversary:blanket_refuser",
+]
+
+
+@pytest.mark.parametrize("agent", BLANKET_REFUSERS)
+def test_a_blanket_refuser_scores_zero_on_every_task(agent):
+    spec = RunSpec(domains=tuple(DOMAINS), agent=agent, include_trajectory=False)
     records = [run_unit(spec, unit) for unit in plan(spec)]
     assert len(records) == sum(len(d.tasks()) for d in DOMAINS.values())
     assert [r.task_id for r in records if r.reward != 0.0] == []
