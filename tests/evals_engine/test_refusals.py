@@ -85,9 +85,9 @@ def _verify(domain: Domain, task: Task) -> GoldCall:
 
 
 class ScriptedTestAgent:
-    """Test-only: knows the task. Verifies identity, then makes `calls` one per turn; a WRITE
-    is first summarised (the confirmation rule's words and values) and made after the
-    customer's yes; then says `closing` and ends."""
+    """Test-only: knows the task. Makes `calls` (identity first) one per turn; a WRITE is
+    first summarised (the confirmation rule's words and values) and made after the customer's
+    yes; then says `closing` and ends."""
 
     def __init__(self, domain: Domain, calls: Sequence[GoldCall], closing: str) -> None:
         self.domain = domain
