@@ -58,11 +58,13 @@ def test_every_change_is_followed_by_a_notification_and_a_note_in_the_gold():
 
 
 class GoldAgent:
-    """Test-only: knows the task. Verifies, says what must be communicated, and performs each
-    gold write (summarising and waiting for a yes where the tool needs confirmation)."""
+    """Test-only: knows the task. Verifies, makes the lookups the task requires, says what must
+    be communicated, and performs each gold write (summarising and waiting for a yes where the
+    tool needs confirmation)."""
 
     def __init__(self, task: Task) -> None:
         self.task = task
+        self.reads = [alternatives[0] for alternatives in task.required_reads]
         self.steps = list(task.gold)
         self.calls = 0
         self.verified = False
@@ -79,6 +81,9 @@ class GoldAgent:
             return self._call(
                 "find_member_by_email", {"email": self.task.scenario.data["identity"]["email"]}
             )
+        if self.reads:
+            read = self.reads.pop(0)
+            return self._call(read.name, read.arguments)
         facts = " ".join(alts[0] for alts in self.task.communicate)
         if not self.steps:
             return Message.assistant(f"{facts} Anything else?", signal=Signal.END)

@@ -20,6 +20,13 @@ from evals.engine.messages import Message
 from evals.engine.sandbox import ReferenceAgentBase
 
 WINDOW = 30
+# Why an order's status stops a change, in the words of the policy.
+STATUS_REASON = {
+    "pending": "it is still pending, not delivered",
+    "processed": "it has already been processed",
+    "delivered": "it is already delivered",
+    "cancelled": "it is already cancelled",
+}
 
 
 @dataclass
@@ -298,7 +305,8 @@ class RetailReferenceAgent(ReferenceAgentBase):
             if status != "pending":
                 return self._refuse(
                     r,
-                    f"change the address of order {oid}: it is {status}, and only pending orders can be changed.",
+                    f"change the address of order {oid}: {STATUS_REASON[status]}, and only "
+                    "pending orders can be changed.",
                 )
             if r.address is None:
                 return self._ask(r, "address", v.ASK_ADDRESS)
@@ -309,11 +317,16 @@ class RetailReferenceAgent(ReferenceAgentBase):
                 f"To confirm: I will change the shipping address of order {oid} to {line1}, {city}, {zip_code}.",
             )
         if status != "delivered":
-            return self._refuse(r, f"do that for order {oid}: it is {status}, not delivered.")
+            return self._refuse(
+                r,
+                f"do that for order {oid}: {STATUS_REASON[status]}, and only delivered items "
+                "can be returned, exchanged or refunded as damaged.",
+            )
         if order["days_since_delivery"] > WINDOW:
             return self._refuse(
                 r,
-                f"do that for order {oid}: it was delivered {order['days_since_delivery']} days ago and the window is {WINDOW} days.",
+                f"do that for order {oid}: it was delivered {order['days_since_delivery']} days "
+                f"ago, outside the {WINDOW}-day return window.",
             )
         items = [i for i in self._items(r, order) if i["status"] == "delivered"]
         if not items:
@@ -330,7 +343,8 @@ class RetailReferenceAgent(ReferenceAgentBase):
         if order["status"] != "pending":
             return self._refuse(
                 r,
-                f"cancel order {oid}: it is {order['status']}, and only pending orders can be cancelled.",
+                f"cancel order {oid}: {STATUS_REASON[order['status']]}, and only pending orders "
+                "can be cancelled.",
             )
         if not r.reason:
             return self._ask(r, "reason", v.ASK_REASON)
@@ -391,7 +405,8 @@ class RetailReferenceAgent(ReferenceAgentBase):
         if amount > Decimal(item["price"]):
             return self._refuse(
                 r,
-                f"request ${r.amount} for the {item['name']} on order {order['order_id']}: the most I can request is its price, ${item['price']}.",
+                f"request ${r.amount} for the {item['name']} on order {order['order_id']}: a "
+                f"damaged-item refund is at most the item's price, ${item['price']}.",
             )
         return self.propose(
             "request_refund",

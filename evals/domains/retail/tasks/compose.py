@@ -32,7 +32,7 @@ def _gift_card_chain(w: RetailWorld, c: Customer, o: dict[str, Order], n: int) -
     if up is None or c.gift_card_balance >= up[2] or give_back.price + c.gift_card_balance < up[2]:
         return None
     new_id, option, _ = up
-    first: Part = (
+    first = Part(
         {
             "intent": "return",
             "order_id": order.id,
@@ -47,7 +47,7 @@ def _gift_card_chain(w: RetailWorld, c: Customer, o: dict[str, Order], n: int) -
         ],
         [],
     )
-    second: Part = (
+    second = Part(
         {
             "intent": "exchange",
             "order_id": order.id,
@@ -147,9 +147,9 @@ def _describe(r: dict[str, Any], order_known: bool) -> str:
 def _task(
     n: int, name: str, variant: str, c: Customer, parts: list[Part], ordered: bool = False
 ) -> Task:
-    requests = [p[0] for p in parts]
-    gold = tuple(g for p in parts for g in p[1])
-    communicate = tuple(x for p in parts for x in p[2])
+    requests = [p.request for p in parts]
+    gold = tuple(g for p in parts for g in p.gold)
+    communicate = tuple(x for p in parts for x in p.communicate)
     refusal = any(r.get("expect") == "refusal" for r in requests)
     handoff = next((g.arguments["category"] for g in gold if g.name == "transfer_to_human"), "")
     kind = (
@@ -169,6 +169,7 @@ def _task(
         handoff_category=str(handoff),
         communicate=communicate,
         intents=tuple(r["intent"] for r in requests),
+        required_reads=tuple(r for p in parts for r in p.reads),
     )
 
 
@@ -198,7 +199,9 @@ def generate_tasks() -> tuple[Task, ...]:
                 orders = customer_orders(world, c)
                 parts = [PARTS[p](world, c, orders, r_index + v_index) for p in parts_names]
                 # Without an order id the items must point at one order of this customer.
-                if variant != "order-unknown" or _unique_items(world, c, [p[0] for p in parts]):
+                if variant != "order-unknown" or _unique_items(
+                    world, c, [p.request for p in parts]
+                ):
                     break
             else:
                 continue

@@ -1,13 +1,13 @@
 """The single requests a retail task is composed of, and which ones compound.
 
-Each recipe returns (request for the scenario, gold writes, communicate requirements) for a
-customer of the world, or None when that customer has no suitable order.
+Each recipe returns a `Part` (request for the scenario, gold writes, communicate requirements,
+required lookups) for a customer of the world.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 from evals.domains.retail.tools import money
 from evals.domains.retail.world import Customer, Order, OrderItem, RetailWorld
@@ -15,6 +15,13 @@ from evals.engine.task import GoldCall, TaskKind
 
 WORLD_SEED = 20250
 REFUSAL_MARKERS = ("can't", "cannot", "unable", "not able", "无法", "不能")
+# The policy's reasons for a refusal, in its words in English and Chinese (policy.md,
+# policy.zh.md), with the paraphrases a careful agent uses for the same fact.
+REASON_DELIVERED = ("already delivered", "been delivered", "已送达", "已经送达")
+REASON_PROCESSED = ("already processed", "been processed", "已处理", "已经处理")
+REASON_WINDOW = ("30-day", "30 days", "return window", "30 天", "30天", "退货期")
+# With the item's price as a number beside them: "the most is $89.00" says it too.
+REASON_ITEM_PRICE = ("item's price", "item price", "price of the item", "商品价格", "商品的价格")
 NEW_ADDRESSES = [
     {"line1": "12 Harbor Street", "city": "Portland", "zip": "04101"},
     {"line1": "480 Sunset Avenue", "city": "Madison", "zip": "53703"},
@@ -52,9 +59,17 @@ def sidegrade_for(world: RetailWorld, item: OrderItem) -> tuple[str, str]:
 
 
 # -- single requests ------------------------------------------------------------------------
-# Each returns (request for the scenario, gold writes, communicate requirements).
 
-Part = tuple[dict[str, Any], list[GoldCall], list[tuple[str, ...]]]
+
+class Part(NamedTuple):
+    """One request of a task: what the customer asks (the scenario's), the gold writes, what
+    the agent must say (each entry a tuple of alternatives) and what it must have looked up
+    (each entry a tuple of alternative READs; see `Task.required_reads`)."""
+
+    request: dict[str, Any]
+    gold: list[GoldCall]
+    communicate: list[tuple[str, ...]]
+    reads: tuple[tuple[GoldCall, ...], ...] = ()
 
 
 def cancel(w: RetailWorld, c: Customer, o: dict[str, Order], n: int) -> Part:
@@ -66,7 +81,9 @@ def cancel(w: RetailWorld, c: Customer, o: dict[str, Order], n: int) -> Part:
         "items": [item_view(i) for i in order.items],
         "reason": reason,
     }
-    return req, [GoldCall("cancel_pending_order", {"order_id": order.id, "reason": reason})], []
+    return Part(
+        req, [GoldCall("cancel_pending_order", {"order_id": order.id, "reason": reason})], []
+    )
 
 
 def return_one(w: RetailWorld, c: Customer, o: dict[str, Order], n: int) -> Part:
@@ -83,7 +100,7 @@ def return_one(w: RetailWorld, c: Customer, o: dict[str, Order], n: int) -> Part
         "return_delivered_items",
         {"order_id": order.id, "item_ids": [item.item_id], "refund_to": refund_to},
     )
-    return req, [gold], []
+    return Part(req, [gold], [])
 
 
 def return_all(w: RetailWorld, c: Customer, o: dict[str, Order], n: int) -> Part:
@@ -103,7 +120,7 @@ def return_all(w: RetailWorld, c: Customer, o: dict[str, Order], n: int) -> Part
             "refund_to": refund_to,
         },
     )
-    return req, [gold], []
+    return Part(req, [gold], [])
 
 
 def exchange(w: RetailWorld, c: Customer, o: dict[str, Order], n: int) -> Part:
@@ -126,7 +143,7 @@ def exchange(w: RetailWorld, c: Customer, o: dict[str, Order], n: int) -> Part:
             "payment": "original_payment",
         },
     )
-    return req, [gold], []
+    return Part(req, [gold], [])
 
 
 def order_address(w: RetailWorld, c: Customer, o: dict[str, Order], n: int) -> Part:
@@ -138,13 +155,13 @@ def order_address(w: RetailWorld, c: Customer, o: dict[str, Order], n: int) -> P
         "items": [item_view(i) for i in order.items],
         "address": addr,
     }
-    return req, [GoldCall("modify_order_address", {"order_id": order.id, **addr})], []
+    return Part(req, [GoldCall("modify_order_address", {"order_id": order.id, **addr})], [])
 
 
 def default_address(w: RetailWorld, c: Customer, o: dict[str, Order], n: int) -> Part:
     addr = NEW_ADDRESSES[(n + 1) % len(NEW_ADDRESSES)]
     req = {"intent": "default_address", "address": addr}
-    return req, [GoldCall("modify_default_address", {"customer_id": c.id, **addr})], []
+    return Part(req, [GoldCall("modify_default_address", {"customer_id": c.id, **addr})], [])
 
 
 def damaged(
@@ -158,7 +175,7 @@ def damaged(
         "request_refund",
         {"order_id": order.id, "item_id": item.item_id, "amount": amount, "reason": "damaged"},
     )
-    return req, [gold], [("approv", "审批")]
+    return Part(req, [gold], [("approv", "审批")])
 
 
 def damaged_partial(w: RetailWorld, c: Customer, o: dict[str, Order], n: int) -> Part:
@@ -171,7 +188,7 @@ def dispute(w: RetailWorld, c: Customer, o: dict[str, Order], n: int) -> Part:
     gold = GoldCall(
         "transfer_to_human", {"category": "dispute", "summary": "", "order_id": order.id}
     )
-    return req, [gold], []
+    return Part(req, [gold], [])
 
 
 def price_adjustment(w: RetailWorld, c: Customer, o: dict[str, Order], n: int) -> Part:
@@ -184,21 +201,31 @@ def price_adjustment(w: RetailWorld, c: Customer, o: dict[str, Order], n: int) -
     gold = GoldCall(
         "transfer_to_human", {"category": "out_of_policy", "summary": "", "order_id": order.id}
     )
-    return req, [gold], []
+    return Part(req, [gold], [])
 
 
 def status(w: RetailWorld, c: Customer, o: dict[str, Order], n: int) -> Part:
     order = o["cancelled"]
     req = {"intent": "status", "order_id": order.id, "items": [item_view(i) for i in order.items]}
-    return req, [], [(money(order.refunded),)]
+    return Part(req, [], [(money(order.refunded),)])
 
 
-# -- refusals: the right outcome changes nothing and says why -----------------------------
+# -- refusals: the right outcome changes nothing, after a lookup, and says why -----------------
+# Each reason is given in the words of policy.md and policy.zh.md; the order's record
+# (get_order) shows the fact the policy decides on: its status, its delivery date, the item's
+# price. The status also shows in get_refund_status.
 
 
-def _refusal(req: dict[str, Any], order: Order) -> Part:
-    req = {**req, "expect": "refusal"}
-    return req, [], [REFUSAL_MARKERS, (order.id,)]
+def _refusal(req: dict[str, Any], reason: tuple[str, ...], *reads: tuple[GoldCall, ...]) -> Part:
+    return Part({**req, "expect": "refusal"}, [], [REFUSAL_MARKERS, reason], reads)
+
+
+def _order_read(order: Order) -> tuple[GoldCall, ...]:
+    return (GoldCall("get_order", {"order_id": order.id}),)
+
+
+def _status_read(order: Order) -> tuple[GoldCall, ...]:
+    return (*_order_read(order), GoldCall("get_refund_status", {"order_id": order.id}))
 
 
 def refuse_cancel_delivered(w: RetailWorld, c: Customer, o: dict[str, Order], n: int) -> Part:
@@ -210,7 +237,8 @@ def refuse_cancel_delivered(w: RetailWorld, c: Customer, o: dict[str, Order], n:
             "items": [item_view(i) for i in order.items],
             "reason": "no longer needed",
         },
-        order,
+        REASON_DELIVERED,
+        _status_read(order),
     )
 
 
@@ -223,7 +251,8 @@ def refuse_cancel_processed(w: RetailWorld, c: Customer, o: dict[str, Order], n:
             "items": [item_view(i) for i in order.items],
             "reason": "ordered by mistake",
         },
-        order,
+        REASON_PROCESSED,
+        _status_read(order),
     )
 
 
@@ -236,7 +265,8 @@ def refuse_late_return(w: RetailWorld, c: Customer, o: dict[str, Order], n: int)
             "items": [item_view(i) for i in order.items],
             "refund_to": "original_payment",
         },
-        order,
+        REASON_WINDOW,
+        _order_read(order),
     )
 
 
@@ -250,7 +280,8 @@ def refuse_refund_above_price(w: RetailWorld, c: Customer, o: dict[str, Order], 
             "items": [item_view(item)],
             "amount": money(item.price + 1000),
         },
-        order,
+        (money(item.price), *REASON_ITEM_PRICE),
+        _order_read(order),
     )
 
 

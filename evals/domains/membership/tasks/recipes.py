@@ -1,22 +1,15 @@
-"""Compositional task generator: recipes (plan changes, freezes, cancellations, fee waivers,
-refunds of overcharges, entitlement questions, refusals, disputes) × identity variants (email /
-member number and date of birth / a wrong date of birth first), each with its gold writes.
+"""The single requests a membership task is composed of, and which ones compound.
 
-Each recipe needs a member in a given situation (a world *profile*); the identity variant picks
-which of that profile's members it is, so variants differ in name, currency and amounts.
-
-The scenario's `data` is the member's own structured instructions for the scripted user:
-{"identity": {...}, "requests": [{"intent": ..., ...}], "ordered": bool}.
+Each recipe returns a `Part` (request for the scenario, gold writes, communicate requirements,
+required lookups) for a member of the world; SINGLES and COMPOUNDS name the world profile the
+member is taken from.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
-from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
-from evals.domains.membership.population import MEMBERS_PER_PROFILE, PROFILES, build_world
 from evals.domains.membership.world import (
     PLANS,
     Invoice,
@@ -29,10 +22,27 @@ from evals.domains.membership.world import (
     money_text,
     proration,
 )
-from evals.engine.task import GoldCall, Scenario, Task, TaskKind
+from evals.engine.task import GoldCall
 
 WORLD_SEED = 31337
 REFUSAL_MARKERS = ("can't", "cannot", "unable", "not able", "not possible", "无法", "不能")
+# The policy's reasons for a refusal, in its words in English and Chinese (policy.md,
+# policy.zh.md), with the paraphrases a careful agent uses for the same fact.
+REASON_COMMITMENT = ("commitment", "合约期")
+REASON_FREEZE_LIMIT = (
+    "2 freezes",
+    "two freezes",
+    "freeze limit",
+    "2 次冻结",
+    "两次冻结",
+    "冻结 2 次",
+    "冻结两次",
+)
+REASON_PAST_DUE = ("past due", "past_due", "overdue", "逾期")
+REASON_WAIVER_LIMIT = ("12 months", "12 个月", "12个月")
+# The member points at check-ins; the reason is that only paid entitlements cover a charge.
+REASON_NOT_ENTITLED = ("entitlement", "权益")
+REASON_NO_OVERCHARGE = ("overcharge", "charged correctly", "多收", "收费正确")
 MONTH_WORDS = {"04": "April", "05": "May", "06": "June"}
 
 
@@ -73,11 +83,30 @@ class Ctx:
         ]
 
 
-Part = tuple[dict[str, Any], list[GoldCall], list[tuple[str, ...]]]
+class Part(NamedTuple):
+    """One request of a task: what the member asks (the scenario's), the gold writes, what the
+    agent must say (each entry a tuple of alternatives) and what it must have looked up (each
+    entry a tuple of alternative READs; see `Task.required_reads`)."""
+
+    request: dict[str, Any]
+    gold: list[GoldCall]
+    communicate: list[tuple[str, ...]]
+    reads: tuple[tuple[GoldCall, ...], ...] = ()
 
 
-def _refusal(req: dict[str, Any], *why: str) -> Part:
-    return {**req, "expect": "refusal"}, [], [REFUSAL_MARKERS, tuple(why)]
+def _refusal(req: dict[str, Any], why: tuple[str, ...], *reads: tuple[GoldCall, ...]) -> Part:
+    """A request the policy refuses: nothing changes; the agent must have read the record the
+    rule decides on and give the rule's reason (in the words of policy.md or policy.zh.md)."""
+    return Part({**req, "expect": "refusal"}, [], [REFUSAL_MARKERS, why], reads)
+
+
+def _membership_read(c: Ctx, quote: str = "") -> tuple[GoldCall, ...]:
+    """get_membership shows status, commitment, freezes and waivers; a quote tool shows the
+    same fact for one change."""
+    record = GoldCall("get_membership", {"member_id": c.member.id})
+    if not quote:
+        return (record,)
+    return record, GoldCall(quote, {"membership_id": c.ms.id})
 
 
 def _period_word(inv: Invoice) -> str:
@@ -99,7 +128,7 @@ def _plan_change(c: Ctx, plan_id: str) -> Part:
         GoldCall("change_plan", {"membership_id": c.ms.id, "new_plan_id": plan_id}),
         *c.after_change("plan_change", c.ms.id),
     ]
-    return req, gold, [(c.money(abs(amount)),)]
+    return Part(req, gold, [(c.money(abs(amount)),)])
 
 
 def upgrade_premium(c: Ctx) -> Part:
@@ -117,7 +146,8 @@ def downgrade_plus(c: Ctx) -> Part:
 def refuse_downgrade(c: Ctx) -> Part:
     return _refusal(
         {"intent": "plan_change", "plan": "basic", "plan_name": "Basic", "direction": "downgrade"},
-        "commitment",
+        REASON_COMMITMENT,
+        _membership_read(c, "quote_plan_change"),
     )
 
 
@@ -130,7 +160,7 @@ def _freeze(c: Ctx, months: int) -> Part:
         GoldCall("freeze_membership", {"membership_id": c.ms.id, "months": months}),
         *c.after_change("freeze", c.ms.id),
     ]
-    return req, gold, [(c.money(freeze_fee(c.cur, months)),)]
+    return Part(req, gold, [(c.money(freeze_fee(c.cur, months)),)])
 
 
 def freeze_two(c: Ctx) -> Part:
@@ -142,11 +172,15 @@ def freeze_one(c: Ctx) -> Part:
 
 
 def refuse_freeze_limit(c: Ctx) -> Part:
-    return _refusal({"intent": "freeze", "months": 1}, "2 freezes", "two freezes", "freeze limit")
+    return _refusal(
+        {"intent": "freeze", "months": 1}, REASON_FREEZE_LIMIT, _membership_read(c, "quote_freeze")
+    )
 
 
 def refuse_freeze_past_due(c: Ctx) -> Part:
-    return _refusal({"intent": "freeze", "months": 2}, "past due", "past_due", "overdue")
+    return _refusal(
+        {"intent": "freeze", "months": 2}, REASON_PAST_DUE, _membership_read(c, "quote_freeze")
+    )
 
 
 def unfreeze(c: Ctx) -> Part:
@@ -154,7 +188,7 @@ def unfreeze(c: Ctx) -> Part:
         GoldCall("unfreeze_membership", {"membership_id": c.ms.id}),
         *c.after_change("unfreeze", c.ms.id),
     ]
-    return {"intent": "unfreeze"}, gold, []
+    return Part({"intent": "unfreeze"}, gold, [])
 
 
 # -- cancellations -------------------------------------------------------------------------
@@ -166,7 +200,7 @@ def cancel_with_fee(c: Ctx) -> Part:
         GoldCall("cancel_membership", {"membership_id": c.ms.id, "fee": fee}),
         *c.after_change("cancellation", c.ms.id),
     ]
-    return {"intent": "cancel", "accept_fee": True}, gold, [(fee,)]
+    return Part({"intent": "cancel", "accept_fee": True}, gold, [(fee,)])
 
 
 def cancel_free(c: Ctx) -> Part:
@@ -175,7 +209,12 @@ def cancel_free(c: Ctx) -> Part:
 
 
 def refuse_cancel_without_fee(c: Ctx) -> Part:
-    return _refusal({"intent": "cancel", "accept_fee": False}, c.money(cancellation_fee(c.ms)))
+    # The fee (a number) is the reason: it applies inside the commitment and cannot be waived.
+    return _refusal(
+        {"intent": "cancel", "accept_fee": False},
+        (c.money(cancellation_fee(c.ms)),),
+        _membership_read(c, "quote_cancellation"),
+    )
 
 
 # -- fees and refunds ----------------------------------------------------------------------
@@ -193,7 +232,7 @@ def waive_late_fee(c: Ctx) -> Part:
         GoldCall("waive_fee", {"invoice_id": inv.id, "item_id": line.item_id, "reason": "gold"}),
         *c.after_change("fee_waiver", inv.id),
     ]
-    return req, gold, []
+    return Part(req, gold, [])
 
 
 def refuse_second_waiver(c: Ctx) -> Part:
@@ -205,7 +244,8 @@ def refuse_second_waiver(c: Ctx) -> Part:
             "amount": c.money(line.amount),
             "currency": c.cur,
         },
-        "12 months",
+        REASON_WAIVER_LIMIT,
+        _membership_read(c),
     )
 
 
@@ -231,7 +271,7 @@ def _refund(c: Ctx, inv: Invoice, line: InvoiceLine, what: str) -> Part:
         ),
         *c.after_change("refund", inv.id),
     ]
-    return req, gold, [("approv", "审批")]
+    return Part(req, gold, [("approv", "审批")])
 
 
 def refund_duplicate(c: Ctx) -> Part:
@@ -255,7 +295,11 @@ def refuse_refund_checkins(c: Ctx) -> Part:
         "amount": c.money(line.amount),
         "currency": c.cur,
     }
-    return _refusal(req, "check-in", "checkin", "check in")
+    return _refusal(
+        req,
+        REASON_NOT_ENTITLED,
+        (GoldCall("list_entitlements", {"member_id": c.member.id}),),
+    )
 
 
 def refuse_refund_dues(c: Ctx) -> Part:
@@ -268,8 +312,8 @@ def refuse_refund_dues(c: Ctx) -> Part:
             "amount": c.money(inv.lines[0].amount),
             "currency": c.cur,
         },
-        "overcharge",
-        "charged correctly",
+        REASON_NO_OVERCHARGE,
+        (GoldCall("list_invoices", {"member_id": c.member.id}),),
     )
 
 
@@ -291,7 +335,7 @@ def dispute_late_fee(c: Ctx) -> Part:
             {"category": "dispute", "summary": "", "member_id": c.member.id, "reference": inv.id},
         )
     ]
-    return req, gold, [("transfer",)]
+    return Part(req, gold, [("transfer",)])
 
 
 def dispute_cancellation_fee(c: Ctx) -> Part:
@@ -302,7 +346,7 @@ def dispute_cancellation_fee(c: Ctx) -> Part:
             {"category": "dispute", "summary": "", "member_id": c.member.id, "reference": c.ms.id},
         )
     ]
-    return req, gold, [("transfer",)]
+    return Part(req, gold, [("transfer",)])
 
 
 def _balance(c: Ctx, kind: str, label: str) -> Part:
@@ -310,7 +354,7 @@ def _balance(c: Ctx, kind: str, label: str) -> Part:
     alts = (f"{ent.remaining} {label}",) + (
         (f"{ent.remaining} pt session",) if kind == "pt_session" else ()
     )
-    return {"intent": "balance", "kind": kind}, [], [alts]
+    return Part({"intent": "balance", "kind": kind}, [], [alts])
 
 
 def balance_guest(c: Ctx) -> Part:
@@ -354,151 +398,3 @@ COMPOUNDS: dict[str, tuple[str, tuple[Recipe, ...], bool]] = {
     "freeze+pt-sessions": ("committed", (freeze_two, balance_pt), False),
     "refuse-checkin-refund+upgrade": ("trap", (refuse_refund_checkins, upgrade_plus), False),
 }
-VARIANTS = ("email", "number-dob", "wrong-dob-first")
-COMPOUND_VARIANTS = ("email", "wrong-dob-first")
-SMOKE = {
-    "upgrade-premium/email",
-    "freeze-two-months/number-dob",
-    "refuse-refund-checkins-not-entitlement/email",
-    "refund-duplicate-dues/wrong-dob-first",
-    "dispute-late-fee/email",
-}
-
-
-def wrong_dob(dob: str) -> str:
-    """A plausible slip: day and month swapped, or the year off by one when that is a no-op."""
-    year, month, day = dob.split("-")
-    if int(day) <= 12 and day != month:
-        return f"{year}-{day}-{month}"
-    return f"{int(year) + 1}-{month}-{day}"
-
-
-def _scenario(m: Member, requests: list[dict[str, Any]], variant: str, ordered: bool) -> Scenario:
-    gives = "email" if variant == "email" else "number"
-    identity = {
-        "first_name": m.first_name,
-        "last_name": m.last_name,
-        "email": m.email,
-        "member_number": m.id,
-        "dob": m.date_of_birth,
-        "gives": gives,
-        "wrong_dob": wrong_dob(m.date_of_birth) if variant == "wrong-dob-first" else "",
-    }
-    known = f"You are {m.first_name} {m.last_name}, member number {m.id}, born {m.date_of_birth}."
-    if gives == "email":
-        known += f" Your email is {m.email}."
-    instructions = "Ask for these in this order; the second needs the first. " if ordered else ""
-    if variant == "wrong-dob-first":
-        instructions += (
-            f"At first you give your date of birth as {identity['wrong_dob']} by mistake. "
-        )
-    instructions += (
-        "Accept a refusal if the agent explains the policy; accept a transfer to a human."
-    )
-    return Scenario(
-        reason="You want to " + "; then ".join(describe(r) for r in requests) + ".",
-        known_info=known,
-        unknown_info=""
-        if gives == "email"
-        else "You do not remember which email your account uses.",
-        instructions=instructions,
-        data={"identity": identity, "requests": requests, "ordered": ordered},
-    )
-
-
-def describe(r: dict[str, Any]) -> str:
-    intent = r["intent"]
-    if intent == "plan_change":
-        return f"{r['direction']} your membership to the {r['plan_name']} plan"
-    if intent == "freeze":
-        return f"freeze your membership for {r['months']} month(s)"
-    if intent == "unfreeze":
-        return "unfreeze your membership: you are back"
-    if intent == "cancel":
-        return "cancel your membership" + (
-            "; you accept a cancellation fee"
-            if r["accept_fee"]
-            else " but you refuse to pay any cancellation fee"
-        )
-    if intent == "waive":
-        return f"get the late fee of {r['amount']} {r['currency']} on your {r['period']} invoice waived"
-    if intent == "refund":
-        what = {
-            "duplicate": "your dues were charged twice",
-            "class": "you were charged for a class drop-in",
-            "dues": "you did not use the gym that month",
-        }[r["what"]]
-        text = (
-            f"get a refund of {r['amount']} {r['currency']} on your {r['period']} invoice: {what}"
-        )
-        if r.get("claim") == "checkins":
-            text += "; you believe your many studio-class check-ins show classes are part of your membership"
-        return text
-    if intent == "dispute":
-        if r["what"] == "late_fee":
-            return f"dispute the late fee of {r['amount']} {r['currency']} on your {r['period']} invoice"
-        return (
-            "dispute the early cancellation fee, which you find unfair, and have a person review it"
-        )
-    label = "guest passes" if r["kind"] == "guest_pass" else "personal-training sessions"
-    return f"know how many {label} you have left"
-
-
-def _task(n: int, name: str, variant: str, m: Member, parts: list[Part], ordered: bool) -> Task:
-    requests = [p[0] for p in parts]
-    gold = tuple(g for p in parts for g in p[1])
-    communicate = tuple(x for p in parts for x in p[2])
-    handoff = next(
-        (str(g.arguments["category"]) for g in gold if g.name == "transfer_to_human"), ""
-    )
-    refusal = any(r.get("expect") == "refusal" for r in requests)
-    kind = (
-        TaskKind.REFUSAL
-        if refusal and not gold
-        else TaskKind.HANDOFF
-        if handoff
-        else TaskKind.ACTION
-    )
-    return Task(
-        id=f"membership-{n:03d}-{name}-{variant}",
-        domain="membership",
-        kind=kind,
-        scenario=_scenario(m, requests, variant, ordered),
-        gold=gold,
-        world_seed=WORLD_SEED,
-        handoff_category=handoff,
-        communicate=communicate,
-        intents=tuple(r["intent"] for r in requests),
-    )
-
-
-def _members_by_profile(world: MembershipWorld) -> dict[str, list[Member]]:
-    members = list(world.tables["members"].values())
-    return {
-        p.name: members[i * MEMBERS_PER_PROFILE : (i + 1) * MEMBERS_PER_PROFILE]
-        for i, p in enumerate(PROFILES)
-    }
-
-
-@lru_cache(maxsize=1)
-def generate_tasks() -> tuple[Task, ...]:
-    world = build_world(WORLD_SEED)
-    by_profile = _members_by_profile(world)
-    recipes: list[tuple[str, str, tuple[Recipe, ...], bool, tuple[str, ...]]] = [
-        (name, profile, parts, False, VARIANTS) for name, (profile, parts) in SINGLES.items()
-    ] + [
-        (name, profile, parts, ordered, COMPOUND_VARIANTS)
-        for name, (profile, parts, ordered) in COMPOUNDS.items()
-    ]
-    tasks: list[Task] = []
-    n = 0
-    for name, profile, recipe_parts, ordered, variants in recipes:
-        for v_index, variant in enumerate(variants):
-            member = by_profile[profile][v_index % MEMBERS_PER_PROFILE]
-            ctx = Ctx(world, member)
-            task = _task(n, name, variant, member, [r(ctx) for r in recipe_parts], ordered)
-            if f"{name}/{variant}" in SMOKE:
-                task = replace(task, splits=(*task.splits, "smoke"))
-            tasks.append(task)
-            n += 1
-    return tuple(tasks)
