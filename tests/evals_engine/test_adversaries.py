@@ -118,12 +118,7 @@ def test_an_unchanged_world_at_a_limit_scores_zero_on_every_tau2_retail_task(lim
     "agent",
     [
         "sandbox/fault:do_nothing",
-        pytest.param(
-            agent_name("blanket_refuser"),
-            marks=pytest.mark.xfail(
-                strict=True, reason="retail refusal tasks do not require a lookup yet"
-            ),
-        ),
+        agent_name("blanket_refuser"),
         agent_name("stall"),
     ],
 )

@@ -201,11 +201,7 @@ def test_a_blanket_refuser_scores_zero_on_every_task(agent):
     for record in refused:
         assert record.components["lookup"] == 0.0, record.task_id
         assert record.components["communicate"] == 0.0, record.task_id
-        # omission until the oracle names it unchecked_refusal (the lead's change).
-        assert record.failure in (
-            FailureClass.UNCHECKED_REFUSAL.value,
-            FailureClass.OMISSION.value,
-        )
+        assert record.failure == FailureClass.UNCHECKED_REFUSAL.value, record.task_id
 
 
 @pytest.mark.parametrize(("domain", "task"), REFUSALS, ids=_task_ids(REFUSALS))
