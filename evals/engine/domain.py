@@ -8,6 +8,7 @@ from functools import cached_property
 from typing import Any
 
 from evals.engine.errors import EngineError
+from evals.engine.messages import Trajectory
 from evals.engine.policy import RuleCheck
 from evals.engine.protocols import AgentFactory, UserFactory
 from evals.engine.task import Assertion, Task
@@ -21,7 +22,11 @@ class Domain:
     ever uses copies). `load_tasks()` returns every task; splits are tags on the tasks.
     `reference_agent` / `scripted_user`: the domain's offline `sandbox/reference` and
     `sandbox/scripted` factories (None when the domain has none). `assertions`: the checks
-    tasks may name (`Task.assertions`), `fn(world, **arguments) -> bool`."""
+    tasks may name (`Task.assertions`), `fn(world, **arguments) -> bool`.
+    `published_reward(domain, task, trajectory, world)`: for a domain taken from a published
+    benchmark, that benchmark's own reward criteria for a trial, by name (a criterion only a
+    judge can decide is None until the judge's verdict is folded in); reported beside our
+    reward, never part of it."""
 
     name: str
     policy: str
@@ -33,6 +38,9 @@ class Domain:
     scripted_user: UserFactory | None = None
     description: str = ""
     assertions: Mapping[str, Callable[..., bool]] = field(default_factory=dict)
+    published_reward: (
+        Callable[[Domain, Task, Trajectory, World], Mapping[str, float | None]] | None
+    ) = None
     _cache: dict[str, object] = field(default_factory=dict, repr=False, compare=False)
 
     def fresh_world(self, seed: int) -> World:

@@ -106,6 +106,7 @@ class _Contribution:
     agent_turns: int
     questions: int
     nl_not_judged: int = 0
+    published: float | None = None
 
 
 @dataclass
@@ -126,6 +127,8 @@ class Aggregator:
     resolved_questions: int = 0
     reward_sum: float = 0.0
     nl_not_judged_trials: int = 0
+    published_sum: float = 0.0
+    published_trials: int = 0
     by_key: dict[str, _Contribution] = field(default_factory=dict)
 
     def add(self, r: RecordLike) -> None:
@@ -142,6 +145,7 @@ class Aggregator:
             r.agent_turns,
             r.questions,
             int(bool(getattr(r, "nl_not_judged", 0))),
+            getattr(r, "published_reward", None),
         )
         key = getattr(r, "key", None)
         if key is not None:
@@ -164,6 +168,9 @@ class Aggregator:
             return
         cell.n += sign
         self.reward_sum += sign * x.reward
+        if x.published is not None:
+            self.published_sum += sign * x.published
+            self.published_trials += sign
         if x.reward >= 1.0:
             cell.c += sign
             self.resolved += sign
@@ -206,6 +213,10 @@ class Report:
     # Trials whose natural-language assertions were not judged (the run had no judge
     # model): their reward stands on the deterministic components alone.
     nl_not_judged: int = 0
+    # A published benchmark's own reward (τ²-bench's, by its definition), averaged over the
+    # evaluated trials that have one: shown beside ours, never part of it.
+    published_mean_reward: float | None = None
+    published_trials: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         def est(m: Mapping[int, Estimate]) -> dict[str, Any]:
@@ -231,6 +242,8 @@ class Report:
             "infrastructure_error_rate": self.infrastructure_error_rate,
             "simulator_error_rate": self.simulator_error_rate,
             "nl_not_judged": self.nl_not_judged,
+            "published_mean_reward": self.published_mean_reward,
+            "published_trials": self.published_trials,
         }
 
 
@@ -283,6 +296,10 @@ def summarise_cells(agg: Aggregator, ks: Sequence[int], *, seed: int = 0) -> Rep
         infrastructure_error_rate=agg.infrastructure_errors / agg.trials if agg.trials else 0.0,
         simulator_error_rate=agg.simulator_errors / agg.trials if agg.trials else 0.0,
         nl_not_judged=agg.nl_not_judged_trials,
+        published_mean_reward=(
+            agg.published_sum / agg.published_trials if agg.published_trials else None
+        ),
+        published_trials=agg.published_trials,
     )
 
 
@@ -315,6 +332,12 @@ def render_table(report: Report) -> str:
         f"simulator errors {report.simulator_errors}"
         + (f" (all trials errored: {', '.join(report.all_errored)})" if report.all_errored else "")
     )
+    if report.published_mean_reward is not None:
+        lines.append(
+            f"published benchmark's own reward (its definition, not part of ours): mean "
+            f"{report.published_mean_reward:.3f} over {report.published_trials} of "
+            f"{report.evaluated} evaluated trials"
+        )
     if report.nl_not_judged:
         lines.append(
             f"natural-language assertions NOT JUDGED on {report.nl_not_judged} trials "
