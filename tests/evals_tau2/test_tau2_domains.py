@@ -16,6 +16,7 @@ from evals.engine.messages import Message, Role, ToolCall, ToolResult
 from evals.engine.oracle import FailureClass, evaluate
 from evals.engine.runner import MemorySink, RunSpec, plan, run
 from tests.evals_tau2 import gold, tau2_conversation
+from tests.support import tau2_script
 
 DOMAINS = [("tau2_mock", "mock"), ("tau2_retail", "retail")]
 # Lookups τ²'s gold trajectories make on purpose with what the customer first (wrongly) says.
@@ -195,3 +196,63 @@ def test_a_run_with_litellm_agent_and_user_on_the_local_server_passes_every_mock
         (("agent", "tau2-agent"), ("user", "tau2-user"))
     }
     assert report is not None
+
+
+# Every retail write tool, the eight write-less tasks, the two published gold steps our tools
+# refuse (64, 105), the one sharing its opening with another (67/68) and the long ones that
+# once ran out of tool steps (4, 30).
+SCRIPTED_RETAIL = [
+    "0",
+    "2",
+    "3",
+    "4",
+    "10",
+    "16",
+    "17",
+    "22",
+    "23",
+    "24",
+    "25",
+    "30",
+    "40",
+    "57",
+    "62",
+    "64",
+    "65",
+    "67",
+    "68",
+    "70",
+    "105",
+]
+
+
+def test_the_scripted_llm_agent_authenticates_and_asks_before_each_write_and_passes(
+    openai_server,
+):
+    openai_server.set_handler(tau2_script.handler)
+    set_default_client(ModelClient())
+    params = {"api_base": openai_server.url, "api_key": "test"}
+    records = []
+    try:
+        for name, task_ids in (("tau2_mock", ()), ("tau2_retail", SCRIPTED_RETAIL)):
+            spec = RunSpec(
+                domains=(name,),
+                task_ids=tuple(task_ids),
+                agent="openai/tau2-agent",
+                agent_params=params,
+                user="openai/tau2-user",
+                user_params=params,
+                include_trajectory=True,
+            )
+            sink = MemorySink()
+            run(spec, sink, workers=4)
+            records += sink.records
+    finally:
+        set_default_client(None)
+    assert len(records) == 9 + len(SCRIPTED_RETAIL)
+    assert all(r.reward == 1.0 for r in records), [
+        (r.task_id, r.failure, r.notes) for r in records if r.reward != 1.0
+    ]
+    # In enforce mode, through the guard: every write authenticated and confirmed.
+    verdicts = [v for r in records for v in r.trajectory["verdicts"]]
+    assert len(verdicts) > len(records) and all(not v["violations"] for v in verdicts)
