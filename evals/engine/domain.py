@@ -9,6 +9,7 @@ from functools import cached_property
 from typing import Any
 
 from evals.engine.errors import EngineError
+from evals.engine.messages import Trajectory
 from evals.engine.policy import RuleCheck
 from evals.engine.protocols import AgentFactory, UserFactory
 from evals.engine.task import Assertion, Task
@@ -24,7 +25,11 @@ class Domain:
     `sandbox/scripted` factories (None when the domain has none). `assertions`: the checks
     tasks may name (`Task.assertions`), `fn(world, **arguments) -> bool`.
     `scripted_languages`: the languages its `sandbox/scripted` customer writes (a persona's
-    `language`); a run asking it for another is refused at planning, never faked."""
+    `language`); a run asking it for another is refused at planning, never faked.
+    `published_reward(domain, task, trajectory, world)`: for a domain taken from a published
+    benchmark, that benchmark's own reward criteria for a trial, by name (a criterion only a
+    judge can decide is None until the judge's verdict is folded in); reported beside our
+    reward, never part of it."""
 
     name: str
     policy: str
@@ -37,6 +42,9 @@ class Domain:
     description: str = ""
     assertions: Mapping[str, Callable[..., bool]] = field(default_factory=dict)
     scripted_languages: tuple[str, ...] = ("en",)
+    published_reward: (
+        Callable[[Domain, Task, Trajectory, World], Mapping[str, float | None]] | None
+    ) = None
     _cache: dict[str, object] = field(default_factory=dict, repr=False, compare=False)
 
     def fresh_world(self, seed: int) -> World:

@@ -114,6 +114,7 @@ class _Contribution:
     agent_turns: int
     questions: int
     not_judged: bool = False
+    published: float | None = None
 
 
 @dataclass
@@ -134,6 +135,8 @@ class Aggregator:
     resolved_questions: int = 0
     reward_sum: float = 0.0
     not_judged: int = 0
+    published_sum: float = 0.0
+    published_trials: int = 0
     by_key: dict[str, _Contribution] = field(default_factory=dict)
 
     def add(self, r: RecordLike) -> None:
@@ -150,6 +153,7 @@ class Aggregator:
             r.agent_turns,
             r.questions,
             not_judged,
+            getattr(r, "published_reward", None),
         )
         key = getattr(r, "key", None)
         if key is not None:
@@ -173,6 +177,9 @@ class Aggregator:
             return
         cell.n += sign
         self.reward_sum += sign * x.reward
+        if x.published is not None:
+            self.published_sum += sign * x.published
+            self.published_trials += sign
         if x.reward >= 1.0:
             cell.c += sign
             self.resolved += sign
@@ -221,6 +228,10 @@ class Report:
     by_persona_strict: Mapping[str, Mapping[int, Estimate]] = field(default_factory=dict)
     # Per k: the cells ("domain/task/persona") with fewer than k measured trials.
     short_cells: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
+    # A published benchmark's own reward (τ²-bench's, by its definition), averaged over the
+    # evaluated trials that have one: shown beside ours, never part of it.
+    published_mean_reward: float | None = None
+    published_trials: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         def est(m: Mapping[int, Estimate]) -> dict[str, Any]:
@@ -250,6 +261,8 @@ class Report:
             "by_domain_strict": {d: est(m) for d, m in self.by_domain_strict.items()},
             "by_persona_strict": {p: est(m) for p, m in self.by_persona_strict.items()},
             "short_cells": {str(k): list(v) for k, v in self.short_cells.items()},
+            "published_mean_reward": self.published_mean_reward,
+            "published_trials": self.published_trials,
         }
 
 
@@ -311,6 +324,10 @@ def summarise_cells(agg: Aggregator, ks: Sequence[int], *, seed: int = 0) -> Rep
         short_cells={
             k: tuple(sorted("/".join(key) for key, c in agg.cells.items() if c.n < k)) for k in ks
         },
+        published_mean_reward=(
+            agg.published_sum / agg.published_trials if agg.published_trials else None
+        ),
+        published_trials=agg.published_trials,
     )
 
 
@@ -364,6 +381,12 @@ def render_table(report: Report) -> str:
     )
     if excluded:
         lines.append(f"(figures in parentheses count the {excluded} excluded trials as failures)")
+    if report.published_mean_reward is not None:
+        lines.append(
+            f"published benchmark's own reward (its definition, not part of ours): mean "
+            f"{report.published_mean_reward:.3f} over {report.published_trials} of "
+            f"{report.evaluated} evaluated trials"
+        )
     if report.not_judged:
         lines.append(
             f"NOT JUDGED: {report.not_judged} trials passed every deterministic check but "

@@ -24,7 +24,7 @@ import json
 import re
 import threading
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from decimal import Decimal, InvalidOperation
 from enum import StrEnum
 from typing import Any
@@ -73,6 +73,20 @@ class Evaluation:
     failure: FailureClass
     diff: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
+    # The published benchmark's own criteria for this trial (`Domain.published_reward`; None:
+    # left to the judge). Reported beside `reward`, never multiplied into it.
+    published: Mapping[str, float | None] = field(default_factory=dict)
+
+    @property
+    def published_reward(self) -> float | None:
+        """The benchmark's reward by its own definition: the product of its criteria; None
+        when the domain publishes none or a criterion awaits the judge."""
+        if not self.published or any(v is None for v in self.published.values()):
+            return None
+        reward = 1.0
+        for value in self.published.values():
+            reward *= value or 0.0
+        return reward
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -81,6 +95,7 @@ class Evaluation:
             "failure": self.failure.value,
             "diff": list(self.diff),
             "notes": list(self.notes),
+            "published": dict(self.published),
         }
 
 
@@ -302,6 +317,9 @@ def evaluate(domain: Domain, task: Task, trajectory: Trajectory, world: World) -
     if trajectory.termination is TerminationReason.SIMULATOR_ERROR:
         return Evaluation(0.0, {}, FailureClass.SIMULATOR_ERROR, notes=(trajectory.error,))
     gold = gold_state(domain, task)
+    published = (
+        domain.published_reward(domain, task, trajectory, world) if domain.published_reward else {}
+    )
     components: dict[str, float] = {}
     diff_lines: tuple[str, ...] = ()
     if "state" in task.reward_basis:
@@ -353,7 +371,7 @@ def evaluate(domain: Domain, task: Task, trajectory: Trajectory, world: World) -
     if limit:
         notes.append(f"ended at a limit ({termination.value}): a failure whatever the state")
     if reward == 1.0:
-        return Evaluation(1.0, components, FailureClass.NONE, diff_lines, tuple(notes))
+        return Evaluation(1.0, components, FailureClass.NONE, diff_lines, tuple(notes), published)
     declined = "" if violations else declined_gold_write(domain, task, trajectory.messages)
     if declined:
         # The customer said no to exactly what its scenario wants, and the trial failed:
@@ -389,14 +407,15 @@ def evaluate(domain: Domain, task: Task, trajectory: Trajectory, world: World) -
         failure = _classify_state(domain, task, _writes(domain, trajectory))
     else:
         failure = FailureClass.OMISSION
-    return Evaluation(reward, components, failure, diff_lines, tuple(notes))
+    return Evaluation(reward, components, failure, diff_lines, tuple(notes), published)
 
 
 def with_nl_verdicts(evaluation: Evaluation, verdicts: Sequence[Any]) -> Evaluation:
     """Fold the judge's verdicts on the task's natural-language assertions into the reward
-    (component `nl_assertions`). A trial whose prose assertions were not judged (no judge
-    model) is never passed on the deterministic checks alone: if those passed, its outcome is
-    `not_judged` (neither pass nor failure; counted apart); if they failed, it failed."""
+    (component `nl_assertions`), and into the published criteria left to the judge. A trial
+    whose prose assertions were not judged (no judge model) is never passed on the
+    deterministic checks alone: if those passed, its outcome is `not_judged` (neither pass
+    nor failure; counted apart); if they failed, it failed."""
     judged = [v for v in verdicts if v.status != "not_judged"]
     if not judged:
         if verdicts and evaluation.reward >= 1.0:
@@ -405,10 +424,20 @@ def with_nl_verdicts(evaluation: Evaluation, verdicts: Sequence[Any]) -> Evaluat
         return evaluation
     failed = [v for v in judged if v.status != "met"]
     components = {**evaluation.components, "nl_assertions": 0.0 if failed else 1.0}
+    published = {
+        k: (0.0 if failed else 1.0) if v is None else v for k, v in evaluation.published.items()
+    }
     notes = (*evaluation.notes, *(f"nl assertion not met: {v.assertion}" for v in failed))
     if not failed:
-        return replace(evaluation, components=components)
+        return replace(evaluation, components=components, published=published)
     failure = evaluation.failure
     if failure is FailureClass.NONE:
         failure = FailureClass.OMISSION  # the request, or what had to be said, left undone
-    return replace(evaluation, reward=0.0, components=components, failure=failure, notes=notes)
+    return replace(
+        evaluation,
+        reward=0.0,
+        components=components,
+        failure=failure,
+        notes=notes,
+        published=published,
+    )

@@ -3,7 +3,7 @@ and one run through the runner with LiteLLM agent and user on the local server."
 
 from __future__ import annotations
 
-import json
+from dataclasses import replace
 
 import pytest
 
@@ -12,10 +12,11 @@ from evals.domains.tau2_common.data import call_tool, gold_actions, read_json
 from evals.engine.errors import ToolError
 from evals.engine.llm import ModelClient
 from evals.engine.llm.shared import set_default_client
-from evals.engine.messages import Message, Role, TerminationReason, ToolCall, Trajectory
-from evals.engine.oracle import evaluate
+from evals.engine.messages import Message, Role, ToolCall, ToolResult
+from evals.engine.oracle import FailureClass, evaluate
 from evals.engine.runner import MemorySink, RunSpec, plan, run
-from tests.evals_tau2 import tau2_conversation
+from tests.evals_tau2 import gold, tau2_conversation
+from tests.support import tau2_script
 
 DOMAINS = [("tau2_mock", "mock"), ("tau2_retail", "retail")]
 # Lookups τ²'s gold trajectories make on purpose with what the customer first (wrongly) says.
@@ -92,43 +93,73 @@ def test_the_published_task_counts_are_loaded():
     assert len(retail.tasks("test")) == 40 and len(retail.tasks("train")) == 74
 
 
-def _gold_trajectory(domain, task, raw) -> tuple[Trajectory, object]:
-    world = domain.fresh_world(task.world_seed)
-    messages = [
-        Message.system(domain.policy),
-        Message.assistant("Hi!"),
-        Message.user(task.scenario.reason),
-    ]
-    terminal = False
-    actions = gold_actions(raw) or [(g.name, dict(g.arguments)) for g in task.gold]
-    for i, (tool_name, args) in enumerate(actions):
-        call = ToolCall(f"c{i}", tool_name, json.dumps(args))
-        messages.append(Message.assistant("", (call,)))
-        result, _ = domain.tools[tool_name].invoke(world, call)
-        messages.append(Message.tool(result))
-        terminal = terminal or domain.tools[tool_name].terminal
-    facts = " ".join(alts[0] for alts in task.communicate)
-    messages.append(Message.assistant(f"Done. {facts}"))
-    # Dual control: the customer's own part, with its own tools, after the agent's.
-    for i, g in enumerate(task.user_gold):
-        call = ToolCall(f"u{i}", g.name, json.dumps(dict(g.arguments)))
-        messages.append(Message(Role.USER, tool_calls=(call,)))
-        messages.append(Message.tool(domain.tools[g.name].invoke(world, call)[0]))
-    reason = TerminationReason.TRANSFER_TO_HUMAN if terminal else TerminationReason.USER_STOP
-    return Trajectory(tuple(messages), (), (), reason, 0, 0.0), world
+@pytest.mark.parametrize(("name", "folder"), DOMAINS)
+def test_the_gold_played_through_the_guard_scores_one_without_a_violation(name, folder):
+    domain = get_domain(name)
+    for task in domain.tasks():
+        trajectory, world = gold.play(domain, task)
+        evaluation = evaluate(domain, task, trajectory, world)
+        assert evaluation.reward == 1.0, (task.id, evaluation.notes, evaluation.diff)
+        assert all(v.ok for v in trajectory.verdicts), task.id
 
 
 @pytest.mark.parametrize(("name", "folder"), DOMAINS)
-def test_the_oracle_scores_gold_one_and_doing_nothing_zero(name, folder):
+def test_doing_nothing_scores_zero_on_every_task(name, folder):
     domain = get_domain(name)
-    raws = _raw(folder)
+    scored = 0
     for task in domain.tasks():
-        trajectory, world = _gold_trajectory(domain, task, raws[task.id])
-        assert evaluate(domain, task, trajectory, world).reward == 1.0, task.id
-        if task.gold:
-            idle = Trajectory(trajectory.messages[:3], (), (), TerminationReason.USER_STOP, 0, 0.0)
-            fresh = domain.fresh_world(task.world_seed)
-            assert evaluate(domain, task, idle, fresh).reward == 0.0, task.id
+        if task.needs_judge:
+            continue  # judged in prose only: without a judge it is not judged at all
+        evaluation = evaluate(domain, task, *gold.idle(domain, task))
+        assert evaluation.reward == 0.0, (task.id, evaluation.components)
+        scored += 1
+    assert scored == (9 if name == "tau2_mock" else 114)
+
+
+def test_the_write_less_retail_tasks_fail_doing_nothing_on_the_lookups_they_require():
+    domain = get_domain("tau2_retail")
+    write_less = sorted((t.id for t in domain.tasks() if not t.gold), key=int)
+    assert write_less == ["24", "25", "57", "62", "65", "67", "68", "105"]
+    for task_id in write_less:
+        task = domain.task(task_id)
+        assert "lookup" in task.reward_basis
+        # The customer's authentication, by either lookup, then the records.
+        assert [a.name for a in task.required_reads[0]] == [
+            "find_user_id_by_email",
+            "find_user_id_by_name_zip",
+        ]
+        assert {a.name for entry in task.required_reads[1:] for a in entry} <= {
+            "get_user_details",
+            "get_order_details",
+            "get_product_details",
+        }
+        evaluation = evaluate(domain, task, *gold.idle(domain, task))
+        assert evaluation.components == {"state": 1.0, "lookup": 0.0, "policy": 1.0}
+        assert evaluation.failure is FailureClass.OMISSION
+    # From τ²'s gold reads where they say what decides; named where they do not.
+    assert [dict(e[0].arguments) for e in domain.task("65").required_reads[1:]] == [
+        {"user_id": "james_kovacs_9247"},
+        {"order_id": "#W5362037"},
+    ]
+    assert [dict(e[0].arguments) for e in domain.task("25").required_reads[1:]] == [
+        {"user_id": "isabella_johansson_2152"},
+        {"order_id": "#W5565470"},
+    ]
+
+
+def test_a_lookup_that_found_nothing_does_not_count():
+    domain = get_domain("tau2_retail")
+    task = domain.task("57")
+    trajectory, world = gold.play(domain, task)
+    wrong = [
+        Message.assistant("", (ToolCall("w", "get_order_details", '{"order_id": "#W4284542"}'),)),
+        Message.tool(ToolResult("w", "get_order_details", "Error: Order not found", error=True)),
+    ]
+    without = [m for m in trajectory.messages if "get_order_details" not in str(m.tool_calls)]
+    without = [m for m in without if not (m.role is Role.TOOL and m.name == "get_order_details")]
+    failed = replace(trajectory, messages=(*without, *wrong))
+    assert evaluate(domain, task, failed, world).components["lookup"] == 0.0
+    assert evaluate(domain, task, trajectory, world).components["lookup"] == 1.0
 
 
 def test_a_run_with_litellm_agent_and_user_on_the_local_server_passes_every_mock_task(
@@ -168,3 +199,67 @@ def test_a_run_with_litellm_agent_and_user_on_the_local_server_passes_every_mock
         (("agent", "tau2-agent"), ("user", "tau2-user"))
     }
     assert report is not None
+
+
+# Every retail write tool, the eight write-less tasks, the two published gold steps our tools
+# refuse (64, 105), the one sharing its opening with another (67/68) and the long ones that
+# once ran out of tool steps (4, 30).
+SCRIPTED_RETAIL = [
+    "0",
+    "2",
+    "3",
+    "4",
+    "10",
+    "16",
+    "17",
+    "22",
+    "23",
+    "24",
+    "25",
+    "30",
+    "40",
+    "57",
+    "62",
+    "64",
+    "65",
+    "67",
+    "68",
+    "70",
+    "105",
+]
+
+
+def test_the_scripted_llm_agent_authenticates_and_asks_before_each_write_and_passes(
+    openai_server,
+):
+    openai_server.set_handler(tau2_script.handler)
+    set_default_client(ModelClient())
+    params = {"api_base": openai_server.url, "api_key": "test"}
+    records = []
+    try:
+        mock_by_state = [t.id for t in get_domain("tau2_mock").tasks() if not t.needs_judge]
+        for name, task_ids in (("tau2_mock", mock_by_state), ("tau2_retail", SCRIPTED_RETAIL)):
+            spec = RunSpec(
+                domains=(name,),
+                task_ids=tuple(task_ids),
+                agent="openai/tau2-agent",
+                agent_params=params,
+                user="openai/tau2-user",
+                user_params=params,
+                include_trajectory=True,
+            )
+            sink = MemorySink()
+            run(spec, sink, workers=4)
+            records += sink.records
+    finally:
+        set_default_client(None)
+    assert len(records) == 9 + len(SCRIPTED_RETAIL)
+    # Without a judge, a task with prose assertions that passes every deterministic check is
+    # "not judged", never a pass; every other task passes.
+    prose = {t.id for t in get_domain("tau2_retail").tasks() if t.judged_in_prose}
+    assert all(
+        r.reward == 1.0 if r.task_id not in prose else r.failure == "not_judged" for r in records
+    ), [(r.task_id, r.failure, r.notes) for r in records if r.reward != 1.0]
+    # In enforce mode, through the guard: every write authenticated and confirmed.
+    verdicts = [v for r in records for v in r.trajectory["verdicts"]]
+    assert len(verdicts) > len(records) and all(not v["violations"] for v in verdicts)

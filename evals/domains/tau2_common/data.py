@@ -13,7 +13,7 @@ from typing import Any
 from evals.engine.errors import EngineError, ToolError
 from evals.engine.task import Assertion, GoldCall, Scenario, Task, TaskKind
 from evals.engine.tools import ToolKind, ToolSet
-from evals.engine.world import Handoff, World, state_hash, user_side
+from evals.engine.world import Backoffice, Handoff, Session, World, state_hash, user_side
 
 # A copy of τ²-bench's public data (sierra-research/tau2-bench at a2c0247, MIT; its LICENSE
 # sits beside it) ships with the package, so the domains work on a fresh checkout.
@@ -54,7 +54,26 @@ def read_policy(domain: str) -> str:
 class Tau2World(World):
     """Tables of JSON records, exactly as τ²'s db.json. Records are never mutated in place
     (a copy is replaced), so `copy()`'s one-level copy isolates trials. The canonical form is
-    the JSON itself: hashing 1,000 orders takes one `json.dumps`, not a tree walk."""
+    the JSON itself: hashing 1,000 orders takes one `json.dumps`, not a tree walk.
+
+    `shown`: like `session`, what this conversation established and no part of the compared
+    state — the records (order ids) whose current details a tool result has shown the agent,
+    for rules such as "check the order's status before taking the action"."""
+
+    def __init__(
+        self,
+        tables: dict[str, dict[str, Any]],
+        backoffice: Backoffice | None = None,
+        session: Session | None = None,
+    ) -> None:
+        super().__init__(tables, backoffice, session)
+        self.shown: set[str] = set()
+
+    def copy(self) -> Tau2World:
+        clone = super().copy()
+        assert isinstance(clone, Tau2World)
+        clone.shown = set()
+        return clone
 
     def canonical(self) -> dict[str, Any]:
         return {
@@ -121,6 +140,9 @@ def convert_tasks(
     extra_gold: Callable[[Mapping[str, Any]], list[GoldCall]] = lambda raw: [],
     user_gold: Callable[[Mapping[str, Any]], list[GoldCall]] = lambda raw: [],
     world_seed: Callable[[int, Mapping[str, Any]], int] = lambda i, raw: 0,
+    decision_reads: Callable[[Mapping[str, Any]], tuple[tuple[GoldCall, ...], ...]] = (
+        lambda raw: ()
+    ),
 ) -> list[Task]:
     """Every task, with its reward basis mapped to our components (a task judged only by
     natural-language assertions needs a judge: `Task.needs_judge`; runs without one leave it
@@ -170,6 +192,9 @@ def convert_tasks(
         kind = TaskKind.ACTION if gold else TaskKind.INFO
         if handoff and len(gold) == 1:
             kind = TaskKind.HANDOFF
+        reads = () if gold else decision_reads(raw)
+        if reads:
+            basis = (*basis, "lookup")
         task_splits = ["all", *by_task.get(str(raw["id"]), [])]
         tasks.append(
             Task(
@@ -188,6 +213,7 @@ def convert_tasks(
                 user_gold=tuple(user_gold(raw)),
                 assertions=assertions,
                 nl_assertions=nl,
+                required_reads=reads,
             )
         )
     for task in [t for t in tasks if not t.needs_judge][:5]:

@@ -105,6 +105,7 @@ def _record(
         trajectory=trajectory.to_dict() if spec.include_trajectory else None,
         models=models,
         nl_assertions=tuple(v.to_dict() for v in nl),
+        published_reward=evaluation.published_reward,
     )
 
 

@@ -52,6 +52,10 @@ class TrialRecord:
     # τ²'s natural-language assertions: [{"assertion", "status": met / not_met / not_judged,
     # "reasoning"}] — the judge's reasoning kept; "not_judged" when the run had no judge.
     nl_assertions: tuple[Mapping[str, str], ...] = ()
+    # A published benchmark's own reward for the trial, by its definition (τ²-bench's for
+    # the τ² domains): reported beside `reward`, never part of it; None when the domain has
+    # none or it awaits a judge.
+    published_reward: float | None = None
 
     @property
     def nl_not_judged(self) -> int:
@@ -114,6 +118,7 @@ class TrialRecord:
             "usage": dict(self.usage),
             "models": dict(self.models),
             "simulator_error": self.simulator_error,
+            "published_reward": self.published_reward,
         }
         if self.nl_assertions:
             data["nl_assertions"] = [dict(v) for v in self.nl_assertions]
@@ -159,4 +164,7 @@ class TrialRecord:
             trajectory=d.get("trajectory"),
             models=dict(d.get("models") or {}),
             nl_assertions=tuple(dict(v) for v in d.get("nl_assertions") or ()),
+            published_reward=(
+                None if d.get("published_reward") is None else float(d["published_reward"])
+            ),
         )

@@ -3,13 +3,14 @@ them, behaviour as the retail policy describes (pending orders can be cancelled 
 once, delivered orders returned or exchanged; refunds go back to the original payment method
 or a gift card; price differences are paid with a method the user owns).
 
-Reads are in `reads`, writes in `writes`, shared lookups in `common`."""
+Reads are in `reads`, writes in `writes`, shared lookups in `common`; the policy's rules in
+`..rules`, the tasks in `..tasks`."""
 
 from __future__ import annotations
 
 from functools import cache
 
-from evals.domains.tau2_common.data import Tau2World, convert_tasks, read_json
+from evals.domains.tau2_common.data import Tau2World, read_json
 from evals.domains.tau2_retail.tools.reads import (
     calculate,
     find_user_id_by_email,
@@ -30,7 +31,6 @@ from evals.domains.tau2_retail.tools.writes import (
     return_delivered_order_items,
     transfer_to_human_agents,
 )
-from evals.engine.task import Task
 from evals.engine.tools import ToolSet
 from evals.engine.world import World
 
@@ -64,14 +64,3 @@ def _pristine() -> Tau2World:
 
 def build_world(seed: int) -> World:
     return _pristine()
-
-
-@cache
-def load_tasks() -> list[Task]:
-    return convert_tasks(
-        "tau2_retail",
-        TOOLS,
-        read_json("retail", "tasks.json"),
-        read_json("retail", "split_tasks.json"),
-        build_world=build_world,
-    )

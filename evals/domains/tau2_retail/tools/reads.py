@@ -14,21 +14,30 @@ from evals.engine.tools import ToolKind, tool
 
 @tool(kind=ToolKind.READ)
 def find_user_id_by_email(world: Tau2World, email: str) -> str:
-    """Find a user id by email address.
+    """Authenticate the customer: find their user id by email address. Do this (or
+    find_user_id_by_name_zip) before acting on their account, even when they give a user id.
 
     Args:
         email: The email of the user, such as "something@example.com".
     """
     for user_id, user in world.tables["users"].items():
         if user["email"].lower() == email.lower():
-            return user_id
+            return _authenticated(world, user_id)
     raise ToolError("User not found")
+
+
+def _authenticated(world: Tau2World, user_id: str) -> str:
+    """The policy allows one customer per conversation: the first one located stays the
+    authenticated customer (a second lookup finds an id, it does not switch customers)."""
+    if not world.session.verified_customer_id:
+        world.session.verified_customer_id = user_id
+    return user_id
 
 
 @tool(kind=ToolKind.READ)
 def find_user_id_by_name_zip(world: Tau2World, first_name: str, last_name: str, zip: str) -> str:
-    """Find a user id by first name, last name and zip code. Use it when the user cannot
-    give an email.
+    """Authenticate the customer: find their user id by first name, last name and zip code.
+    Use it when the user cannot give an email.
 
     Args:
         first_name: The first name of the customer, such as "John".
@@ -42,7 +51,7 @@ def find_user_id_by_name_zip(world: Tau2World, first_name: str, last_name: str, 
             and name["last_name"].lower() == last_name.lower()
             and user["address"]["zip"] == zip
         ):
-            return user_id
+            return _authenticated(world, user_id)
     raise ToolError("User not found")
 
 
@@ -63,7 +72,9 @@ def get_order_details(world: Tau2World, order_id: str) -> dict:
     Args:
         order_id: The order id, such as "#W0000000". Be careful to include the "#".
     """
-    return order_of(world, order_id)
+    order = order_of(world, order_id)
+    world.shown.add(order_id)
+    return order
 
 
 @tool(kind=ToolKind.READ)

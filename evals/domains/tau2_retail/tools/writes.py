@@ -7,7 +7,13 @@ from typing import Any, Literal
 from evals.domains.tau2_common.data import Tau2World, transfer
 from evals.domains.tau2_retail.tools.common import order_of, payment_of, user_of
 from evals.engine.errors import ToolError
-from evals.engine.tools import ToolKind, tool
+from evals.engine.tools import Confirm, ToolKind, tool
+
+# What the customer confirms before each write (the policy: "list the action details and
+# obtain explicit user confirmation"): the confirmation rule checks the agent's summary shows
+# these arguments' values.
+_ADDRESS = ("address1", "address2", "city", "state", "country", "zip")
+_SWAP = ("item_ids", "new_item_ids", "payment_method_id")
 
 
 def _pending(world: Tau2World, order_id: str) -> dict[str, Any]:
@@ -17,7 +23,7 @@ def _pending(world: Tau2World, order_id: str) -> dict[str, Any]:
     return order
 
 
-@tool(kind=ToolKind.WRITE)
+@tool(kind=ToolKind.WRITE, confirm=Confirm(words=("cancel", "取消"), keys=("order_id", "reason")))
 def cancel_pending_order(
     world: Tau2World, order_id: str, reason: Literal["no longer needed", "ordered by mistake"]
 ) -> dict:
@@ -45,6 +51,7 @@ def cancel_pending_order(
     order["status"] = "cancelled"
     order["cancel_reason"] = reason
     order["payment_history"] = [*order["payment_history"], *refunds]
+    world.shown.add(order_id)
     return order
 
 
@@ -56,7 +63,7 @@ def _credit_gift_card(world: Tau2World, user_id: str, method_id: str, amount: fl
         card["balance"] = round(card["balance"] + amount, 2)
 
 
-@tool(kind=ToolKind.WRITE)
+@tool(kind=ToolKind.WRITE, confirm=Confirm(words=("address", "地址"), keys=("order_id", *_ADDRESS)))
 def modify_pending_order_address(
     world: Tau2World,
     order_id: str,
@@ -88,10 +95,11 @@ def modify_pending_order_address(
         "state": state,
         "zip": zip,
     }
+    world.shown.add(order_id)
     return order
 
 
-@tool(kind=ToolKind.WRITE)
+@tool(kind=ToolKind.WRITE, confirm=Confirm(words=("address", "地址"), keys=_ADDRESS))
 def modify_user_address(
     world: Tau2World,
     user_id: str,
@@ -160,7 +168,10 @@ def _swap(
     return round(diff, 2)
 
 
-@tool(kind=ToolKind.WRITE)
+@tool(
+    kind=ToolKind.WRITE,
+    confirm=Confirm(words=("modify", "change", "修改", "更改"), keys=("order_id", *_SWAP)),
+)
 def modify_pending_order_items(
     world: Tau2World,
     order_id: str,
@@ -210,10 +221,14 @@ def modify_pending_order_items(
             },
         ]
     order["status"] = "pending (item modified)"
+    world.shown.add(order_id)
     return order
 
 
-@tool(kind=ToolKind.WRITE)
+@tool(
+    kind=ToolKind.WRITE,
+    confirm=Confirm(words=("payment", "付款", "支付"), keys=("order_id", "payment_method_id")),
+)
 def modify_pending_order_payment(world: Tau2World, order_id: str, payment_method_id: str) -> dict:
     """Change the payment method of a pending order. Ask for explicit confirmation first.
 
@@ -242,6 +257,7 @@ def modify_pending_order_payment(world: Tau2World, order_id: str, payment_method
             "payment_method_id": old["payment_method_id"],
         },
     ]
+    world.shown.add(order_id)
     return order
 
 
@@ -252,7 +268,12 @@ def _delivered(world: Tau2World, order_id: str) -> dict[str, Any]:
     return order
 
 
-@tool(kind=ToolKind.WRITE)
+@tool(
+    kind=ToolKind.WRITE,
+    confirm=Confirm(
+        words=("return", "退货", "退回"), keys=("order_id", "item_ids", "payment_method_id")
+    ),
+)
 def return_delivered_order_items(
     world: Tau2World, order_id: str, item_ids: list[str], payment_method_id: str
 ) -> dict:
@@ -278,10 +299,14 @@ def return_delivered_order_items(
     order["status"] = "return requested"
     order["return_items"] = sorted(item_ids)
     order["return_payment_method_id"] = payment_method_id
+    world.shown.add(order_id)
     return order
 
 
-@tool(kind=ToolKind.WRITE)
+@tool(
+    kind=ToolKind.WRITE,
+    confirm=Confirm(words=("exchange", "换货", "更换"), keys=("order_id", *_SWAP)),
+)
 def exchange_delivered_order_items(
     world: Tau2World,
     order_id: str,
@@ -313,6 +338,7 @@ def exchange_delivered_order_items(
     order["exchange_new_items"] = sorted(new_item_ids)
     order["exchange_payment_method_id"] = payment_method_id
     order["exchange_price_difference"] = diff
+    world.shown.add(order_id)
     return order
 
 
