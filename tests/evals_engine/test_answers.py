@@ -273,16 +273,16 @@ class _Agent(ReferenceAgentBase):
 
     def __init__(self) -> None:
         super().__init__(domain=None, params={}, seed=0)
-        self.dropped = False
+        self.heard: list[str] = []
 
     def observe_user(self, text: str) -> None:
-        pass
+        self.heard.append(text)
 
     def observe_tool(self, name: str, args: dict[str, Any], content: str, error: bool) -> None:
         pass
 
     def declined(self, name: str, args: dict[str, Any]) -> None:
-        self.dropped = True
+        pass
 
     def plan(self) -> Message:
         return self.propose(
@@ -316,6 +316,16 @@ def test_the_reference_agent_writes_exactly_when_the_guard_accepts_the_reply():
         f"agent {'writes' if writes else 'waits'}, guard {'accepts' if ok else 'blocks'}: {r!r}"
         for r in replies
         for writes, ok, reading in [_agent_and_guard(r)]
-        if not writes is ok is reading
+        if not (writes == ok == reading)
     ]
     assert not disagreements, "\n".join(disagreements)
+
+
+def test_the_agent_writes_on_a_yes_and_hears_the_request_bundled_after_it():
+    agent = _Agent()
+    messages = [Message.user("My lamp arrived damaged.")]
+    messages.append(agent.respond(messages, []))
+    messages.append(Message.user("Yes, go ahead. Also, I'd like to return order #W7654321."))
+    step = agent.respond(messages, [])
+    assert [c.name for c in step.tool_calls] == ["request_refund"]
+    assert agent.heard[-1] == "Also, I'd like to return order #W7654321."
