@@ -112,7 +112,7 @@ CHANGE = [
         r"change (?:it|that|this|them)|(?:switch|swap) (?:it|that|this|them|to)",
         r"put (?:it|that|this) (?:on|to|in|into)|send (?:it|that|this|the refund|the money) to",
         r"only (?:the|one|half|part|for|\d)|only \$|except|without|i meant",
-        r"i said (?!yes|ok|okay|go ahead|sure)\w+|(?:it )?should (?:be|go)",
+        r"i said (?!(?:yes|ok|okay|go ahead|sure|no|not)\b)\w+|(?:it )?should (?:be|go)",
         r"supposed to (?:be|go)|(?:a bit|a little|much) (?:more|less|lower|higher)",
         r"actually,? (?:make|change|send|put|switch|use|i want|i'?d like|i need|it'?s|it should)",
     ),
