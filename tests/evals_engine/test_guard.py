@@ -3,7 +3,8 @@ import pytest
 
 from evals.domains import get_domain
 from evals.engine.messages import GuardMode, Message
-from evals.engine.policy import PolicyGuard, check_confirmation, is_affirmation
+from evals.engine.policy import PolicyGuard, check_confirmation
+from evals.engine.understanding.answers import read_answer
 
 retail = get_domain("retail")
 
@@ -24,7 +25,7 @@ retail = get_domain("retail")
     ],
 )
 def test_it_recognises_affirmations_in_english_and_chinese(text):
-    assert is_affirmation(text)
+    assert read_answer(text).confirms
 
 
 @pytest.mark.parametrize(
@@ -44,7 +45,7 @@ def test_it_recognises_affirmations_in_english_and_chinese(text):
     ],
 )
 def test_it_rejects_negations_and_change_requests(text):
-    assert not is_affirmation(text)
+    assert not read_answer(text).confirms
 
 
 SUMMARY = "To confirm: I will submit a refund request of $12.50 for the damaged lamp on order #W1234567. Shall I proceed?"

@@ -2,8 +2,8 @@
 
 from evals.engine.policy.confirmation import (
     check_confirmation,
-    is_affirmation,
-    is_negation_or_change,
+    customer_answer,
+    last_summary_and_reply,
 )
 from evals.engine.policy.guard import PolicyGuard, RuleCheck, blocked_message
 
@@ -12,6 +12,6 @@ __all__ = [
     "RuleCheck",
     "blocked_message",
     "check_confirmation",
-    "is_affirmation",
-    "is_negation_or_change",
+    "customer_answer",
+    "last_summary_and_reply",
 ]

@@ -11,29 +11,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from evals.engine.messages import GuardMode, Message, PolicyVerdict, Role, Violation
-from evals.engine.policy.confirmation import check_confirmation
+from evals.engine.messages import GuardMode, Message, PolicyVerdict, Violation
+from evals.engine.policy.confirmation import check_confirmation, last_summary_and_reply
 from evals.engine.tools import Tool
 from evals.engine.world import World
 
 # (world, tool name, validated arguments) -> violations. Pure, deterministic.
 RuleCheck = Callable[[World, str, Mapping[str, Any]], list[Violation]]
-
-
-def last_summary_and_reply(messages: Sequence[Message]) -> tuple[str, str]:
-    """(the agent's last text before the customer's last message, that message)."""
-    reply_index = -1
-    for i in range(len(messages) - 1, -1, -1):
-        if messages[i].role is Role.USER:
-            reply_index = i
-            break
-    if reply_index < 0:
-        return "", ""
-    for j in range(reply_index - 1, -1, -1):
-        m = messages[j]
-        if m.role is Role.ASSISTANT and m.content:
-            return m.content, messages[reply_index].content
-    return "", messages[reply_index].content
 
 
 class PolicyGuard:

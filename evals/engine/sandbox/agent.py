@@ -12,8 +12,9 @@ from enum import StrEnum
 from typing import Any
 
 from evals.engine.messages import Message, Role, Signal, ToolCall
-from evals.engine.policy import is_affirmation, is_negation_or_change
+from evals.engine.policy import customer_answer
 from evals.engine.tools import Actor
+from evals.engine.understanding.answers import Answer
 
 
 class Fault(StrEnum):
@@ -33,8 +34,9 @@ _AMOUNT = re.compile(r"^\d+\.\d{2}$")
 class ReferenceAgentBase(ABC):
     """Subclasses implement `observe_user(text)`, `observe_tool(name, args, content, error)`
     and `plan() -> Message` (the next step when no confirmation is pending). They propose a
-    write with `propose(name, args, summary)`; the base asks, waits for an affirmation and
-    emits the call (through `write`, where faults apply)."""
+    write with `propose(name, args, summary)`; the base asks, waits for a reply that confirms
+    it — read by the policy guard's own `customer_answer`, so a yes the agent acts on is a yes
+    the guard accepts — and emits the call (through `write`, where faults apply)."""
 
     def __init__(self, *, domain: Any, params: Mapping[str, Any], seed: int) -> None:
         self.fault = Fault(params.get("fault", ""))
@@ -71,10 +73,14 @@ class ReferenceAgentBase(ABC):
         if user_spoke:
             if self.pending is not None:
                 name, args, summary = self.pending
-                if is_affirmation(self.last_user):
+                # The guard's own reading of the reply: what it will accept is what we act on.
+                answer = customer_answer(messages)
+                if answer.confirms:
                     self.pending = None
+                    if answer.aside:
+                        self.observe_user(answer.aside)  # a request bundled after the yes
                     return self.write(name, args)
-                if not is_negation_or_change(self.last_user) and not self.has_new_facts(
+                if answer.answer in (Answer.QUESTION, Answer.UNCLEAR) and not self.has_new_facts(
                     self.last_user
                 ):
                     # A question or a worry, not an answer: reassure and ask again.

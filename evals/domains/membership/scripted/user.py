@@ -233,6 +233,17 @@ class MembershipScriptedUser(ScriptedUserBase):
             return f"{text} Also, {self._state(unstated[0])}"
         return text
 
+    def _decline(self) -> str:
+        """A no to a summary that does not match: a request the member drops (one the policy
+        refuses, a cancellation with a fee they won't pay) or what they want instead."""
+        focus = self.requests[self._focus()]
+        if focus.get("expect") == "refusal" or (
+            focus["intent"] == "cancel" and not focus["accept_fee"]
+        ):
+            self.done.add(self._focus())
+            return "No, don't do that then."
+        return f"No, that's not right. {self._state(self._focus())}"
+
     def reply(self, agent_text: str) -> tuple[str, Signal]:
         low = agent_text.lower()
         shared = self.first_moves(low, v.TRANSFER)
@@ -251,13 +262,7 @@ class MembershipScriptedUser(ScriptedUserBase):
                 if self._matches(r, low):
                     self.confirmed = i
                     return self._affirm(i), Signal.NONE
-            focus = self.requests[self._focus()]
-            if focus.get("expect") == "refusal" or (
-                focus["intent"] == "cancel" and not focus["accept_fee"]
-            ):
-                self.done.add(self._focus())
-                return "No, don't do that then.", Signal.NONE
-            return f"No, that's not right. {self._state(self._focus())}", Signal.NONE
+            return self._decline(), Signal.NONE
         for i in self._open():
             r = self.requests[i]
             if r["intent"] == "balance" and LABELS[r["kind"]] in low and " left" in low:

@@ -245,9 +245,8 @@ class RetailScriptedUser(ScriptedUserBase):
                     if self.requests[i].get("expect") == "refusal":
                         break
                     self.confirmed = i
-                    affirm = self.pick(AFFIRM_ZH) if self.chance(0.2) else self.pick(AFFIRM_EN)
-                    return affirm, Signal.NONE
-            return f"No, that's not right. {self._state(self._focus())}", Signal.NONE
+                    return self._affirm(), Signal.NONE
+            return self._decline(), Signal.NONE
         for i in self._open():
             r = self.requests[i]
             if (
@@ -257,6 +256,14 @@ class RetailScriptedUser(ScriptedUserBase):
             ):
                 self.done.add(i)
         return self._answer(low)
+
+    def _affirm(self) -> str:
+        """A yes to a summary that matches what the customer wants."""
+        return self.pick(AFFIRM_ZH) if self.chance(0.2) else self.pick(AFFIRM_EN)
+
+    def _decline(self) -> str:
+        """A no to a summary that does not match: what the customer wants instead."""
+        return f"No, that's not right. {self._state(self._focus())}"
 
     def _answer(self, low: str) -> tuple[str, Signal]:
         focus = self._focus()
