@@ -25,9 +25,9 @@ from typing import Any
 
 from evals.engine.errors import EngineError
 from evals.engine.messages import Message, Role, Signal
-from evals.engine.policy import is_affirmation
 from evals.engine.protocols import Agent
 from evals.engine.registry import register_agent
+from evals.engine.understanding.answers import read_answer
 
 PREFIX = "sandbox/adversary:"
 # What the domains' reference agents say when they hand over (both spellings in use), so a
@@ -78,7 +78,7 @@ class _Wrapped(ABC):
         self.offered = False
 
     def respond(self, messages: Sequence[Message], tools: Sequence[Mapping[str, Any]]) -> Message:
-        if self.offered and is_affirmation(_last_user(messages)):
+        if self.offered and read_answer(_last_user(messages)).confirms:
             return Message.assistant(TRANSFER_ANNOUNCEMENT, signal=Signal.END)
         self.offered = False
         reply = self.inner.respond(messages, tools)

@@ -29,9 +29,9 @@ from typing import Any
 
 from evals.engine.errors import SimulatorError, ToolError
 from evals.engine.messages import Message, Role
-from evals.engine.policy import is_affirmation, is_negation_or_change
 from evals.engine.policy.confirmation import summary_names
 from evals.engine.task import GoldCall
+from evals.engine.understanding.answers import Answer, read_answer
 
 SIMULATOR_ERROR = "SimulatorError"
 
@@ -192,9 +192,13 @@ def declined_gold_write(domain: Any, task: Any, messages: Sequence[Message]) -> 
     """A description of the first customer message that said no to exactly a write the task
     still required ("" when there is none)."""
     for i, m in enumerate(messages):
-        if m.role is not Role.USER or not m.content or is_affirmation(m.content):
+        if m.role is not Role.USER or not m.content:
             continue
-        if not is_negation_or_change(m.content):
+        proposal = next(
+            (x.content for x in reversed(messages[:i]) if x.role is Role.ASSISTANT and x.content),
+            "",
+        )
+        if read_answer(m.content, proposal=proposal).answer not in (Answer.NO, Answer.CHANGE):
             continue
         call = pending_gold_write(domain, task, messages[: i + 1])
         if call is not None:

@@ -112,5 +112,5 @@ def summary_names(*, summary: str, words: Iterable[str], key_values: Mapping[str
     summary_lower = summary.lower()
     if not any(w.lower() in summary_lower for w in words):
         return False
-    numbers = _numbers(summary)
+    numbers = numbers_in(summary)
     return all(_value_shown(v, summary_lower, numbers) for v in key_values.values())
