@@ -295,23 +295,25 @@ def _sensitivity_check(suite: Suite, evidence: dict[str, Any]) -> Check:
             )
             % {"version": version, "domains": ", ".join(missing), "csv": ",".join(missing)},
         )
-    lowest: tuple[float, str] = (1.0, "")
+    lowest: tuple[float, str] | None = None
     short: list[str] = []
     for domain in suite.domains:
-        for fault, r in found[domain]["faults"].items():
-            if not r["applicable"]:
-                continue
+        measured = {f: r for f, r in found[domain]["faults"].items() if r["applicable"]}
+        if not measured:
+            # No fault applies to any of its tasks: the self-test vouches for nothing there.
+            lowest = (0.0, domain)
+            short.append(_("%(domain)s: no fault applies to any task") % {"domain": domain})
+        for fault, r in measured.items():
             rate = r["caught"] / r["applicable"]
-            label = f"{domain} {fault} {r['caught']}/{r['applicable']}"
-            lowest = min(lowest, (rate, label))
+            label = f"{domain} {fault} caught {r['caught']}/{r['applicable']}"
+            lowest = (rate, label) if lowest is None else min(lowest, (rate, label))
             if rate < MIN_SENSITIVITY:
                 short.append(label)
     ids = ", ".join(sorted({f"#{found[d]['selftest']}" for d in suite.domains}))
     if short:
         message = _(
-            "Self-test %(ids)s at code %(version)s: the oracle let injected faults through "
-            "(%(short)s caught); every applicable fault must be caught on at least "
-            "%(min).0f%% of its tasks."
+            "Self-test %(ids)s at code %(version)s falls short: %(short)s; every applicable "
+            "fault must be caught on at least %(min).0f%% of its tasks."
         ) % {
             "ids": ids,
             "version": version,
@@ -326,6 +328,7 @@ def _sensitivity_check(suite: Suite, evidence: dict[str, Any]) -> Check:
             "ids": ids,
             "version": version,
             "min": MIN_SENSITIVITY * 100,
-            "lowest": lowest[1] or "-",
+            "lowest": lowest[1] if lowest else "-",
         }
-    return Check("oracle_sensitivity", not short, lowest[0], MIN_SENSITIVITY, message)
+    observed = lowest[0] if lowest else 1.0
+    return Check("oracle_sensitivity", not short, observed, MIN_SENSITIVITY, message)

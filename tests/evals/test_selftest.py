@@ -92,12 +92,19 @@ def test_a_fault_caught_on_fewer_than_99_percent_of_its_tasks_fails_the_gate(rit
     store_selftest({("retail", "wrong_item"): (98, 100)})  # newer than the fixture's
     check = _judge(rita)
     assert not check["ok"] and check["observed"] == 0.98 and check["verdict"] == "fail"
-    assert "retail wrong_item 98/100" in check["message"]
+    assert "falls short: retail wrong_item caught 98/100;" in check["message"]
 
 
 def test_a_fault_that_applies_nowhere_is_not_held_against_the_domain(rita) -> None:
     store_selftest({("retail", "end_before_user"): (0, 0)})
-    assert _judge(rita)["ok"]
+    check = _judge(rita)
+    assert check["ok"] and "lowest: retail do_nothing caught 1/1" in check["message"]
+
+
+def test_a_domain_where_no_fault_applies_fails_the_check(rita) -> None:
+    store_selftest({("retail", fault): (0, 0) for fault in faults.EXPECTED})
+    check = _judge(rita)
+    assert not check["ok"] and "retail: no fault applies to any task" in check["message"]
 
 
 def test_golive_run_runs_a_missing_selftest_first_and_the_gate_reads_it(
