@@ -72,7 +72,7 @@ def store_selftest(caught: Mapping[tuple[str, str], tuple[int, int]] | None = No
         username="selftest-fixture", defaults={"kind": OperatorKind.SERVICE}
     )
     domains = domain_names()
-    results = {
+    results: dict[str, dict[str, dict[str, Any]]] = {
         domain: {
             fault: {
                 "expected": expected.value,
