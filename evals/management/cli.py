@@ -2,7 +2,8 @@
 
 Exit codes: 0 the gate passes, 1 the gate fails, 2 the run could not complete (bad
 configuration, unknown operator, too many infrastructure errors, an interrupted run) — always
-with a one-line reason on stderr.
+with a one-line reason on stderr. `golive selftest`: 0 when every applicable fault is caught
+on at least the gate's share of its tasks, 1 when one is not, 2 when it could not run.
 """
 
 from __future__ import annotations
@@ -18,17 +19,23 @@ from typing import IO, Any
 
 from django.conf import settings
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from backoffice.errors import DomainError
 from evals import selectors, services
-from evals.models import EvalRun, Executor, RunStatus, TrialOutcome
+from evals.domains import get_domain
+from evals.engine.selftest import replays_gold
+from evals.models import EvalRun, EvalSelftest, Executor, RunStatus, TrialOutcome
 from evals.services.estimate import estimate
+from evals.services.gate import MIN_SENSITIVITY
 from identity.models import Operator, OperatorKind
 
 CLI_PRINCIPAL = "golive-cli"
 EXIT_PASS, EXIT_FAIL, EXIT_ERROR = 0, 1, 2
+# Missed task ids printed per fault (the stored self-test keeps them all).
+MISSES_SHOWN = 5
 
 
 class Abort(Exception):
@@ -259,6 +266,7 @@ def golive_run(
             f"trials, agent {run.agent_model} vs user {run.user_model}, as {operator.username}"
         )
         start = services.eval_run_execute
+    ensure_selftest(operator, services.run_suite(run).domains, out)
     with Bar(total, enabled=progress, stream=err) as bar:
         try:
             run = start(
@@ -283,6 +291,96 @@ def golive_run(
     if code == EXIT_ERROR:
         raise Abort(run.error_message or f"run #{run.pk} is {run.get_status_display().lower()}")
     return code
+
+
+def ensure_selftest(operator: Operator, domains: Sequence[str], out: Callable[[str], None]) -> None:
+    """Run the oracle's self-test first on the domains no stored one covers at this code
+    version: the gate requires it, it is offline and takes seconds, and it is needed once
+    per code version, so a fresh checkout's first `golive run` (`make run`) is judged whole
+    instead of failing for want of it."""
+    version = services.code_version()
+    missing = services.selftest_missing(domains=domains, code_version=version)
+    if not missing:
+        return
+    out(
+        _("No self-test of the oracle at code %(version)s covers %(domains)s: running it first.")
+        % {"version": version, "domains": ", ".join(missing)}
+    )
+    try:
+        selftest = services.eval_selftest_run(actor=operator, domains=missing)
+    except DomainError as exc:
+        raise Abort(exc.message) from None
+    short = selftest_short(selftest)
+    out(
+        _("Self-test #%(id)s (%(seconds).1f s): %(verdict)s; `golive selftest` prints it.")
+        % {
+            "id": selftest.pk,
+            "seconds": selftest.seconds,
+            "verdict": _("faults let through: %s") % "; ".join(short)
+            if short
+            else _("every applicable fault caught on at least %.0f%% of its tasks")
+            % (MIN_SENSITIVITY * 100),
+        }
+    )
+
+
+def selftest_short(selftest: EvalSelftest) -> list[str]:
+    """`domain fault caught/applicable` for each fault caught below the gate's share."""
+    return [
+        f"{domain} {fault} {r['caught']}/{r['applicable']}"
+        for domain, results in selftest.results.items()
+        for fault, r in results.items()
+        if r["applicable"] and r["caught"] / r["applicable"] < MIN_SENSITIVITY
+    ]
+
+
+def print_selftest(selftest: EvalSelftest, out: Callable[[str], None]) -> int:
+    """The self-test table (caught / applicable per domain and fault, how often the oracle
+    named the expected class) and its misses; EXIT_FAIL when a fault is caught too rarely."""
+    out(
+        f"{_('domain'):<14}{_('fault'):<19}{_('caught/applicable'):>18}{_('tasks'):>7}"
+        f"{_('sensitivity'):>13}{_('named'):>8}"
+    )
+    misses: list[str] = []
+    for domain, results in selftest.results.items():
+        for fault, r in results.items():
+            applicable = r["applicable"]
+            sens = "n/a" if not applicable else f"{r['caught'] / applicable:.1%}"
+            named = f"{r['named'] / r['caught']:.0%}" if r["caught"] else "-"
+            out(
+                f"{domain:<14}{fault:<19}{r['caught']:>10}/{applicable:<7}{r['tasks']:>7}"
+                f"{sens:>13}{named:>8}"
+            )
+            if r["missed"]:
+                shown = ", ".join(
+                    f"{m['task']} ({m['failure']})" for m in r["missed"][:MISSES_SHOWN]
+                )
+                more = len(r["missed"]) - MISSES_SHOWN
+                extra = _(" … and %d more") % more if more > 0 else ""
+                misses.append(f"  {domain} {fault}: {shown}{extra}")
+    replayed = [d for d in selftest.results if replays_gold(get_domain(d))]
+    if replayed:
+        out(
+            _(
+                "%(domains)s: no reference agent of its own; the faults are injected into the "
+                "self-test's replay of each task's gold actions (it tests the oracle, not an agent)."
+            )
+            % {"domains": ", ".join(replayed)}
+        )
+    out(_("Missed: none.") if not misses else _("Missed (task, class the oracle gave):"))
+    for line in misses:
+        out(line)
+    short = selftest_short(selftest)
+    out(
+        _("Below the gate's %(min).0f%%: %(short)s.")
+        % {"min": MIN_SENSITIVITY * 100, "short": "; ".join(short)}
+        if short
+        else _(
+            "Every applicable fault caught on at least %(min).0f%% of its tasks (the gate's share)."
+        )
+        % {"min": MIN_SENSITIVITY * 100}
+    )
+    return EXIT_FAIL if short else EXIT_PASS
 
 
 def print_plan(suite: services.Suite, out: Callable[[str], None]) -> None:

@@ -14,7 +14,7 @@ from evals.services.runs import (
     run_units,
     trial_execute,
 )
-from evals.services.selftest import eval_selftest_run
+from evals.services.selftest import eval_selftest_run, selftest_evidence, selftest_missing
 from evals.services.store import finished_keys, trial_store
 from evals.services.suites import Suite, SuiteError, suite_list, suite_load, suite_override
 from evals.services.trials import eval_trial_ticket_create
@@ -35,6 +35,8 @@ __all__ = [
     "finished_keys",
     "run_suite",
     "run_units",
+    "selftest_evidence",
+    "selftest_missing",
     "suite_list",
     "suite_load",
     "suite_override",

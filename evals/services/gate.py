@@ -11,6 +11,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from evals.engine.metrics import Aggregator, Report
 from evals.models import EXCLUDED_OUTCOMES, TrialOutcome
 from evals.services.suites import Suite
@@ -82,6 +84,9 @@ ROW_FIELDS = (
 )
 
 SLOWEST = 10
+# Every fault the self-test injects must be caught on this share of the tasks it applies
+# to, in every domain of the suite: an oracle that lets faults through cannot vouch for a pass.
+MIN_SENSITIVITY = 0.99
 
 
 @dataclass(frozen=True)
@@ -288,7 +293,66 @@ def gate_evaluate(suite: Suite, report: Report, extra: dict[str, Any]) -> tuple[
             f"{violations} policy violation(s) (at most {gate.max_policy_violations})",
         )
     )
+    checks.append(_sensitivity_check(suite, extra.get("selftest") or {}))
     if not (infra_ok and sim_ok and measured_ok and judged_ok):
         # Either way the agent was not measured on enough trials to judge it: no verdict.
         return "error", checks
     return ("pass" if all(c.ok for c in checks) else "fail"), checks
+
+
+def _sensitivity_check(suite: Suite, evidence: dict[str, Any]) -> Check:
+    """The oracle's self-test (`evals.services.selftest.selftest_evidence`) at the code
+    version the run's trials ran on: every applicable fault caught on at least
+    MIN_SENSITIVITY of its tasks, in every domain of the suite."""
+    found = evidence.get("domains") or {}
+    version = evidence.get("code_version", "")
+    missing = [d for d in suite.domains if not found.get(d)]
+    if missing:
+        return Check(
+            "oracle_sensitivity",
+            False,
+            0.0,
+            MIN_SENSITIVITY,
+            _(
+                "No self-test of the oracle at code %(version)s covers %(domains)s: run "
+                "`golive selftest --domains %(csv)s`, then the suite again."
+            )
+            % {"version": version, "domains": ", ".join(missing), "csv": ",".join(missing)},
+        )
+    lowest: tuple[float, str] | None = None
+    short: list[str] = []
+    for domain in suite.domains:
+        measured = {f: r for f, r in found[domain]["faults"].items() if r["applicable"]}
+        if not measured:
+            # No fault applies to any of its tasks: the self-test vouches for nothing there.
+            lowest = (0.0, domain)
+            short.append(_("%(domain)s: no fault applies to any task") % {"domain": domain})
+        for fault, r in measured.items():
+            rate = r["caught"] / r["applicable"]
+            label = f"{domain} {fault} caught {r['caught']}/{r['applicable']}"
+            lowest = (rate, label) if lowest is None else min(lowest, (rate, label))
+            if rate < MIN_SENSITIVITY:
+                short.append(label)
+    ids = ", ".join(sorted({f"#{found[d]['selftest']}" for d in suite.domains}))
+    if short:
+        message = _(
+            "Self-test %(ids)s at code %(version)s falls short: %(short)s; every applicable "
+            "fault must be caught on at least %(min).0f%% of its tasks."
+        ) % {
+            "ids": ids,
+            "version": version,
+            "short": "; ".join(short),
+            "min": MIN_SENSITIVITY * 100,
+        }
+    else:
+        message = _(
+            "Self-test %(ids)s at code %(version)s: every applicable fault caught on at least "
+            "%(min).0f%% of its tasks (lowest: %(lowest)s)."
+        ) % {
+            "ids": ids,
+            "version": version,
+            "min": MIN_SENSITIVITY * 100,
+            "lowest": lowest[1] if lowest else "-",
+        }
+    observed = lowest[0] if lowest else 1.0
+    return Check("oracle_sensitivity", not short, observed, MIN_SENSITIVITY, message)

@@ -28,6 +28,7 @@ from evals.engine.runner import RunSpec, TrialRecord, WorkUnit, plan, run_unit
 from evals.engine.runner.execute import run as engine_run
 from evals.models import EvalRun, Executor, RunStatus, TrialResult
 from evals.services.gate import ROW_FIELDS, Row, gate_evaluate, summarise_rows
+from evals.services.selftest import selftest_evidence
 from evals.services.store import finished_keys, micros, trial_store, unit_finished
 from evals.services.suites import Suite, SuiteError, suite_from_mapping
 from identity.audit import audit_record
@@ -367,6 +368,7 @@ def eval_run_finalise(*, run_id: int) -> EvalRun:
             )
             return run
         report, extra = summarise_rows(rows, suite)
+        extra["selftest"] = selftest_evidence(domains=suite.domains, code_version=run.code_version)
         verdict, checks = gate_evaluate(suite, report, extra)
         usage = extra["usage"]
         run.summary = extra

@@ -1,93 +1,44 @@
-"""`golive selftest`: the instrument's own sensitivity.
+"""`golive selftest`: the instrument's own sensitivity, stored, and the evidence the gate
+reads from it.
 
-For every task of a domain the reference agent runs once, then each fault-injected agent
-(evals.engine.faults: skipped confirmation, wrong amount, wrong item, half of a compound
-request, nothing at all, wrong order) runs on the same seed. A fault *applies* to a task when
-it changed what the agent did (its messages or tool calls differ from the reference's — a
-wrong-item fault cannot show on a task without items); the oracle *caught* it when that trial
-did not pass. Sensitivity = caught / applied, per domain and fault, with how often the
-oracle also named the expected failure class.
+The measurement is the engine's (`evals.engine.selftest`): per domain and injected fault,
+how many of the tasks the fault applies to (decided from the task alone) the oracle failed,
+how often it named the expected failure class, and every task it missed. A run's gate
+accepts it only from the code version the run's trials ran on: a self-test of other code
+says nothing about this oracle.
 """
 
 from __future__ import annotations
 
-import json
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from django.db import transaction
 
 from evals import access
 from evals.engine import faults
-from evals.engine.runner import RunSpec, TrialRecord, plan, run_unit
+from evals.engine.selftest import selftest_domain
 from evals.models import EvalSelftest
-from evals.services.runs import code_version
 from identity.audit import audit_record
 from identity.models import Operator
 
-SEED = 20240601
+# The gate reads self-tests of the whole task set only (a smoke split covers too little).
+GATE_SPLIT = "all"
 
 
-def _behaviour(record: TrialRecord) -> str:
-    messages = (record.trajectory or {}).get("messages", [])
-    acts = [
-        [m.get("content", ""), m.get("tool_calls", [])]
-        for m in messages
-        if m.get("role") == "assistant"
-    ]
-    return json.dumps(acts, sort_keys=True)
+def _code_version() -> str:
+    # evals.services.runs imports this module (its gate reads `selftest_evidence`).
+    from evals.services.runs import code_version
 
-
-def selftest_domain(
-    domain: str, *, split: str = "all", on_fault: Callable[[str], None] | None = None
-) -> dict[str, Any]:
-    reference_spec = RunSpec(
-        domains=(domain,), personas=("baseline",), trials=1, seed=SEED, split=split
-    )
-    units = plan(reference_spec)
-    reference = {u.key: _behaviour(run_unit(reference_spec, u)) for u in units}
-    out: dict[str, Any] = {}
-    for fault, expected in faults.EXPECTED.items():
-        spec = RunSpec(
-            domains=(domain,),
-            personas=("baseline",),
-            trials=1,
-            seed=SEED,
-            split=split,
-            agent=faults.agent_name(fault),
-        )
-        applied = caught = classified = 0
-        missed: list[str] = []
-        for unit in units:
-            record = run_unit(spec, unit)
-            if record.infrastructure or _behaviour(record) == reference[unit.key]:
-                continue
-            applied += 1
-            if record.reward < 1.0:
-                caught += 1
-                classified += 1 if record.failure == expected.value else 0
-            else:
-                missed.append(unit.task_id)
-        out[fault] = {
-            "expected": expected.value,
-            "tasks": len(units),
-            "applied": applied,
-            "caught": caught,
-            "classified": classified,
-            "sensitivity": caught / applied if applied else None,
-            "missed": missed[:20],
-        }
-        if on_fault is not None:
-            on_fault(fault)
-    return out
+    return code_version()
 
 
 def eval_selftest_run(
     *,
     actor: Operator,
     domains: Sequence[str],
-    split: str = "all",
+    split: str = GATE_SPLIT,
     on_fault: Callable[[str], None] | None = None,
 ) -> EvalSelftest:
     access.ensure_start(actor)
@@ -100,7 +51,7 @@ def eval_selftest_run(
             domains=list(domains),
             split=split,
             results=dict(results),
-            code_version=code_version(),
+            code_version=_code_version(),
             started_by=actor,
             seconds=time.monotonic() - started,
         )
@@ -110,9 +61,51 @@ def eval_selftest_run(
             target=selftest,
             after={
                 "domains": list(domains),
+                "split": split,
                 "sensitivity": {
                     d: {f: r["sensitivity"] for f, r in res.items()} for d, res in results.items()
+                },
+                "missed": {
+                    d: {f: len(r["missed"]) for f, r in res.items() if r["missed"]}
+                    for d, res in results.items()
                 },
             },
         )
     return selftest
+
+
+def _usable(results: Mapping[str, Any]) -> bool:
+    """Every fault measured with its applicability (rows of older code have neither)."""
+    return all("applicable" in results.get(fault, {}) for fault in faults.EXPECTED)
+
+
+def selftest_evidence(*, domains: Iterable[str], code_version: str) -> dict[str, Any]:
+    """What the gate's sensitivity check reads, per domain: the newest self-test of the
+    whole task set at `code_version` that covers the domain, as {selftest id, faults:
+    {fault: {caught, applicable}}} — None for a domain no such self-test covers."""
+    wanted = list(dict.fromkeys(domains))
+    found: dict[str, Any] = dict.fromkeys(wanted)
+    candidates = EvalSelftest.objects.filter(code_version=code_version, split=GATE_SPLIT).only(
+        "id", "domains", "results"
+    )
+    for selftest in candidates.order_by("-created_at", "-id").iterator():
+        for domain in wanted:
+            results = selftest.results.get(domain, {})
+            if found[domain] is None and domain in selftest.domains and _usable(results):
+                found[domain] = {
+                    "selftest": selftest.pk,
+                    "faults": {
+                        fault: {"caught": r["caught"], "applicable": r["applicable"]}
+                        for fault, r in results.items()
+                    },
+                }
+        if all(v is not None for v in found.values()):
+            break
+    return {"code_version": code_version, "domains": found}
+
+
+def selftest_missing(*, domains: Iterable[str], code_version: str) -> list[str]:
+    """The domains no stored self-test at `code_version` covers (what `golive run` runs
+    first)."""
+    evidence = selftest_evidence(domains=domains, code_version=code_version)
+    return [d for d, found in evidence["domains"].items() if found is None]

@@ -233,7 +233,8 @@ def run_resume(request: HttpRequest, run_id: int) -> HttpResponse:
 @require_POST
 def run_selftest(request: HttpRequest, run_id: int) -> HttpResponse:
     """Measure the oracle's sensitivity on this run's domains (offline, in-process: the
-    reference agent and six fault-injected agents once per task, a few seconds)."""
+    reference agent, or the gold replay, and seven fault-injected agents once per task they
+    apply to; seconds, about a minute for τ² retail)."""
     _require(access.can_view_runs(request.user) and access.can_start_runs(request.user))
     run = _run_or_404(run_id)
     try:

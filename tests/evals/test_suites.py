@@ -61,6 +61,13 @@ def _extra(records, violations=0):
     return {
         "infrastructure_error_rate": sum(r.infrastructure for r in records) / len(records),
         "policy_violations": violations,
+        # An oracle self-test that caught every fault (its own check: tests/evals/test_selftest.py).
+        "selftest": {
+            "code_version": "v",
+            "domains": {
+                "retail": {"selftest": 1, "faults": {"do_nothing": {"caught": 5, "applicable": 5}}}
+            },
+        },
     }
 
 

@@ -73,7 +73,6 @@ class MockReferenceAgent(ReferenceAgentBase):
         if error:
             self.report = f"I could not do that: {content}"
             return
-        self.writes_done += 1
         if name == "create_task":
             task_id = json.loads(content).get("task_id", "")
             self.report = f"{DONE} I created the task '{args['title']}' ({task_id})."

@@ -13,7 +13,7 @@ from typing import Any
 
 from evals.engine.messages import Message, Role, Signal, ToolCall
 from evals.engine.policy import customer_answer
-from evals.engine.tools import Actor
+from evals.engine.tools import Actor, ToolKind
 from evals.engine.understanding.answers import Answer
 
 
@@ -31,6 +31,30 @@ _ITEM_ID = re.compile(r'"item_id":"([^"]+)"')
 _AMOUNT = re.compile(r"^\d+\.\d{2}$")
 
 
+def amount_argument(arguments: Mapping[str, Any]) -> str:
+    """The argument the wrong-amount fault changes: the first whose value is an amount
+    ("12.50"); "" when there is none. `evals.engine.faults` reads tasks the same way."""
+    return next((k for k, v in arguments.items() if isinstance(v, str) and _AMOUNT.match(v)), "")
+
+
+def item_argument(arguments: Mapping[str, Any]) -> str:
+    """The argument the wrong-item fault changes: `item_id`, or the first non-empty list
+    named `...item_ids`; "" when there is none."""
+    for key, value in arguments.items():
+        if key == "item_id" and isinstance(value, str):
+            return key
+        if key.endswith("item_ids") and isinstance(value, list) and value:
+            return key
+    return ""
+
+
+def _other_amount(value: str) -> str:
+    """A different amount: one less (never below a cent), or one more for amounts up to 1."""
+    amount = Decimal(value)
+    step = Decimal("1.00")
+    return str(amount - step if amount > step else amount + step)
+
+
 class ReferenceAgentBase(ABC):
     """Subclasses implement `observe_user(text)`, `observe_tool(name, args, content, error)`
     and `plan() -> Message` (the next step when no confirmation is pending). They propose a
@@ -45,6 +69,8 @@ class ReferenceAgentBase(ABC):
         self._calls = 0
         self._inflight: dict[str, tuple[str, dict[str, Any]]] = {}
         self.pending: tuple[str, dict[str, Any], str] | None = None
+        # Successful WRITE calls so far, counted here from the tool results (the
+        # stop-after-first and end-before-user faults act on it).
         self.writes_done = 0
         self.seen_item_ids: list[str] = []
         self.last_user = ""
@@ -52,6 +78,9 @@ class ReferenceAgentBase(ABC):
         # fault show: it hangs up once its own writes are done, before the customer's part).
         tools = getattr(domain, "tools", None)
         self.user_side = bool(tools is not None and tools.names(Actor.USER))
+        self._write_tools = {
+            t.name for t in tools or () if t.kind is ToolKind.WRITE and t.actor is Actor.AGENT
+        }
 
     # -- protocol ------------------------------------------------------------------------
 
@@ -65,6 +94,8 @@ class ReferenceAgentBase(ABC):
                 user_spoke = True
             elif m.role is Role.TOOL:
                 name, args = self._inflight.pop(m.tool_call_id, ("", {}))
+                if not m.error and name in self._write_tools:
+                    self.writes_done += 1
                 if not m.error:
                     for item_id in _ITEM_ID.findall(m.content):
                         if item_id not in self.seen_item_ids:
@@ -125,22 +156,17 @@ class ReferenceAgentBase(ABC):
     def write(self, name: str, args: dict[str, Any]) -> Message:
         args = dict(args)
         if self.fault is Fault.WRONG_AMOUNT:
-            for key, value in args.items():
-                if isinstance(value, str) and _AMOUNT.match(value):
-                    args[key] = str(max(Decimal("0.01"), Decimal(value) - Decimal("1.00")))
-                    break
+            key = amount_argument(args)
+            if key:
+                args[key] = _other_amount(args[key])
         elif self.fault is Fault.WRONG_ITEM:
-            for key, value in args.items():
-                if isinstance(value, list) and value and key.endswith("item_ids"):
-                    other = [i for i in self.seen_item_ids if i not in value]
-                    if other:
-                        args[key] = [other[0], *value[1:]]
-                    break
-                if key == "item_id":
-                    other = [i for i in self.seen_item_ids if i != value]
-                    if other:
-                        args[key] = other[0]
-                    break
+            key = item_argument(args)
+            if key:
+                value = args[key]
+                chosen = value if isinstance(value, list) else [value]
+                other = [i for i in self.seen_item_ids if i not in chosen]
+                if other:
+                    args[key] = [other[0], *value[1:]] if isinstance(value, list) else other[0]
         return self.call(name, **args)
 
     def has_new_facts(self, text: str) -> bool:

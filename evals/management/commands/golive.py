@@ -110,23 +110,15 @@ class Command(BaseCommand):
             selftest = eval_selftest_run(actor=operator, domains=domains, split=o["split"])
         except Exception as exc:  # a bad domain name or split: one line, exit 2
             raise cli.Abort(str(exc)) from None
+        code = cli.print_selftest(selftest, self._out)
         self._out(
-            f"{'domain':<14}{'fault':<20}{'applied':>9}{'caught':>8}{'sensitivity':>13}{'named':>8}"
-        )
-        for domain, faults in selftest.results.items():
-            for fault, r in faults.items():
-                sens = "n/a" if r["sensitivity"] is None else f"{r['sensitivity']:.0%}"
-                named = f"{r['classified'] / r['caught']:.0%}" if r["caught"] else "-"
-                self._out(
-                    f"{domain:<14}{fault:<20}{r['applied']:>5}/{r['tasks']:<3}{r['caught']:>8}{sens:>13}{named:>8}"
-                )
-        self._out(
-            f"Stored as selftest #{selftest.pk} ({selftest.seconds:.1f} s); the report pages show it."
+            f"Stored as selftest #{selftest.pk} at code {selftest.code_version} "
+            f"({selftest.seconds:.1f} s), every miss included; the report pages show it."
         )
         if o["json_path"]:
             with open(o["json_path"], "w", encoding="utf-8") as handle:
                 json.dump({"id": selftest.pk, "results": selftest.results}, handle, indent=2)
-        return 0
+        return code
 
     def _list(self, o: dict[str, Any]) -> int:
         for run in selectors.run_list()[: o["limit"]]:

@@ -168,7 +168,6 @@ class MembershipReferenceAgent(ReferenceAgentBase):
         elif name == "notify_customer":
             pass
         elif name == "add_note":
-            self.writes_done += 1
             self.notes.append(self.report)
         elif name in TOPICS and self.active is not None:
             self.active.done = True

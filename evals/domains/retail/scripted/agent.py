@@ -183,7 +183,6 @@ class RetailReferenceAgent(ReferenceAgentBase):
                     f"{v.SORRY_CANT} complete that: {content.removeprefix('Error: ')}"
                 )
             else:
-                self.writes_done += 1
                 self.notes.append(f"{v.DONE} {self._done_text(name, data)}")
                 self.orders.pop(args.get("order_id", ""), None)
                 if self.profile is not None and name in (
