@@ -52,6 +52,9 @@ class TrialRecord:
     # τ²'s natural-language assertions: [{"assertion", "status": met / not_met / not_judged,
     # "reasoning"}] — the judge's reasoning kept; "not_judged" when the run had no judge.
     nl_assertions: tuple[Mapping[str, str], ...] = ()
+    # The run's fingerprint (RunSpec.fingerprint()): resume refuses a file or a run whose
+    # trials carry another one, or none (they predate fingerprints).
+    fingerprint: str = ""
 
     @property
     def nl_not_judged(self) -> int:
@@ -89,6 +92,7 @@ class TrialRecord:
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {
             "key": self.key,
+            "fingerprint": self.fingerprint,
             "domain": self.domain,
             "task_id": self.task_id,
             "persona": self.persona,
@@ -159,4 +163,5 @@ class TrialRecord:
             trajectory=d.get("trajectory"),
             models=dict(d.get("models") or {}),
             nl_assertions=tuple(dict(v) for v in d.get("nl_assertions") or ()),
+            fingerprint=str(d.get("fingerprint") or ""),
         )
