@@ -135,9 +135,7 @@ def differing(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[str]:
     return [n for n in names if (n in old or n in new) and old.get(n) != new.get(n)]
 
 
-def difference(
-    old: Mapping[str, Any], new: Mapping[str, Any], *, now: str = "this run's"
-) -> str:
+def difference(old: Mapping[str, Any], new: Mapping[str, Any], *, now: str = "this run's") -> str:
     """E.g. "agent sandbox/reference, this run's agent is sandbox/fault:do_nothing" — one
     clause per differing field, joined by "; " ("" when they agree)."""
     clauses = []

@@ -90,9 +90,7 @@ def read_run_file(path: Path) -> RunFile | None:
     return RunFile(path, fields, key)
 
 
-def open_run(
-    out: str | os.PathLike[str], spec: RunSpec, records: Iterable[TrialRecord]
-) -> RunFile:
+def open_run(out: str | os.PathLike[str], spec: RunSpec, records: Iterable[TrialRecord]) -> RunFile:
     """The run file for appending `spec`'s trials to `out`, which holds `records`: a new one
     (a new key) when `out` holds no trials, the stored one when they are this very run's;
     ResumeRefused otherwise. Nothing is written when it refuses."""
