@@ -20,6 +20,7 @@ from importlib import metadata
 from django.conf import settings
 from django.db import close_old_connections, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from backoffice.errors import Conflict, NotFound, ValidationFailed
 from evals import access
@@ -102,12 +103,16 @@ def trial_execute(run_id: int, suite_hash: str, unit: WorkUnit) -> bool:
     spec = inputs.specs[unit.domain]
     if spec.fingerprint() != inputs.fingerprints.get(unit.domain):
         # A worker running other code than the run froze: its trial would not be the run's.
-        # The run stops, resumable elsewhere, and this task fails so the chord never
-        # finalises a run with a gap it was told about.
-        reason = (
-            f"a worker's fingerprint for {unit.domain} is {spec.fingerprint()[:12]}, the run's "
-            f"is {inputs.fingerprints.get(unit.domain, '')[:12]}: its code or settings differ"
-        )
+        # The run stops (resumable once the workers run the run's code), and this task fails
+        # so the chord never finalises a run with a gap it was told about.
+        reason = _(
+            "A worker's fingerprint for %(domain)s is %(worker)s, the run's is %(run)s: "
+            "its code or settings differ."
+        ) % {
+            "domain": unit.domain,
+            "worker": spec.fingerprint()[:12],
+            "run": inputs.fingerprints.get(unit.domain, "")[:12] or "none",
+        }
         eval_run_interrupt(run_id=run_id, reason=reason)
         raise EngineError(reason)
     record = run_unit(spec, unit, inputs.agent_key)

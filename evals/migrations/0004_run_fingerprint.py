@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('evals', '0002_simulator_outcome_resolved_models'),
+        ('evals', '0003_trial_outcome_not_judged'),
     ]
 
     operations = [
