@@ -1,4 +1,4 @@
-"""The go-live REST API: list, read and start runs.
+"""The go-live REST API: list, read, start and resume runs.
 
 Humans call it with their verified session and are judged by role (evals.access); CI
 service principals call it with a bearer token and are judged by scope: `evals:run` starts
@@ -6,6 +6,11 @@ runs and reads them, `evals:read` only reads. Starting a run takes an Idempotenc
 CI retry never starts a second run. The run executes in the background (Celery workers when
 a broker is configured, else a thread of the server); poll the detail until `status` is
 `completed` or `error`, then read `verdict` (pass / fail / error).
+
+Resuming an interrupted run is refused (409, the one-line reason in `error.message`) when
+what would run now differs from what the run measured so far: its fingerprint (agent, user,
+judge, domains, tasks, personas, seed, trials, guard, limits, code version). A resume may name
+the agent, user, trials, domains or personas it expects, and is refused when they differ.
 """
 
 from __future__ import annotations
@@ -60,6 +65,16 @@ class RunIn(serializers.Serializer):
     personas = serializers.ListField(child=serializers.CharField(max_length=200), required=False)
 
 
+class RunResumeIn(serializers.Serializer):
+    """What the caller expects the run to measure; omitted fields are the run's own."""
+
+    agent = serializers.CharField(max_length=200, required=False, allow_blank=True)
+    user = serializers.CharField(max_length=200, required=False, allow_blank=True)
+    trials = serializers.IntegerField(required=False, min_value=1, max_value=64)
+    domains = serializers.ListField(child=serializers.CharField(max_length=64), required=False)
+    personas = serializers.ListField(child=serializers.CharField(max_length=200), required=False)
+
+
 class RunOut(serializers.ModelSerializer):
     started_by = serializers.CharField(source="started_by.username")
     report_url = serializers.SerializerMethodField()
@@ -75,6 +90,7 @@ class RunOut(serializers.ModelSerializer):
             "agent_model",
             "user_model",
             "seed",
+            "fingerprint",
             "trials_per_task",
             "total_units",
             "executor",
@@ -162,6 +178,35 @@ class RunCreateApi(APIView):
         except services.SuiteError as exc:
             raise ValidationFailed(str(exc), fields={"suite": [str(exc)]}) from exc
         run = services.eval_run_start_background(actor=request_operator(request), suite=suite)
+        return Response(
+            RunOut(run, context={"request": request}).data, status=http.HTTP_202_ACCEPTED
+        )
+
+
+class RunResumeApi(APIView):
+    permission_classes = [IsAuthenticated, START]
+
+    @extend_schema(request=RunResumeIn, responses={202: RunOut})
+    @idempotent(scope=IDEMPOTENCY_SCOPE)
+    def post(self, request: Request, run_id: int) -> Response:
+        data = RunResumeIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        run = selectors.run_get(run_id=run_id)
+        try:
+            suite = services.suite_override(
+                services.run_suite(run),
+                agent=v.get("agent") or None,
+                user=v.get("user") or None,
+                trials=v.get("trials"),
+                domains=v.get("domains") or None,
+                personas=v.get("personas") or None,
+            )
+        except services.SuiteError as exc:
+            raise ValidationFailed(str(exc)) from exc
+        run = services.eval_run_resume_background(
+            actor=request_operator(request), run_id=run.pk, suite=suite
+        )
         return Response(
             RunOut(run, context={"request": request}).data, status=http.HTTP_202_ACCEPTED
         )

@@ -69,6 +69,16 @@ class EvalRun(models.Model):
     agent_model_resolved = models.CharField(max_length=500, blank=True)
     user_model_resolved = models.CharField(max_length=500, blank=True)
     seed = models.BigIntegerField()
+    # What the run measures, per domain: the engine's fingerprinted fields (secret-free; see
+    # evals.engine.runner.fingerprint) frozen at creation, and their sha256. A resume whose
+    # suite or code gives other fields is refused, naming what differs; blank on runs
+    # created before fingerprints, which cannot be resumed.
+    fingerprint = models.CharField(max_length=64, blank=True)
+    fingerprint_fields = models.JSONField(default=dict)
+    # The run's secret for its agents' seeds (hex of 32 random bytes): drawn at creation,
+    # read by whatever executes a trial (a thread here, a Celery worker), never shown, never
+    # in a trial row or the API.
+    agent_seed_key = models.CharField(max_length=64, blank=True, editable=False)
     trials_per_task = models.PositiveIntegerField()
     total_units = models.PositiveIntegerField(default=0)
     executor = models.CharField(max_length=16, choices=Executor.choices, default=Executor.INLINE)
@@ -146,6 +156,9 @@ class TrialResult(models.Model):
     infrastructure = models.BooleanField(default=False)
     agent_model = models.CharField(max_length=200, blank=True)
     user_model = models.CharField(max_length=200, blank=True)
+    # The fingerprint of the spec that produced the trial (its domain's): a row whose
+    # fingerprint is not the run's was produced by other code or settings.
+    fingerprint = models.CharField(max_length=64, blank=True)
     ticket = models.OneToOneField(
         "tickets.Ticket",
         null=True,

@@ -12,7 +12,17 @@ from evals.domains import domain_names, get_domain
 from evals.engine.messages import GuardMode
 from evals.engine.metrics import render_table
 from evals.engine.registry import agent_names, user_names
-from evals.engine.runner import JsonlSink, RunSpec, TrialRecord, plan, read_records, run
+from evals.engine.runner import (
+    JsonlSink,
+    ResumeRefused,
+    RunSpec,
+    TrialRecord,
+    default_out,
+    open_run,
+    plan,
+    read_records,
+    run,
+)
 
 
 def _csv(text: str) -> tuple[str, ...]:
@@ -57,7 +67,12 @@ def _parser() -> argparse.ArgumentParser:
     )
     r.add_argument("--guard", choices=[m.value for m in GuardMode], default="enforce")
     r.add_argument("--ks", default="1,2,4", help="k values for pass^k")
-    r.add_argument("--out", default="", help="JSON-lines file (appended; rerun to resume)")
+    r.add_argument(
+        "--out",
+        default="",
+        help="JSON-lines file (appended; rerun the same run to resume; default "
+        "var/evals/<domains>-<seed>-<fingerprint[:12]>.jsonl)",
+    )
     r.add_argument("--no-trajectory", action="store_true", help="store records without messages")
     r.add_argument("--json", action="store_true", help="print the report as JSON")
     sub.add_parser("list", help="domains, splits, task counts and models")
@@ -78,9 +93,15 @@ def _run(args: argparse.Namespace) -> int:
         include_trajectory=not args.no_trajectory,
         judge_model=args.judge_model,
     )
-    out = Path(args.out or f"var/evals/{'-'.join(spec.domains)}-{spec.seed}.jsonl")
+    out = Path(args.out) if args.out else default_out(spec)
     keys = {u.key for u in plan(spec)}
-    previous: list[TrialRecord] = [r for r in read_records(out) if r.key in keys]
+    existing = list(read_records(out))
+    try:
+        run_file = open_run(out, spec, existing)
+    except ResumeRefused as exc:
+        print(f"{exc}: choose another --out or remove the file", file=sys.stderr)
+        return 2
+    previous: list[TrialRecord] = [r for r in existing if r.key in keys]
     total = len(keys)
 
     def progress(record: TrialRecord, done: int, pending: int) -> None:
@@ -96,6 +117,7 @@ def _run(args: argparse.Namespace) -> int:
             on_progress=progress,
             ks=[int(k) for k in _csv(args.ks)],
             previous=previous,
+            agent_key=run_file.agent_key,
         )
     print(file=sys.stderr)
     if args.json:

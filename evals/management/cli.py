@@ -8,6 +8,7 @@ on at least the gate's share of its tasks, 1 when one is not, 2 when it could no
 
 from __future__ import annotations
 
+import functools
 import getpass
 import json
 import os
@@ -238,7 +239,20 @@ def golive_run(
             f"Resuming run #{run.pk} ({run.suite_name}): {already} of {run.total_units} trials "
             f"done{rerun}."
         )
-        start: Callable[..., EvalRun] = services.eval_run_resume
+        # Overrides given with --resume say what the caller means to measure: the service
+        # refuses, naming the difference, when the run measured something else.
+        try:
+            intended = services.suite_override(
+                services.run_suite(run),
+                agent=agent,
+                user=user,
+                trials=trials,
+                domains=domains,
+                personas=personas,
+            )
+        except services.SuiteError as exc:
+            raise Abort(str(exc)) from None
+        start: Callable[..., EvalRun] = functools.partial(services.eval_run_resume, suite=intended)
     else:
         try:
             suite = services.suite_override(

@@ -20,6 +20,7 @@ from importlib import metadata
 from django.conf import settings
 from django.db import close_old_connections, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from backoffice.errors import Conflict, NotFound, ValidationFailed
 from evals import access
@@ -27,6 +28,12 @@ from evals.engine.errors import EngineError
 from evals.engine.runner import RunSpec, TrialRecord, WorkUnit, plan, run_unit
 from evals.engine.runner.execute import run as engine_run
 from evals.models import EvalRun, Executor, RunStatus, TrialResult
+from evals.services.fingerprints import (
+    agent_key,
+    domain_fingerprints,
+    resume_refusal,
+    run_fingerprint_values,
+)
 from evals.services.gate import ROW_FIELDS, Row, gate_evaluate, summarise_rows
 from evals.services.selftest import selftest_evidence
 from evals.services.store import finished_keys, micros, trial_store, unit_finished
@@ -63,15 +70,25 @@ def run_suite(run: EvalRun) -> Suite:
     return suite_from_mapping(run.suite_snapshot, source=f"run #{run.pk}")
 
 
-# Workers load a run's suite once per process, not once per trial.
+@dataclass(frozen=True)
+class _RunInputs:
+    specs: dict[str, RunSpec]
+    fingerprints: dict[str, str]
+    agent_key: bytes = field(repr=False)
+
+
+# Workers load a run's suite, fingerprints and agent-seed key once per process, not per trial.
 @functools.lru_cache(maxsize=32)
-def _cached_specs(run_id: int, suite_hash: str) -> dict[str, RunSpec]:
-    run = EvalRun.objects.only("suite_snapshot", "pk").get(pk=run_id)
-    return {spec.domains[0]: spec for spec in run_suite(run).specs()}
+def _cached_inputs(run_id: int, suite_hash: str) -> _RunInputs:
+    run = EvalRun.objects.only("suite_snapshot", "pk", "fingerprint_fields", "agent_seed_key").get(
+        pk=run_id
+    )
+    specs = {spec.domains[0]: spec for spec in run_suite(run).specs()}
+    return _RunInputs(specs, domain_fingerprints(run), agent_key(run))
 
 
 def spec_for_unit(run_id: int, suite_hash: str, domain: str) -> RunSpec:
-    return _cached_specs(run_id, suite_hash)[domain]
+    return _cached_inputs(run_id, suite_hash).specs[domain]
 
 
 def run_units(suite: Suite) -> list[WorkUnit]:
@@ -83,7 +100,23 @@ def trial_execute(run_id: int, suite_hash: str, unit: WorkUnit) -> bool:
     row is an infrastructure or simulator error runs again and replaces it."""
     if unit_finished(run_id, unit.domain, unit.task_id, unit.persona, unit.trial):
         return False
-    record = run_unit(spec_for_unit(run_id, suite_hash, unit.domain), unit)
+    inputs = _cached_inputs(run_id, suite_hash)
+    spec = inputs.specs[unit.domain]
+    if spec.fingerprint() != inputs.fingerprints.get(unit.domain):
+        # A worker running other code than the run froze: its trial would not be the run's.
+        # The run stops (resumable once the workers run the run's code), and this task fails
+        # so the chord never finalises a run with a gap it was told about.
+        reason = _(
+            "A worker's fingerprint for %(domain)s is %(worker)s, the run's is %(run)s: "
+            "its code or settings differ."
+        ) % {
+            "domain": unit.domain,
+            "worker": spec.fingerprint()[:12],
+            "run": inputs.fingerprints.get(unit.domain, "")[:12] or "none",
+        }
+        eval_run_interrupt(run_id=run_id, reason=reason)
+        raise EngineError(reason)
+    record = run_unit(spec, unit, inputs.agent_key)
     return trial_store(run_id, record)
 
 
@@ -170,6 +203,7 @@ def eval_run_create(
             user_model=data.user.model,
             user_params=dict(data.user.params),
             seed=data.seed,
+            **run_fingerprint_values(suite),
             trials_per_task=data.trials,
             total_units=total,
             executor=executor,
@@ -186,6 +220,7 @@ def eval_run_create(
                 "agent": run.agent_model,
                 "user": run.user_model,
                 "units": total,
+                "fingerprint": run.fingerprint,
                 "executor": executor,
                 "origin": origin,
             },
@@ -194,7 +229,13 @@ def eval_run_create(
 
 
 def _start(
-    *, actor: Operator, run_id: int, action: str, executor: str | None, workers: int | None
+    *,
+    actor: Operator,
+    run_id: int,
+    action: str,
+    executor: str | None,
+    workers: int | None,
+    suite: Suite | None = None,
 ) -> tuple[EvalRun, list[WorkUnit]]:
     access.ensure_start(actor)
     with transaction.atomic():
@@ -204,11 +245,13 @@ def _start(
         if run.status not in RESUMABLE:
             raise Conflict(f"Run #{run.pk} is {run.get_status_display().lower()}; nothing to run.")
         try:
-            suite = run_suite(run)
+            frozen = run_suite(run)
         except SuiteError as exc:
             raise ValidationFailed(str(exc)) from exc
+        if refusal := resume_refusal(run, suite or frozen):
+            raise Conflict(refusal)
         done = finished_keys(run.pk)
-        pending = [u for u in run_units(suite) if u.key not in done]
+        pending = [u for u in run_units(frozen) if u.key not in done]
         before = {"status": run.status, "finished": len(done)}
         run.status = RunStatus.RUNNING
         run.started_at = run.started_at or timezone.now()
@@ -262,7 +305,7 @@ def _execute_inline(
     progress = Progress(total=len(pending))
     for spec in suite.specs():
         sink = _DbSink(run.pk, progress, on_progress)
-        engine_run(spec, sink, workers=run.workers, resume=True, ks=(1,))
+        engine_run(spec, sink, workers=run.workers, resume=True, ks=(1,), agent_key=agent_key(run))
 
 
 def _run_now(
@@ -304,14 +347,58 @@ def eval_run_resume(
     executor: str | None = None,
     workers: int | None = None,
     on_progress: ProgressCallback | None = None,
+    suite: Suite | None = None,
 ) -> EvalRun:
     """Complete an interrupted run: the finished units are skipped (their rows stay), the
     others run; the unique key means no unit is stored twice and finalise checks none is
-    missing."""
+    missing. Refused (Conflict, naming what differs) when `suite` — what the caller means to
+    resume, by default the run's own — under the code installed now would not measure what
+    the run measured so far."""
     run, pending = _start(
-        actor=actor, run_id=run_id, action="evals.run.resume", executor=executor, workers=workers
+        actor=actor,
+        run_id=run_id,
+        action="evals.run.resume",
+        executor=executor,
+        workers=workers,
+        suite=suite,
     )
     return _run_now(run, pending, on_progress)
+
+
+def _continue(run_id: int, pending: list[WorkUnit]) -> None:
+    run = EvalRun.objects.get(pk=run_id)
+    if getattr(settings, "EVALS_UI_INLINE", False):
+        _run_now(run, pending, None)
+        return
+
+    def work() -> None:
+        try:
+            _run_now(run, pending, None)
+        except Exception:  # noqa: S110 - eval_run_interrupt recorded it on the run
+            pass
+        finally:
+            close_old_connections()
+
+    threading.Thread(target=work, name=f"golive-resume-{run_id}", daemon=True).start()
+
+
+def eval_run_resume_background(
+    *, actor: Operator, run_id: int, suite: Suite | None = None
+) -> EvalRun:
+    """From the API: the checks of `eval_run_resume` now (a refusal is the answer), then the
+    pending units in the background, as `eval_run_start_background` runs a new run."""
+    celery = bool(settings.CELERY_BROKER_URL) and not settings.CELERY_TASK_ALWAYS_EAGER
+    run, pending = _start(
+        actor=actor,
+        run_id=run_id,
+        action="evals.run.resume",
+        executor=Executor.CELERY if celery else Executor.INLINE,
+        workers=None,
+        suite=suite,
+    )
+    if not celery:
+        transaction.on_commit(functools.partial(_continue, run.pk, pending))
+    return run
 
 
 def eval_run_interrupt(*, run_id: int, reason: str, actor: Operator | None = None) -> EvalRun:

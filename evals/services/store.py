@@ -79,6 +79,7 @@ def trial_row(run_id: int, record: TrialRecord) -> TrialResult:
         infrastructure=outcome == TrialOutcome.INFRASTRUCTURE,
         agent_model=str(models.get("agent", ""))[:200],
         user_model=str(models.get("user", ""))[:200],
+        fingerprint=record.fingerprint,
     )
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from evals import services
-from evals.models import EvalRun
+from evals.models import EvalRun, RunStatus
 from tests.conftest import make_service_token, token_client, verified_client
 
 pytestmark = pytest.mark.django_db
@@ -80,3 +80,55 @@ def test_humans_by_role(request, persona, read, start, settings) -> None:
     assert client.get("/api/v1/evals/runs").status_code == read
     response = client.post(START, {"suite": "smoke"}, format="json", HTTP_IDEMPOTENCY_KEY="h1")
     assert response.status_code == start
+
+
+def _failed_run(rita, suite) -> EvalRun:
+    run = services.eval_run_create(actor=rita, suite=suite)
+    EvalRun.objects.filter(pk=run.pk).update(status=RunStatus.FAILED)
+    return run
+
+
+def test_resuming_with_another_agent_answers_409_with_the_reason(rita, make_suite) -> None:
+    run = _failed_run(rita, make_suite())
+    _, raw = make_service_token(["evals:run"], username="ci-bot")
+    response = token_client(raw).post(
+        f"/api/v1/evals/runs/{run.pk}/resume",
+        {"agent": "sandbox/fault:do_nothing"},
+        format="json",
+        HTTP_IDEMPOTENCY_KEY="resume-1",
+    )
+    assert response.status_code == 409
+    assert response.json() == {
+        "error": {
+            "code": "conflict",
+            "message": f"Run #{run.pk} holds trials of agent sandbox/reference, this resume's "
+            "agent is sandbox/fault:do_nothing: start a new run instead.",
+        }
+    }
+    run.refresh_from_db()
+    assert run.status == RunStatus.FAILED
+
+
+def test_a_resume_of_the_same_run_completes_it(
+    rita, make_suite, settings, django_capture_on_commit_callbacks
+) -> None:
+    settings.EVALS_UI_INLINE = True
+    run = _failed_run(rita, make_suite())
+    _, raw = make_service_token(["evals:run"], username="ci-bot")
+    client = token_client(raw)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(
+            f"/api/v1/evals/runs/{run.pk}/resume", {}, format="json", HTTP_IDEMPOTENCY_KEY="r2"
+        )
+    assert response.status_code == 202, response.content
+    detail = client.get(f"/api/v1/evals/runs/{run.pk}").json()
+    assert detail["status"] == "completed" and detail["finished_units"] == 20
+
+
+def test_a_read_scope_cannot_resume(rita, make_suite) -> None:
+    run = _failed_run(rita, make_suite())
+    _, raw = make_service_token(["evals:read"], username="dashboard-bot")
+    response = token_client(raw).post(
+        f"/api/v1/evals/runs/{run.pk}/resume", {}, format="json", HTTP_IDEMPOTENCY_KEY="r3"
+    )
+    assert response.status_code == 403

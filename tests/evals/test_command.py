@@ -8,7 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from evals import services
 from evals.models import EvalRun, RunStatus, TrialResult
+from evals.services import suite_load
 from identity.models import AuditEvent
 from tests.evals.conftest import DOWN, golive
 
@@ -129,3 +131,28 @@ def test_list_and_show_describe_stored_runs(suite_file) -> None:
     assert json.loads(out)["id"] == run.pk
     code, _, err = golive("show", "999")
     assert code == 2 and "no run" in err
+
+
+def test_resume_with_another_agent_exits_2_naming_both_agents(suite_file, rita) -> None:
+    run = services.eval_run_create(actor=rita, suite=suite_load(suite_file(), allow_path=True))
+    EvalRun.objects.filter(pk=run.pk).update(status=RunStatus.FAILED)
+    code, _, err = golive(
+        "run", "--resume", str(run.pk), "--agent", "sandbox/fault:do_nothing", "--as", "rita"
+    )
+    assert code == 2
+    assert err.strip() == (
+        f"golive: Run #{run.pk} holds trials of agent sandbox/reference, this resume's agent "
+        "is sandbox/fault:do_nothing: start a new run instead."
+    )
+    run.refresh_from_db()
+    assert run.status == RunStatus.FAILED and not TrialResult.objects.filter(run=run).exists()
+
+
+def test_resume_naming_the_runs_own_agent_completes_it(suite_file, rita) -> None:
+    run = services.eval_run_create(actor=rita, suite=suite_load(suite_file(), allow_path=True))
+    EvalRun.objects.filter(pk=run.pk).update(status=RunStatus.FAILED)
+    code, out, _ = golive(
+        "run", "--resume", str(run.pk), "--agent", "sandbox/reference", "--as", "rita"
+    )
+    assert code == 0, out
+    assert TrialResult.objects.filter(run=run).count() == 20

@@ -3,14 +3,23 @@ unit stored exactly once: no duplicate, no gap."""
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 
 import pytest
 
+from backoffice.errors import Conflict
 from evals import services
+from evals.engine.errors import EngineError
+from evals.engine.runner import agent_seed
+from evals.engine.runner import spec as spec_module
 from evals.models import EvalRun, RunStatus, TrialResult
+from evals.services import runs as runs_module
 from evals.tasks import run_trial
+from identity.models import AuditEvent
+from tests.conftest import verified_client
 from tests.evals.conftest import golive
+from tests.evals_engine.seed_spy import SEED_SPY
 
 pytestmark = pytest.mark.django_db
 
@@ -91,3 +100,129 @@ def test_a_completed_run_cannot_be_resumed(rita, make_suite) -> None:
     services.eval_run_execute(actor=rita, run_id=run.pk)
     code, _, err = golive("run", "--resume", str(run.pk), "--as", "rita")
     assert code == 2 and "nothing to run" in err
+
+
+# -- a resume measures what the run measured so far, or is refused -----------------------
+
+
+def _interrupted(rita, suite, *, after: int = 10) -> EvalRun:
+    run = services.eval_run_create(actor=rita, suite=suite)
+
+    def crash(progress: services.Progress) -> None:
+        if progress.done == after:
+            raise Crash("the machine lost power")
+
+    with pytest.raises(Crash):
+        services.eval_run_execute(actor=rita, run_id=run.pk, on_progress=crash)
+    return run
+
+
+def test_resuming_with_another_agent_is_refused_naming_both(rita, make_suite) -> None:
+    run = _interrupted(rita, make_suite())
+    other = services.suite_override(services.run_suite(run), agent="sandbox/fault:do_nothing")
+
+    with pytest.raises(Conflict) as refused:
+        services.eval_run_resume(actor=rita, run_id=run.pk, suite=other)
+
+    assert refused.value.message == (
+        f"Run #{run.pk} holds trials of agent sandbox/reference, this resume's agent is "
+        "sandbox/fault:do_nothing: start a new run instead."
+    )
+    run.refresh_from_db()
+    assert run.status == RunStatus.FAILED
+    assert TrialResult.objects.filter(run=run).count() == 10
+    assert not AuditEvent.objects.filter(action="evals.run.resume").exists()
+
+
+def test_resuming_under_other_code_is_refused_naming_the_code_version(
+    rita, make_suite, monkeypatch
+) -> None:
+    run = _interrupted(rita, make_suite())
+    monkeypatch.setattr(spec_module, "source_digest", lambda: "c0de" * 16)
+
+    with pytest.raises(Conflict, match=r"holds trials of code version \w{12}, this resume's code"):
+        services.eval_run_resume(actor=rita, run_id=run.pk)
+
+
+def test_a_run_created_before_fingerprints_cannot_be_resumed(rita, make_suite) -> None:
+    run = _interrupted(rita, make_suite())
+    EvalRun.objects.filter(pk=run.pk).update(fingerprint="", fingerprint_fields={})
+    with pytest.raises(Conflict, match="predates run fingerprints"):
+        services.eval_run_resume(actor=rita, run_id=run.pk)
+
+
+def test_rows_of_another_fingerprint_refuse_the_resume(rita, make_suite) -> None:
+    run = _interrupted(rita, make_suite())
+    TrialResult.objects.filter(run=run).update(fingerprint="f" * 64)
+    with pytest.raises(Conflict, match="another fingerprint \\(ffffffffffff\\)"):
+        services.eval_run_resume(actor=rita, run_id=run.pk)
+
+
+def test_every_trial_row_carries_the_runs_fingerprint(rita, make_suite) -> None:
+    run = services.eval_run_create(actor=rita, suite=make_suite())
+    services.eval_run_execute(actor=rita, run_id=run.pk)
+    spec = services.run_suite(run).specs()[0]
+    assert set(TrialResult.objects.filter(run=run).values_list("fingerprint", flat=True)) == {
+        spec.fingerprint()
+    }
+    assert run.fingerprint_fields == {"retail": spec.fingerprint_fields()}
+
+
+def _spy_seeds(run: EvalRun) -> dict[str, int]:
+    return {
+        t.key: int(t.agent_model.removeprefix("spy-")) for t in TrialResult.objects.filter(run=run)
+    }
+
+
+def test_agents_get_the_runs_opaque_seeds_before_and_after_a_resume(rita, make_suite) -> None:
+    run = _interrupted(rita, make_suite(agent={"model": SEED_SPY}))
+    before = _spy_seeds(run)
+
+    services.eval_run_resume(actor=rita, run_id=run.pk)
+
+    run.refresh_from_db()
+    key = bytes.fromhex(run.agent_seed_key)
+    units = services.run_units(services.run_suite(run))
+    assert _spy_seeds(run) == {u.key: agent_seed(key, u.seed) for u in units}
+    assert before.items() <= _spy_seeds(run).items()
+
+
+def test_a_celery_trial_gets_the_seed_from_the_runs_key(rita, make_suite) -> None:
+    # A worker caches a run's inputs by (id, suite hash); the test database rolls back and
+    # hands an earlier test's run id out again, which a real database never does.
+    runs_module._cached_inputs.cache_clear()
+    run = services.eval_run_create(actor=rita, suite=make_suite(agent={"model": SEED_SPY}))
+    unit = services.run_units(services.run_suite(run))[0]
+    run_trial(run.pk, run.suite_hash, unit.to_dict())
+    key = bytes.fromhex(EvalRun.objects.get(pk=run.pk).agent_seed_key)
+    assert _spy_seeds(run) == {unit.key: agent_seed(key, unit.seed)}
+
+
+def test_a_worker_with_other_code_stops_the_run_instead_of_storing_its_trial(
+    rita, make_suite, monkeypatch
+) -> None:
+    run = services.eval_run_create(actor=rita, suite=make_suite())
+    EvalRun.objects.filter(pk=run.pk).update(status=RunStatus.RUNNING)
+    unit = services.run_units(services.run_suite(run))[0]
+    monkeypatch.setattr(spec_module, "source_digest", lambda: "c0de" * 16)
+
+    with pytest.raises(EngineError, match="code or settings differ"):
+        services.trial_execute(run.pk, run.suite_hash, unit)
+
+    run.refresh_from_db()
+    assert run.status == RunStatus.FAILED and "fingerprint for retail" in run.error_message
+    assert not TrialResult.objects.filter(run=run).exists()
+
+
+def test_the_agent_seed_key_is_in_no_trial_row_audit_event_or_api_answer(rita, make_suite) -> None:
+    run = services.eval_run_create(actor=rita, suite=make_suite())
+    services.eval_run_execute(actor=rita, run_id=run.pk)
+    run.refresh_from_db()
+    key = run.agent_seed_key
+    assert len(bytes.fromhex(key)) == 32
+    rows = list(TrialResult.objects.filter(run=run).values())
+    events = list(AuditEvent.objects.filter(target_id=str(run.pk)).values())
+    detail = verified_client(rita, api=True).get(f"/api/v1/evals/runs/{run.pk}").json()
+    for where in (rows, events, detail):
+        assert key not in json.dumps(where, default=str)
+    assert detail["fingerprint"] == run.fingerprint

@@ -57,7 +57,7 @@ def test_the_parent_alone_writes_the_sink_and_resume_skips_finished_units(tmp_pa
 
 
 def test_a_failing_worker_process_stops_the_run_with_its_traceback(monkeypatch):
-    def boom(spec, units, workers):
+    def boom(spec, units, workers, agent_key):
         raise RuntimeError("shard exploded")
         yield  # pragma: no cover
 
@@ -67,7 +67,7 @@ def test_a_failing_worker_process_stops_the_run_with_its_traceback(monkeypatch):
 
 
 def test_a_worker_process_that_dies_is_reported(monkeypatch):
-    def die(spec, units, workers):
+    def die(spec, units, workers, agent_key):
         os._exit(7)
         yield  # pragma: no cover
 

@@ -1,14 +1,25 @@
+import itertools
 import json
 import os
+import stat
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from evals.domains import get_domain
+from evals.engine.__main__ import main as engine_main
 from evals.engine.errors import EngineError, InfrastructureError
-from evals.engine.messages import Message, Signal, TerminationReason, ToolCall, Trajectory
+from evals.engine.messages import (
+    GuardMode,
+    Message,
+    Signal,
+    TerminationReason,
+    ToolCall,
+    Trajectory,
+)
 from evals.engine.orchestrator import Limits, Orchestrator
 from evals.engine.persona import PRESETS, Emotion, Level, parse_persona
 from evals.engine.policy import PolicyGuard
@@ -17,12 +28,19 @@ from evals.engine.runner import (
     JsonlSink,
     MemorySink,
     RunSpec,
+    agent_seed,
+    default_out,
     derive_seed,
+    new_agent_key,
     plan,
     read_records,
     run,
     run_unit,
 )
+from evals.engine.runner import spec as spec_module
+from evals.engine.runner.fingerprint import difference, source_digest
+from evals.engine.runner.runfile import run_file_path
+from tests.evals_engine.seed_spy import SEED_SPY, seed_of
 
 retail = get_domain("retail")
 ROOT = Path(__file__).resolve().parents[2]
@@ -239,3 +257,206 @@ def test_importing_the_engine_and_every_domain_does_not_import_django():
     )
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "ok"
+
+
+# -- fingerprints, resume refusals and the agent's opaque seed -----------------------------
+
+BASE = RunSpec(domains=("retail",), split="smoke", trials=1, include_trajectory=False)
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"agent": "sandbox/fault:do_nothing"},
+        {"agent_params": {"temperature": 0.2}},
+        {"agent_params": {"max_tokens": 512}},
+        {"user": "gpt-4.1-mini"},
+        {"user_params": {"temperature": 0.7}},
+        {"judge_model": "gpt-4.1"},
+        {"judge_params": {"temperature": 0.0}},
+        {"domains": ("retail", "membership")},
+        {"split": "all"},
+        {"task_ids": ("retail-001",)},
+        {"personas": ("impatient",)},
+        {"seed": 1},
+        {"trials": 2},
+        {"guard_mode": GuardMode.OBSERVE},
+        {"limits": Limits(max_turns=10)},
+    ],
+    ids=lambda change: next(iter(change)),
+)
+def test_the_fingerprint_changes_with_each_fingerprinted_field(change):
+    assert replace(BASE, **change).fingerprint() != BASE.fingerprint()
+
+
+def test_the_fingerprint_changes_with_the_code(monkeypatch):
+    before = BASE.fingerprint()
+    monkeypatch.setattr(spec_module, "source_digest", lambda: "0" * 64)
+    assert BASE.fingerprint() != before
+
+
+def test_the_code_version_hashes_the_engine_and_domain_sources():
+    digest = source_digest()
+    assert len(digest) == 64 and digest == BASE.fingerprint_fields()["code"]
+
+
+def test_secrets_change_no_fingerprint_and_are_never_in_its_fields():
+    secrets_a = {
+        "api_key": "sk-aaaa",
+        "extra_headers": {"X-Org": "acme-aaaa"},
+        "Authorization": "Bearer aaaa",
+        "access_token": "tok-aaaa",
+        "client_secret": "cs-aaaa",
+        "db_password": "pw-aaaa",
+        "nested": {"api_key": "sk-nested-aaaa", "temperature": 0.1},
+    }
+    secrets_b = {
+        "api_key": "sk-bbbb",
+        "extra_headers": {"X-Org": "acme-bbbb"},
+        "Authorization": "Bearer bbbb",
+        "access_token": "tok-bbbb",
+        "client_secret": "cs-bbbb",
+        "db_password": "pw-bbbb",
+        "nested": {"api_key": "sk-nested-bbbb", "temperature": 0.1},
+    }
+    a = replace(BASE, agent_params=secrets_a, user_params=secrets_a, judge_params=secrets_a)
+    b = replace(BASE, agent_params=secrets_b, user_params=secrets_b, judge_params=secrets_b)
+    assert a.fingerprint() == b.fingerprint()
+    assert a.fingerprint() != BASE.fingerprint()  # `nested.temperature` is measured
+    text = json.dumps(a.fingerprint_fields())
+    assert "aaaa" not in text and "temperature" in text
+
+
+def test_the_difference_names_each_differing_field_in_words():
+    words = difference(
+        BASE.fingerprint_fields(), replace(BASE, agent="x/y", seed=3).fingerprint_fields()
+    )
+    assert words == (
+        "agent sandbox/reference, this run's agent is x/y; seed 0, this run's seed is 3"
+    )
+
+
+def _cli(capsys, *args: str) -> tuple[int, str, str]:
+    code = engine_main(["run", "--domain", "retail", "--split", "smoke", "--trials", "1", *args])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_a_do_nothing_agent_resuming_a_reference_file_is_refused_not_scored(capsys, tmp_path):
+    out = tmp_path / "x.jsonl"
+    code, table, _ = _cli(capsys, "--out", str(out))
+    assert code == 0 and "1.000" in table
+    before = out.read_bytes()
+
+    code, table, err = _cli(capsys, "--agent", "sandbox/fault:do_nothing", "--out", str(out))
+
+    assert code == 2
+    assert err.strip().splitlines()[-1] == (
+        f"{out} holds trials of agent sandbox/reference, this run's agent is "
+        "sandbox/fault:do_nothing: choose another --out or remove the file"
+    )
+    assert table == ""  # no pass^k table, let alone pass^1 = 1.000
+    assert out.read_bytes() == before  # nothing appended
+
+
+def test_rerunning_the_same_run_resumes_and_a_changed_seed_is_named(capsys, tmp_path):
+    out = tmp_path / "x.jsonl"
+    assert _cli(capsys, "--out", str(out))[0] == 0
+    lines = out.read_bytes().splitlines()
+    out.write_bytes(b"\n".join(lines[:2]) + b"\n")  # interrupted after two trials
+
+    code, _, _ = _cli(capsys, "--out", str(out))
+    assert code == 0 and len(out.read_bytes().splitlines()) == len(lines)
+    assert {r.fingerprint for r in read_records(out)} == {BASE.fingerprint()}
+
+    code, _, err = _cli(capsys, "--seed", "5", "--out", str(out))
+    assert code == 2 and "seed 0, this run's seed is 5" in err
+
+
+def test_trials_written_before_fingerprints_are_refused(capsys, tmp_path):
+    out = tmp_path / "old.jsonl"
+    assert _cli(capsys, "--out", str(out))[0] == 0
+    legacy = [json.loads(line) for line in out.read_bytes().splitlines()]
+    for record in legacy:
+        del record["fingerprint"]
+    out.write_text("".join(json.dumps(r) + "\n" for r in legacy))
+    before = out.read_bytes()
+
+    code, _, err = _cli(capsys, "--out", str(out))
+
+    assert code == 2 and "predate run fingerprints" in err
+    assert out.read_bytes() == before
+
+
+def test_trials_whose_run_file_is_gone_are_refused(capsys, tmp_path):
+    out = tmp_path / "x.jsonl"
+    assert _cli(capsys, "--out", str(out))[0] == 0
+    run_file_path(out).unlink()
+    code, _, err = _cli(capsys, "--out", str(out))
+    assert code == 2 and "not its run file" in err
+
+
+def test_the_default_output_path_carries_the_fingerprint(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert _cli(capsys)[0] == 0
+    assert _cli(capsys, "--agent", "sandbox/fault:do_nothing")[0] == 0
+    reference = tmp_path / default_out(BASE)
+    do_nothing = tmp_path / default_out(replace(BASE, agent="sandbox/fault:do_nothing"))
+    assert reference.name == f"retail-0-{BASE.fingerprint()[:12]}.jsonl"
+    assert {r.models["agent"] for r in read_records(reference)} == {"sandbox/reference"}
+    assert {r.models["agent"] for r in read_records(do_nothing)} == {"sandbox/fault:do_nothing"}
+
+
+def test_the_run_file_is_private_and_the_key_is_in_no_trial_line(capsys, tmp_path):
+    out = tmp_path / "x.jsonl"
+    assert _cli(capsys, "--out", str(out))[0] == 0
+    path = run_file_path(out)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    key = json.loads(path.read_text())["agent_key"]
+    assert len(bytes.fromhex(key)) == 32
+    assert key not in out.read_text()
+
+
+def _derive_seeds_over_parts(spec: RunSpec, unit) -> set[int]:
+    """derive_seed over every ordered choice of the unit's public parts."""
+    parts = (spec.seed, unit.domain, unit.task_id, unit.persona, unit.trial, unit.seed, "agent")
+    return {
+        derive_seed(*chosen)
+        for k in range(1, len(parts) + 1)
+        for chosen in itertools.permutations(parts, k)
+    }
+
+
+def test_agent_seeds_differ_between_units_and_equal_no_derive_seed_of_the_plan():
+    spec = replace(BASE, agent=SEED_SPY, personas=("baseline", "impatient"), trials=2)
+    sink = MemorySink()
+    run(spec, sink, agent_key=new_agent_key())
+    seeds = {r.key: seed_of(r.models) for r in sink.records}
+    assert len(seeds) == len(plan(spec)) and len(set(seeds.values())) == len(seeds)
+    for unit in plan(spec):
+        assert seeds[unit.key] not in _derive_seeds_over_parts(spec, unit)
+
+
+def test_agent_seeds_follow_the_runs_key_in_threads_and_worker_processes():
+    spec = replace(BASE, agent=SEED_SPY, trials=2)
+    key = new_agent_key()
+    inline, processes, other = MemorySink(), MemorySink(), MemorySink()
+    run(spec, inline, agent_key=key)
+    run(spec, processes, agent_key=key, workers=2, processes=2)
+    run(spec, other, agent_key=new_agent_key())
+    seeds = lambda sink: {r.key: seed_of(r.models) for r in sink.records}  # noqa: E731
+    assert seeds(inline) == seeds(processes) == {u.key: agent_seed(key, u.seed) for u in plan(spec)}
+    assert set(seeds(other).values()).isdisjoint(seeds(inline).values())
+
+
+def test_a_resumed_run_gives_the_remaining_agents_the_seeds_they_would_have_had(capsys, tmp_path):
+    out = tmp_path / "spy.jsonl"
+    assert _cli(capsys, "--agent", SEED_SPY, "--out", str(out))[0] == 0
+    first = {r.key: seed_of(r.models) for r in read_records(out)}
+    lines = out.read_bytes().splitlines()
+    out.write_bytes(b"\n".join(lines[:2]) + b"\n")  # interrupted after two trials
+
+    assert _cli(capsys, "--agent", SEED_SPY, "--out", str(out))[0] == 0
+
+    resumed = {r.key: seed_of(r.models) for r in read_records(out)}
+    assert resumed == first and len(out.read_bytes().splitlines()) == len(lines)

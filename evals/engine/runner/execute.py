@@ -1,8 +1,14 @@
 """Planning and executing a run: `plan`, `run_unit` (pure, picklable inputs: what a Celery
-task calls) and `run` (inline or thread pool, streaming records to a sink, resumable)."""
+task calls) and `run` (inline or thread pool, streaming records to a sink, resumable).
+
+Seeds: the user simulator gets the unit's seed, sha256 of (run seed, domain, task, persona,
+trial), so a run is reproducible from its spec. The agent gets `agent_seed(key, unit.seed)`,
+an HMAC keyed by the run's secret (`agent_key`), which the agent never sees: the public parts
+would otherwise let it find its task by hashing every task id of the domain."""
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
@@ -23,7 +29,7 @@ from evals.engine.registry import agent_factory, user_factory
 from evals.engine.runner.processes import execute_in_processes
 from evals.engine.runner.records import TrialRecord
 from evals.engine.runner.sink import Sink
-from evals.engine.runner.spec import RunSpec, WorkUnit, derive_seed
+from evals.engine.runner.spec import RunSpec, WorkUnit, agent_seed, derive_seed, new_agent_key
 
 Progress = Callable[[TrialRecord, int, int], None]
 
@@ -51,6 +57,20 @@ def plan(spec: RunSpec) -> list[WorkUnit]:
                     seed = derive_seed(spec.seed, domain_name, task.id, persona, trial)
                     units.append(WorkUnit(domain_name, task.id, persona, trial, seed))
     return units
+
+
+_process_key: bytes | None = None
+_process_key_lock = threading.Lock()
+
+
+def process_agent_key() -> bytes:
+    """The key of trials run one by one outside a run (`run_unit` without a key): random,
+    drawn once per process, so such trials agree with each other within the process."""
+    global _process_key
+    with _process_key_lock:
+        if _process_key is None:
+            _process_key = new_agent_key()
+        return _process_key
 
 
 def _resolved(participant: Any, requested: str) -> str:
@@ -106,19 +126,23 @@ def _record(
         models=models,
         nl_assertions=tuple(v.to_dict() for v in nl),
         published_reward=evaluation.published_reward,
+        fingerprint=spec.fingerprint(),
     )
 
 
-def run_unit(spec: RunSpec, unit: WorkUnit) -> TrialRecord:
-    """Run and judge one trial. Deterministic for a given (spec, unit) with offline models."""
+def run_unit(spec: RunSpec, unit: WorkUnit, agent_key: bytes | None = None) -> TrialRecord:
+    """Run and judge one trial. Deterministic for a given (spec, unit, agent_key) with offline
+    models. `agent_key` is the run's secret for the agent's seed (default: this process's own,
+    `process_agent_key()`)."""
     started = time.perf_counter()
+    key = process_agent_key() if agent_key is None else agent_key
     domain = get_domain(unit.domain)
     task = domain.task(unit.task_id)
     persona = parse_persona(unit.persona)
     world = domain.fresh_world(task.world_seed)
     try:
         agent = agent_factory(spec.agent)(
-            domain=domain, params=spec.agent_params, seed=derive_seed(unit.seed, "agent")
+            domain=domain, params=spec.agent_params, seed=agent_seed(key, unit.seed)
         )
         user = user_factory(spec.user)(
             domain=domain,
@@ -140,6 +164,7 @@ def run_unit(spec: RunSpec, unit: WorkUnit) -> TrialRecord:
             error=repr(exc),
             seconds=time.perf_counter() - started,
             models={"agent": spec.agent, "user": spec.user},
+            fingerprint=spec.fingerprint(),
         )
     trajectory = Orchestrator(
         domain=domain,
@@ -206,11 +231,13 @@ def _pending(spec: RunSpec, sink: Sink, resume: bool) -> list[WorkUnit]:
     return [u for u in units if u.key not in done]
 
 
-def execute_units(spec: RunSpec, units: Sequence[WorkUnit], workers: int) -> Iterator[TrialRecord]:
+def execute_units(
+    spec: RunSpec, units: Sequence[WorkUnit], workers: int, agent_key: bytes
+) -> Iterator[TrialRecord]:
     """Each unit's record as it finishes: inline, or on a bounded thread pool."""
     if workers <= 1:
         for unit in units:
-            yield run_unit(spec, unit)
+            yield run_unit(spec, unit, agent_key)
         return
     # A bounded window of in-flight futures keeps memory flat however long the run is.
     window = workers * 4
@@ -218,7 +245,7 @@ def execute_units(spec: RunSpec, units: Sequence[WorkUnit], workers: int) -> Ite
     with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="evals") as pool:
         inflight: set[Future[TrialRecord]] = set()
         for unit in it:
-            inflight.add(pool.submit(run_unit, spec, unit))
+            inflight.add(pool.submit(run_unit, spec, unit, agent_key))
             if len(inflight) >= window:
                 finished, inflight = wait(inflight, return_when=FIRST_COMPLETED)
                 for f in finished:
@@ -237,6 +264,7 @@ def run(
     resume: bool = True,
     ks: Sequence[int] = (1,),
     previous: Iterable[TrialRecord] = (),
+    agent_key: bytes | None = None,
 ) -> Report:
     """Run every unit not already in `sink` (when `resume`), append each record as it
     finishes, and return the report over `previous` records (pass what the sink already holds
@@ -245,18 +273,23 @@ def run(
 
     `workers` threads run trials concurrently; with `processes` > 1 the units are split
     over that many worker processes sharing the `workers` threads between them (see
-    `runner.processes`), for LLM-backed runs whose CPU one interpreter cannot carry."""
+    `runner.processes`), for LLM-backed runs whose CPU one interpreter cannot carry.
+
+    `agent_key` is the run's secret for the agent's seeds: pass the one kept with the run
+    (`RunFile.agent_key`, the Run row) so a resume gives its agents the seeds the first part
+    of the run would have; without it the run draws its own, which it does not keep."""
     if processes < 1 or workers < 1:
         raise EngineError("workers and processes must be at least 1")
+    key = new_agent_key() if agent_key is None else agent_key
     agg = Aggregator()
     for record in previous:
         agg.add(record)
     pending = _pending(spec, sink, resume)
     total = len(pending)
     records = (
-        execute_in_processes(spec, pending, workers, processes)
+        execute_in_processes(spec, pending, workers, processes, key)
         if processes > 1 and len(pending) > 1
-        else execute_units(spec, pending, workers)
+        else execute_units(spec, pending, workers, key)
     )
     for done, record in enumerate(records, start=1):
         sink.append(record)

@@ -69,12 +69,14 @@ def _fresh_model_client(share: int) -> None:
     client_module.reset_http_pool_after_fork()
 
 
-def _child(spec: RunSpec, units: list[WorkUnit], workers: int, share: int, out: Any) -> None:
+def _child(
+    spec: RunSpec, units: list[WorkUnit], workers: int, share: int, out: Any, agent_key: bytes
+) -> None:
     from evals.engine.runner.execute import execute_units
 
     try:
         _fresh_model_client(share)
-        for record in execute_units(spec, units, workers):
+        for record in execute_units(spec, units, workers, agent_key):
             out.put(("record", record.to_json_line()))
         out.put(("done", None))
     except BaseException:  # reported to the parent, which raises it
@@ -82,10 +84,12 @@ def _child(spec: RunSpec, units: list[WorkUnit], workers: int, share: int, out: 
 
 
 def execute_in_processes(
-    spec: RunSpec, units: Sequence[WorkUnit], workers: int, processes: int
+    spec: RunSpec, units: Sequence[WorkUnit], workers: int, processes: int, agent_key: bytes
 ) -> Iterator[TrialRecord]:
     """Yield each unit's record as some process finishes it. A child that fails or dies
-    stops the run with an EngineError naming it; records already yielded stay written."""
+    stops the run with an EngineError naming it; records already yielded stay written.
+    Each child receives the run's agent-seed key the way it receives the spec: as a process
+    argument (inherited when forked, pickled through the spawn pipe otherwise)."""
     # Never more processes than workers: each process runs at least one trial at a time,
     # so more of them would put more trials in flight than the caller asked for.
     parts = shards(units, min(processes, max(1, workers)))
@@ -96,7 +100,7 @@ def execute_in_processes(
     children = [
         ctx.Process(
             target=_child,
-            args=(spec, part, threads, len(parts), out),
+            args=(spec, part, threads, len(parts), out, agent_key),
             name=f"evals-shard-{i}",
             daemon=True,
         )

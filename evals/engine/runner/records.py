@@ -56,6 +56,9 @@ class TrialRecord:
     # the τ² domains): reported beside `reward`, never part of it; None when the domain has
     # none or it awaits a judge.
     published_reward: float | None = None
+    # The run's fingerprint (RunSpec.fingerprint()): resume refuses a file or a run whose
+    # trials carry another one, or none (they predate fingerprints).
+    fingerprint: str = ""
 
     @property
     def nl_not_judged(self) -> int:
@@ -93,6 +96,7 @@ class TrialRecord:
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {
             "key": self.key,
+            "fingerprint": self.fingerprint,
             "domain": self.domain,
             "task_id": self.task_id,
             "persona": self.persona,
@@ -167,4 +171,5 @@ class TrialRecord:
             published_reward=(
                 None if d.get("published_reward") is None else float(d["published_reward"])
             ),
+            fingerprint=str(d.get("fingerprint") or ""),
         )

@@ -1,8 +1,11 @@
-"""Run specifications and work units (task × persona × trial), with sha256-derived seeds."""
+"""Run specifications and work units (task × persona × trial), with sha256-derived seeds;
+the run's fingerprint; the agent's opaque seed."""
 
 from __future__ import annotations
 
 import hashlib
+import hmac
+import secrets
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -10,6 +13,14 @@ from typing import Any
 from evals.engine.errors import EngineError
 from evals.engine.messages import GuardMode
 from evals.engine.orchestrator import Limits
+from evals.engine.runner.fingerprint import (
+    fingerprint_of,
+    json_native,
+    source_digest,
+    without_secrets,
+)
+
+AGENT_KEY_BYTES = 32
 
 
 def derive_seed(*parts: object) -> int:
@@ -17,6 +28,23 @@ def derive_seed(*parts: object) -> int:
     is salted per process)."""
     text = "|".join(str(p) for p in parts)
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") >> 1
+
+
+def new_agent_key() -> bytes:
+    """A run's secret for the agent's seeds: 32 random bytes, generated when the run starts
+    and kept with it (never in a trial record), so a resume derives the same seeds."""
+    return secrets.token_bytes(AGENT_KEY_BYTES)
+
+
+def agent_seed(key: bytes, unit_seed: int) -> int:
+    """The seed the agent of a unit gets: a 63-bit HMAC-SHA256 of the unit's seed keyed by
+    the run's secret. The unit's seed is sha256 of (run seed, domain, task, persona, trial),
+    all public; without the key, the agent's seed says nothing about which task it is in
+    (with `derive_seed` alone, trying every task id of the domain would find it)."""
+    if len(key) < AGENT_KEY_BYTES:
+        raise EngineError(f"an agent-seed key has {AGENT_KEY_BYTES} bytes, not {len(key)}")
+    digest = hmac.new(key, f"agent|{unit_seed}".encode(), hashlib.sha256).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
 
 
 @dataclass(frozen=True)
@@ -50,6 +78,33 @@ class RunSpec:
             raise EngineError("trials must be at least 1")
         if not self.personas:
             raise EngineError("A run needs at least one persona")
+
+    def fingerprint_fields(self) -> dict[str, Any]:
+        """What the run measures, secret-free and JSON-native (see runner.fingerprint);
+        `include_trajectory` is left out: it changes what is stored, not what is measured."""
+        return json_native(
+            {
+                "agent": self.agent,
+                "agent_params": without_secrets(self.agent_params),
+                "user": self.user,
+                "user_params": without_secrets(self.user_params),
+                "judge": self.judge_model,
+                "judge_params": without_secrets(self.judge_params),
+                "domains": self.domains,
+                "split": self.split,
+                "task_ids": self.task_ids,
+                "personas": self.personas,
+                "seed": self.seed,
+                "trials": self.trials,
+                "guard_mode": self.guard_mode.value,
+                "limits": asdict(self.limits),
+                "code": source_digest(),
+            }
+        )
+
+    def fingerprint(self) -> str:
+        """sha256 (hex) of the canonical JSON of `fingerprint_fields()`."""
+        return fingerprint_of(self.fingerprint_fields())
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
