@@ -1,0 +1,663 @@
+"""The reader: what each clause shows (facts), then the acts of the whole message.
+
+Order of the passes, and why:
+1. choices first — "which size — S, M or L?" is one act spread over two clauses, and a
+   which-question often names its options in the clause before or after it;
+2. then each remaining clause, in order: statements (hand-off, not found, refusal, done) before
+   questions, because "I can't find that order" must not read as a refusal nor "Is there
+   anything else?" as a yes/no check; a go-ahead takes its action from the summary before it;
+3. then message-level completions: identity fields spread over bullets, the action of "Done:"
+   in the next clause, a refusal's reason in the sentence after it, and statuses (INFORM) only
+   when no stronger act already carries the facts."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from evals.engine.understanding.utterances import lexicon as lx
+from evals.engine.understanding.utterances.entities import EntityExtractor
+from evals.engine.understanding.utterances.model import Act, ActKind, Entity, EntityPattern, Reading
+from evals.engine.understanding.utterances.options import alternatives, list_items, option_key
+from evals.engine.understanding.utterances.text import Clause, normalize, split
+
+_ID_KINDS = (
+    "order_id",
+    "invoice_id",
+    "booking_id",
+    "membership_id",
+    "member_id",
+    "item_id",
+    "ticket_id",
+    "task_id",
+    "user_id",
+)
+_NOT_FOUND_BY_ENTITY = {"member_id": "account", "item_id": "item", "account_id": "account"}
+_OFFER = re.compile(
+    r"\bi can\b.{0,60}\bif you\b|\bif you (?:would like|want|prefer)\b|如果您(?:需要|愿意|同意)"
+)
+# What turns a domain verb into a statement that it was done ("I've topped up", "已为您充值").
+_DONE_PREFIX = (
+    r"\b(?:i|we) (?:have |had |just |already |went ahead and |now )*|\b(?:has|have) been (?:\w+ly )?"
+    r"|\b(?:was|were|is|are) (?:now |successfully |just )?|已(?:经)?(?:为您|帮您|给您|替您|成功)?.{0,6}?"
+)
+_STATED = (ActKind.DONE, ActKind.REFUSE, ActKind.NOT_FOUND, ActKind.CONFIRM, ActKind.HANDOFF)
+_SINGLE = (
+    ActKind.GREETING, ActKind.CLOSING, ActKind.CHECK, ActKind.EXPLAIN, ActKind.INFORM, ActKind.HANDOFF,
+)  # fmt: skip
+
+
+@dataclass(slots=True)
+class _Facts:
+    clause: Clause
+    actions: list[str]
+    entities: list[Entity]
+    question: bool
+    request: bool
+    wh: bool
+    go: int  # 0 no go-ahead cue, 1 weak ("is that right?"), 2 strong ("shall I?")
+    handoff: bool
+    closing: bool
+    greeting: bool
+    salutation: bool
+    done: bool
+    refuse: bool
+    not_found: str | None
+    fields: list[str]
+    id_cue: bool
+    id_need: bool
+    slots: list[tuple[int, int, str]]
+    steps: list[str]
+    targets: list[str]
+    directed: bool
+    explain: bool
+    inform: bool
+    reason: bool
+    recheck: bool
+    which: bool
+    pick: bool
+
+
+@dataclass(slots=True)
+class _Draft:
+    kind: ActKind
+    at: int
+    clauses: list[int]
+    actions: list[str] = field(default_factory=list)
+    slots: list[str] = field(default_factory=list)
+    options: list[str] = field(default_factory=list)
+    reason: str = ""
+
+
+class UtteranceReader:
+    """Reads agent messages. `entities` adds a domain's own entity patterns (they win over the
+    core ones where they overlap); `actions` adds domain verbs: action name -> regex source
+    (matched case-insensitively on the lower-cased clause, before the core verbs; let it match
+    the past form too — "top(?:ped)? up" — so "I've topped up your card" reads as done)."""
+
+    def __init__(
+        self, *, entities: Sequence[EntityPattern] = (), actions: Mapping[str, str] | None = None
+    ) -> None:
+        self._extractor = EntityExtractor(entities)
+        self._done_actions = tuple(
+            re.compile(rf"(?:{_DONE_PREFIX})(?:{src})", re.IGNORECASE)
+            for src in (actions or {}).values()
+        )
+        self._actions = tuple(
+            (name, re.compile(src, re.IGNORECASE)) for name, src in (actions or {}).items()
+        )
+
+    def read(self, text: str) -> Reading:
+        norm = normalize(text)
+        entities = self._extractor.find(norm)
+        clauses = split(norm)
+        facts = [
+            self._facts(c, [e for e in entities if c.start <= e.start < c.end]) for c in clauses
+        ]
+        drafts = _Assembly(facts).run()
+        acts = tuple(_act(d, facts, clauses, entities) for d in drafts)
+        return Reading(text=text, acts=acts, entities=tuple(entities))
+
+    def _facts(self, c: Clause, entities: list[Entity]) -> _Facts:
+        cue = c.cue
+        actions = [name for name, rx in self._actions if rx.search(cue)]
+        actions += [
+            lx.ACTION_NAMES[m.lastindex - 1] for m in lx.ACTIONS.finditer(cue) if m.lastindex
+        ]
+        handoff = "handoff" in actions
+        strong = bool(lx.GO_AHEAD_STRONG.search(cue))
+        go = 2 if strong else 1 if lx.GO_AHEAD_WEAK.search(cue) else 0
+        if go and lx.OR_NOT.search(cue):
+            go = 2
+        not_found = None
+        if lx.NOT_FOUND.search(cue):
+            not_found = _not_found_what(cue, entities)
+        refuse = bool(lx.REFUSE.search(cue)) and not_found is None and not lx.NOT_REFUSE.search(cue)
+        fields = [lx.FIELD_NAMES[m.lastindex - 1] for m in lx.FIELDS.finditer(cue) if m.lastindex]
+        slots = [
+            (m.start(), m.end(), lx.SLOT_NAMES[m.lastindex - 1])
+            for m in lx.SLOTS.finditer(cue)
+            if m.lastindex
+        ]
+        steps = [
+            lx.STEP_VERB_NAMES[m.lastindex - 1] for m in lx.STEP_VERBS.finditer(cue) if m.lastindex
+        ]
+        targets = [
+            lx.STEP_TARGET_NAMES[m.lastindex - 1]
+            for m in lx.STEP_TARGETS.finditer(cue)
+            if m.lastindex
+        ]
+        return _Facts(
+            clause=c,
+            actions=actions,
+            entities=entities,
+            question=c.question,
+            request=bool(lx.REQUEST.search(cue)),
+            wh=bool(lx.WH.search(cue)),
+            go=go,
+            handoff=handoff,
+            closing=bool(lx.CLOSING.search(cue)),
+            greeting=bool(lx.GREETING.search(cue)),
+            salutation=bool(lx.SALUTATION.search(cue)),
+            done=bool(lx.DONE.search(cue) or any(rx.search(cue) for rx in self._done_actions))
+            and not lx.NOT_DONE.search(cue),
+            refuse=refuse,
+            not_found=not_found,
+            fields=list(dict.fromkeys(fields)),
+            id_cue=bool(lx.IDENTITY_CUE.search(cue)) and not lx.IDENTITY_DONE.search(cue),
+            id_need=bool(lx.IDENTITY_NEED.search(cue)) and not lx.IDENTITY_DONE.search(cue),
+            slots=slots,
+            steps=steps,
+            targets=list(dict.fromkeys(targets)),
+            directed=bool(lx.STEP_DIRECTED.search(cue)),
+            explain=bool(lx.EXPLAIN.search(cue)),
+            inform=bool(lx.INFORM.search(cue))
+            or (bool(lx.PROGRESSIVE.search(cue)) and bool(actions)),
+            reason=bool(lx.REASON.search(cue)),
+            recheck=bool(lx.RECHECK.search(cue)),
+            which=bool(lx.WHICH.search(cue)),
+            pick=bool(lx.PICK.search(cue)),
+        )
+
+
+def _not_found_what(cue: str, entities: list[Entity]) -> str:
+    for e in entities:
+        if e.kind in _ID_KINDS or e.kind in _NOT_FOUND_BY_ENTITY:
+            return _NOT_FOUND_BY_ENTITY.get(e.kind, e.kind)
+    cue_at = lx.NOT_FOUND.search(cue)
+    at = cue_at.end() if cue_at else 0
+    found = [
+        (m.start(), lx.NOT_FOUND_WHAT_NAMES[m.lastindex - 1])
+        for m in lx.NOT_FOUND_WHAT.finditer(cue)
+        if m.lastindex
+    ]
+    after = [name for pos, name in found if pos >= at]
+    before = [name for pos, name in found if pos < at]
+    return (after or before[::-1] or [""])[0]
+
+
+def _resolve(names: Sequence[str]) -> list[str]:
+    """Specific actions, in order, or else the one preferred generic action."""
+    names = list(dict.fromkeys(names))
+    specific = [n for n in names if n not in lx.GENERIC_ACTIONS]
+    for n in list(specific):
+        for gone in lx.SUPERSEDES.get(n, ()):
+            if gone in specific:
+                specific.remove(gone)
+    if specific:
+        return specific
+    return [g for g in lx.GENERIC_ACTIONS if g in names][:1]
+
+
+class _Assembly:
+    def __init__(self, facts: list[_Facts]) -> None:
+        self.f = facts
+        self.n = len(facts)
+        self.owner: list[_Draft | None] = [None] * self.n
+        self.drafts: list[_Draft] = []
+        self.request_from: set[int] = self._inherited_requests()
+
+    def add(self, kind: ActKind, clauses: list[int], **kw: object) -> _Draft:
+        draft = _Draft(kind, min(clauses), clauses, **kw)  # type: ignore[arg-type]
+        self.drafts.append(draft)
+        for i in clauses:
+            if self.owner[i] is None:
+                self.owner[i] = draft
+        return draft
+
+    def _inherited_requests(self) -> set[int]:
+        """Clauses that answer an introducing request ("I need a couple of details:" and the
+        bullets under it, "需要两样信息：" and the rest of the sentence)."""
+        out: set[int] = set()
+        for i, f in enumerate(self.f):
+            if not (f.clause.intro and (f.request or f.question)):
+                continue
+            for j in range(i + 1, self.n):
+                c = self.f[j].clause
+                if c.sentence == f.clause.sentence or c.bullet:
+                    out.add(j)
+                else:
+                    break
+        return out
+
+    def interactive(self, i: int) -> bool:
+        f = self.f[i]
+        if f.question or f.request or i in self.request_from:
+            return True
+        before = self.f[i - 1] if i > 0 else None
+        return (
+            before is not None
+            and before.clause.sentence == f.clause.sentence
+            and (before.request or before.question)
+            and bool(lx.CONTINUES.match(f.clause.cue))
+        )
+
+    # -- pass 1: choices -------------------------------------------------------------------
+
+    def choices(self) -> None:
+        sentences: dict[int, list[int]] = {}
+        for i, f in enumerate(self.f):
+            sentences.setdefault(f.clause.sentence, []).append(i)
+        verify_message = any(f.id_need for f in self.f)
+        for idxs in sentences.values():
+            if any(self.f[i].closing for i in idxs):
+                continue
+            if not any(self.f[i].question or self.f[i].pick for i in idxs):
+                continue
+            for k, i in enumerate(idxs):
+                f = self.f[i]
+                if (
+                    self.owner[i] is not None
+                    or f.handoff
+                    or (not f.question and (f.refuse or f.not_found is not None or f.done))
+                ):
+                    continue
+                if any(fl in lx.STRONG_FIELDS for fl in f.fields) or (verify_message and f.fields):
+                    continue
+                text, used = f.clause.cue, [i]
+                starts_with_or = re.match(r"(?:or|还是|或者|或)\b", text) or re.match(
+                    r"还是|或者|或", text
+                )
+                if starts_with_or and k > 0:
+                    text, used = self.f[idxs[k - 1]].clause.cue + "，" + text, [idxs[k - 1], i]
+                opts = alternatives(text)
+                if not opts:
+                    continue
+                lead = [
+                    j
+                    for j in idxs[: idxs.index(used[0])]
+                    if self.owner[j] is None and self._leads(j)
+                ]
+                tail = [
+                    j
+                    for j in idxs[k + 1 :]
+                    if self.owner[j] is None and self.f[j].question and not self.f[j].slots
+                ]
+                members = sorted({*lead, *used, *tail})
+                self.add(
+                    ActKind.CHOICE, members, slots=self._choice_slots(members, opts), options=opts
+                )
+                if any(self.f[j].greeting for j in members):
+                    self.drafts.append(_Draft(ActKind.GREETING, members[0], [members[0]]))
+                break
+
+    def _leads(self, j: int) -> bool:
+        f = self.f[j]
+        return (f.clause.intro or f.pick) and not (f.refuse or f.done or f.not_found is not None)
+
+    def which_lists(self) -> None:
+        for i, f in enumerate(self.f):
+            if (
+                self.owner[i] is not None
+                or not f.which
+                or not (f.question or f.clause.intro)
+                or f.closing
+            ):
+                continue
+            for j, opts in self._adjacent_lists(i):
+                members = sorted({i, *j})
+                self.add(
+                    ActKind.CHOICE, members, slots=self._choice_slots(members, opts), options=opts
+                )
+                break
+
+    def _adjacent_lists(self, i: int) -> list[tuple[list[int], list[str]]]:
+        found: list[tuple[list[int], list[str]]] = []
+        bullets = []
+        for j in range(i + 1, self.n):
+            c = self.f[j].clause
+            if not c.bullet or self.f[j].question or len(c.text.split()) > 4 or len(c.text) > 24:
+                break
+            bullets.append(j)
+        if len(bullets) >= 2:
+            found.append((bullets, [option_key(self.f[j].clause.text) for j in bullets]))
+        after = i + 1
+        if (
+            after + 1 < self.n
+            and self.f[after].clause.intro
+            and len(self.f[after].clause.text.split()) <= 3
+        ):
+            after += 1  # "Which option would you like? Available: red, green."
+        for j in (i - 1, after):
+            if not 0 <= j < self.n or self.owner[j] is not None or self.f[j].question:
+                continue
+            ids = [e for e in self.f[j].entities if e.kind in _ID_KINDS]
+            kinds = {e.kind for e in ids}
+            if len(ids) >= 2 and len(kinds) == 1:
+                found.append(([j], [e.value.lower() for e in ids]))
+                continue
+            offered = alternatives(self.f[j].clause.cue)
+            if offered:
+                found.append(([j], offered))
+                continue
+            items = list_items(self.f[j].clause.cue, self.f[j].clause.zh)
+            introduced = self.f[i].clause.intro or self.f[j - 1].clause.intro
+            if items and (len(items) >= 3 or introduced):
+                found.append((list(range(i + 1, j + 1)) if j > i else [j], items))
+        return found
+
+    def _choice_slots(self, members: list[int], options: list[str]) -> list[str]:
+        slots: list[str] = []
+        for j in members:
+            cue = self.f[j].clause.cue
+            for start, end, name in self.f[j].slots:
+                if any(cue[start:end] in o for o in options):
+                    continue
+                slots.append(name)
+        if not slots:
+            slots += _inferred_slot(options, [e for j in members for e in self.f[j].entities])
+        return list(dict.fromkeys(slots))
+
+    # -- pass 2: clause by clause ----------------------------------------------------------
+
+    def clauses(self) -> None:
+        last_not_found: _Draft | None = None
+        for i, f in enumerate(self.f):
+            if self.owner[i] is not None:
+                continue
+            q = f.question
+            if f.handoff:
+                if f.go or _OFFER.search(f.clause.cue):
+                    self.add(ActKind.CONFIRM, [i], actions=["handoff"])
+                else:
+                    self.add(ActKind.HANDOFF, [i])
+                continue
+            if f.not_found is not None and not q:
+                last_not_found = self.add(
+                    ActKind.NOT_FOUND, [i], slots=[f.not_found] if f.not_found else []
+                )
+                continue
+            if f.refuse and not q:
+                self.add(ActKind.REFUSE, [i], actions=_resolve(f.actions)[:1])
+                continue
+            if f.directed and self.step(i):
+                continue
+            if f.done and not q:
+                self.done(i)
+                continue
+            if f.closing:
+                self.add(ActKind.CLOSING, [i])
+                continue
+            if f.greeting:
+                self.add(ActKind.GREETING, [i])
+                continue
+            if self.step(i):
+                continue
+            if f.go and not f.wh:
+                self.confirm(i)
+                continue
+            if self.ask(i, last_not_found):
+                continue
+            if q and not f.wh and not f.request:
+                self.add(ActKind.CHECK, [i])
+
+    def done(self, i: int) -> None:
+        used = [i]
+        actions = _resolve(self.f[i].actions)
+        if not actions:
+            for j in (i + 1, i - 1):
+                if (
+                    0 <= j < self.n
+                    and self.owner[j] is None
+                    and self.f[j].actions
+                    and not self.f[j].question
+                ):
+                    actions = _resolve(self.f[j].actions)
+                    used.append(j)
+                    break
+        self.add(ActKind.DONE, used, actions=actions)
+
+    def step(self, i: int) -> bool:
+        f = self.f[i]
+        if not f.steps:
+            return False
+        previous = self.owner[i - 1] if i > 0 else None
+        continuing = (
+            previous is not None
+            and previous.kind is ActKind.USER_STEP
+            and self.f[i - 1].clause.sentence == f.clause.sentence
+        )
+        if not continuing and not (f.targets and f.directed):
+            return False
+        if continuing and previous is not None:
+            previous.clauses.append(i)
+            self.owner[i] = previous
+        else:
+            self.add(ActKind.USER_STEP, [i])
+        return True
+
+    def confirm(self, i: int) -> None:
+        f = self.f[i]
+        used = [i]
+        actions = list(f.actions)
+        if not _resolve(actions) or all(a in lx.GENERIC_ACTIONS for a in _resolve(actions)):
+            j = i - 1
+            while j >= 0 and self.owner[j] is None:
+                actions = self.f[j].actions + actions
+                used.append(j)
+                j -= 1
+            previous = self.owner[j] if j >= 0 else None
+            if not _resolve(actions) and previous is not None and previous.kind is ActKind.CONFIRM:
+                # "Please confirm: cancel X. Reply yes to continue." — one proposal, asked twice.
+                previous.clauses += used
+                for k in used:
+                    self.owner[k] = previous
+                return
+            if not _resolve(actions) and i + 1 < self.n and self.owner[i + 1] is None:
+                actions = self.f[i + 1].actions
+                if actions:
+                    used.append(i + 1)
+        resolved = _resolve(actions)
+        if resolved:
+            self.add(ActKind.CONFIRM, sorted(used), actions=resolved)
+        elif f.go == 2:
+            self.add(ActKind.CONFIRM, sorted(used))
+        else:
+            self.add(ActKind.CHECK, [i])
+
+    def ask(self, i: int, last_not_found: _Draft | None) -> bool:
+        f = self.f[i]
+        interactive = self.interactive(i)
+        identity = any(x.id_cue or x.id_need for x in self.f)
+        fields = f.fields if (set(f.fields) & lx.STRONG_FIELDS or (f.fields and identity)) else []
+        kinds = {e.kind for e in f.entities}
+        given = not f.request and f.question and not f.wh
+        if f.id_need and lx.EXPLAIN.match(f.clause.cue) and not fields:
+            return False
+        if f.id_need and not interactive:
+            self.add(ActKind.VERIFY, [i], slots=fields)
+            return True
+        if not interactive:
+            return False
+        if fields or f.id_need:
+            if given and set(fields) & kinds:
+                self.add(ActKind.CHECK, [i])
+                return True
+            self.add(ActKind.VERIFY, [i], slots=fields)
+        slots = [name for _s, _e, name in f.slots]
+        if "refund_method" in slots and "payment_method" in slots:
+            slots.remove("payment_method")
+        if f.recheck and last_not_found is not None and last_not_found.slots:
+            what = last_not_found.slots[0]
+            if what == "account" and not fields:
+                self.add(ActKind.VERIFY, [i])
+                return True
+            if what != "account":
+                slots.insert(0, what)
+        if slots:
+            if given and set(slots) & kinds:
+                self.add(ActKind.CHECK, [i])
+            else:
+                self.add(ActKind.ASK, [i], slots=list(dict.fromkeys(slots)))
+            return True
+        return bool(fields or f.id_need)
+
+    # -- pass 3: the message as a whole ------------------------------------------------------
+
+    def run(self) -> list[_Draft]:
+        self.choices()
+        self.which_lists()
+        self.clauses()
+        self.identity_fields()
+        self.reasons()
+        self.explanations()
+        self.statuses()
+        drafts = self.merged()
+        if not drafts:
+            kind = ActKind.GREETING if any(f.salutation for f in self.f) else ActKind.UNCLEAR
+            drafts = [_Draft(kind, 0, list(range(self.n)))]
+        return sorted(drafts, key=lambda d: d.at)
+
+    def identity_fields(self) -> None:
+        verify = next((d for d in self.drafts if d.kind is ActKind.VERIFY), None)
+        if verify is None:
+            return
+        for i, f in enumerate(self.f):
+            owner = self.owner[i]
+            if f.fields and (owner is None or owner.kind in (ActKind.VERIFY, ActKind.EXPLAIN)):
+                verify.slots += [fl for fl in f.fields if fl not in verify.slots]
+                if owner is None:
+                    self.owner[i] = verify
+
+    def reasons(self) -> None:
+        for d in self.drafts:
+            if d.kind is not ActKind.REFUSE:
+                continue
+            i = d.at
+            if self.f[i].reason:
+                d.reason = self.f[i].clause.text
+                continue
+            sentence = self.f[i].clause.sentence
+            for j in (i - 1, i + 1, i + 2):
+                if not 0 <= j < self.n or self.owner[j] is not None or self.f[j].question:
+                    continue
+                if j == i - 1 and self.f[j].clause.sentence != sentence:
+                    continue
+                if self.f[j].reason:
+                    d.reason = self.f[j].clause.text
+                    d.clauses.append(j)
+                    self.owner[j] = d
+                    break
+
+    def explanations(self) -> None:
+        for i, f in enumerate(self.f):
+            owner = self.owner[i]
+            if f.explain and (owner is None or owner.kind not in (*_STATED, ActKind.CLOSING)):
+                self.add(ActKind.EXPLAIN, [i])
+                return
+
+    def statuses(self) -> None:
+        if any(d.kind in _STATED for d in self.drafts):
+            return
+        for i, f in enumerate(self.f):
+            if self.owner[i] is None and f.inform and not f.question and not f.request:
+                self.add(ActKind.INFORM, [i])
+
+    def merged(self) -> list[_Draft]:
+        out: list[_Draft] = []
+        by_key: dict[tuple[ActKind, str], _Draft] = {}
+        key: tuple[ActKind, str]
+        specific = {
+            kind: any(
+                a not in lx.GENERIC_ACTIONS
+                for d in self.drafts
+                if d.kind is kind
+                for a in d.actions
+            )
+            for kind in (ActKind.DONE, ActKind.CONFIRM)
+        }
+        for d in self.drafts:
+            if d.kind in (ActKind.DONE, ActKind.CONFIRM, ActKind.REFUSE):
+                actions = d.actions or [""]
+                if specific.get(d.kind):
+                    actions = [a for a in actions if a not in lx.GENERIC_ACTIONS] or []
+                for action in actions:
+                    key = (d.kind, action)
+                    if key in by_key:
+                        by_key[key].clauses += d.clauses
+                        by_key[key].reason = by_key[key].reason or d.reason
+                        continue
+                    copy = _Draft(
+                        d.kind, d.at, list(d.clauses), [action] if action else [], reason=d.reason
+                    )
+                    by_key[key] = copy
+                    out.append(copy)
+                continue
+            if d.kind in (
+                ActKind.ASK,
+                ActKind.VERIFY,
+                ActKind.USER_STEP,
+                ActKind.NOT_FOUND,
+                *_SINGLE,
+            ):
+                key = (d.kind, d.slots[0] if d.kind is ActKind.NOT_FOUND and d.slots else "")
+                if key in by_key:
+                    target = by_key[key]
+                    target.clauses += d.clauses
+                    target.slots += [s for s in d.slots if s not in target.slots]
+                    continue
+                by_key[key] = d
+            out.append(d)
+        return out
+
+
+def _inferred_slot(options: list[str], entities: list[Entity]) -> list[str]:
+    ids = {e.kind for e in entities if e.kind in _ID_KINDS and e.value.lower() in options}
+    if len(ids) == 1:
+        return [ids.pop()]
+    if all(lx.OPTION_WORD.match(o) or lx.OPTION_WORD.match(o.split()[0]) for o in options):
+        return ["option"]
+    for kind in ("item", "plan"):
+        values = {e.text.lower() for e in entities if e.kind == kind} | {
+            e.value.lower() for e in entities if e.kind == kind
+        }
+        if values and all(any(v in o for v in values) for o in options):
+            return [kind]
+    if any(
+        w in o for o in options for w in ("morning", "afternoon", "evening", "上午", "下午", "晚上")
+    ):
+        return ["time"]
+    return []
+
+
+def _step_action(verbs: list[str], targets: list[str]) -> str:
+    if "turn_off" in verbs and "turn_on" in verbs:
+        first = min(verbs.index("turn_off"), verbs.index("turn_on"))
+        verbs = list(verbs)
+        verbs[first] = "restart" if {"phone", "router"} & set(targets) else "toggle"
+    return verbs[0] if verbs else ""
+
+
+def _act(d: _Draft, facts: list[_Facts], clauses: list[Clause], entities: list[Entity]) -> Act:
+    members = sorted(set(d.clauses)) if d.kind is not ActKind.UNCLEAR else list(range(len(clauses)))
+    spans = [(clauses[i].start, clauses[i].end) for i in members]
+    mine = tuple(e for e in entities if any(s <= e.start < t for s, t in spans))
+    action = d.actions[0] if d.actions else ""
+    slots = tuple(dict.fromkeys(d.slots))
+    if d.kind is ActKind.USER_STEP:
+        verbs = [v for i in members for v in facts[i].steps]
+        targets = [t for i in members for t in facts[i].targets]
+        action, slots = _step_action(verbs, targets), tuple(dict.fromkeys(targets))
+    text = " ".join(clauses[i].text for i in members)
+    return Act(d.kind, action, slots, tuple(d.options), mine, d.reason, text)
