@@ -21,7 +21,7 @@ def _named(pairs: list[tuple[str, str]]) -> tuple[re.Pattern[str], tuple[str, ..
 
 _PARTICIPLES = (
     r"cancell?ed|returned|exchanged|swapped|refunded|changed|updated|modified|frozen|paused|"
-    r"unfrozen|reactivated|waived|transferred|rescheduled|moved|booked|renewed|reset|applied|"
+    r"unfrozen|reactivated|waived|transferred|rescheduled|rebooked|moved|booked|unsubscribed|renewed|reset|applied|"
     r"created|marked|submitted|sent|issued|processed|completed|credited|removed|added|"
     r"corrected|set up|put through|taken care of|terminated|suspended|upgraded|downgraded|"
     r"switched|approved|scheduled"
@@ -48,7 +48,7 @@ ACTIONS, ACTION_NAMES = _named(
         (
             "change_plan",
             r"\b(?:switch|chang|mov)\w*\s+(?:\S+\s+){0,7}?(?:plan|tier|membership level)\b|\bplan change\b"
-            r"|\bon the \w+ (?:plan|tier) (?:as of|from|starting)"
+            r"|\bon the \w+ (?:plan|tier) (?:as of|from|starting)|\bplan (?:is|has been) now\b"
             r"|(?:更换|变更|修改|改|换|调整)\w{0,3}套餐|套餐(?:变更|更换|调整)|(?:换|改)成.{0,4}(?:套餐|版)",
         ),
         (
@@ -79,13 +79,13 @@ ACTIONS, ACTION_NAMES = _named(
             "book",
             r"\bbook(?:ed|ing)?\b(?!\s*(?:ref|reference|number|code|id)\b)|预约(?!号|已)|预订(?!号)|订(?:座|位)",
         ),
-        ("renew", r"\brenew\w*|续费|续订|续期|续约|续签"),
+        ("renew", r"\brenew\w*|(?<!手)续费|续订|续期|续约|续签"),
         ("reset", r"\breset\w*|重置"),
         (
             "refund",
             r"\brefund\w*|\bmoney back\b|\breimburs\w*|退款|退钱|退费|返还|原路(?:退回|返回)|退(?:回|到)(?=.{0,8}(?:卡|支付|账户|原路))|(?:费|钱|款).{0,4}(?:没法|不能|无法)退",
         ),
-        ("apply", r"\bappl(?:y|ied|ies|ying)\b"),
+        ("apply", r"\bappl(?:y|ied|ies|ying)\b|申请(?!退)"),
         (
             "create",
             r"\bcreat\w*|\bset up\b|\bopen (?:a|an) (?:new )?(?:ticket|task|case|account)\b|\badd (?:a |an )?(?:new )?task|创建|新建|建一个|添加",
@@ -109,10 +109,10 @@ SUPERSEDES = {"upgrade": ("change_plan",), "downgrade": ("change_plan",), "resch
 
 GO_AHEAD_STRONG = _rx(
     r"\b(?:shall|should|may|can|could)(?: not)? (?:i|we)\b(?! (?:get|have|ask|grab|see|know|take|help|find))",
-    r"\b(?:do|would) you (?:want|like) (?:that|this|it)\s*\?|\b(?:would|do|did) you (?:like|want) me to\b|\bwant me to\b|\bwould you like (?:me )?to\b|\bdo you want (?:me )?to\b",
+    r"\b(?:do|would) you (?:want|like) (?:that|this|it)\s*\?|\b(?:would|do|did) you (?:\w+ )?(?:like|want) (?:me )?to\b|\bwant me to\b|\byou (?:would like|want) me to\b|\bconfirm (?:that )?you (?:would like|want)\b",
     r"\bdo i have your (?:ok|okay|go-ahead|go ahead|approval|permission|consent|confirmation)\b",
-    r"\b(?:ok|okay|alright|all right|good|fine|ready) to (?:go ahead|proceed|continue|go)\b",
-    r"\b(?:go ahead|proceed|continue)\s*\?|\bshall i\s*\?|\b(?:yes or no|yes/no)\b|\breply (?:yes|y)\b|\bsay yes\b",
+    r"\b(?:ok|okay|alright|all right|good|fine|ready) (?:for me )?to (?:go ahead|proceed|continue|go|submit|do (?:it|that|this))\b",
+    r"\b(?:go ahead|proceed|continue)\s*\?|\bshall i\s*\?|\bjust confirm\b|\bconfirm and i will\b|\b(?:once|if) you confirm\b|\bwould it be (?:ok|okay|alright|all right|fine) (?:if|for me to)\b|\b(?:would|does) (?:that|this) (?:help|work for you)\b|\b(?:yes or no|yes/no)\b|\breply (?:yes|y)\b|\bsay yes\b",
     r"^(?:please )?confirm\s*[?.!:]?$|\bplease confirm\s*:|\bcan you confirm (?:that )?(?:you want|you would like|this|that|the above)\b",
     r"\blet me know if (?:i should|you would like me to|you want me to|i can go ahead|that works|this works|you are happy)",
     r"\bjust say the word\b|\bif (?:that|this|it) (?:works|sounds good|is ok|is okay|is fine|is alright|suits you)",
@@ -120,12 +120,12 @@ GO_AHEAD_STRONG = _rx(
     r"\bsounds? good\s*\?|^(?:confirm|proceed|go ahead)\s*\?|\bdo you confirm\b|\bconfirm\s*\?$|,\s*(?:ok|okay|alright|all right)\s*\?$",
     r"\bare you (?:happy|ok|okay|fine|comfortable|good) (?:for|with|to|if)\b",
     r"确认(?:办理|执行|提交|操作|继续)?吗|是否(?:继续|确认|办理|执行|提交|同意|需要(?:我|帮)|要)|同意吗|您同意|您确定|确定要|要不要",
-    r"需要我.{0,16}吗|要我.{0,16}吗|要.{0,8}(?:办理|提交|执行|取消|冻结|退|换)吗|我就(?:提交|执行|办理|帮您)|确认(?:无误)?的话",
+    r"需要我.{0,16}吗|要我.{0,16}吗|要.{0,12}吗|我就(?:提交|执行|办理|帮您)|确认(?:无误)?的话",
     r"如果您同意|没问题的话|请回复(?:是|确认|好)|都办理吗|可以(?:执行|办理)吗|^请(?:您)?确认$",
 )
 GO_AHEAD_WEAK = _rx(
     r"\b(?:is|does) (?:that|this|it|everything) (?:ok|okay|alright|all right|correct|right|fine|acceptable|accurate|work|sound (?:good|right|ok|okay)|look (?:good|right|correct|ok))\b",
-    r"\b(?:does|would) (?:that|this) work\b|^(?:correct|right|ok|okay|alright|agreed|sounds? good|all good|good)\s*\?$",
+    r"\b(?:does|would) (?:that|this) work\b|^(?:correct|right|ok|okay|alright|agreed|all good|good)\s*\?$|\bsounds? (?:good|ok|okay|right|fine|alright)\s*\?",
     r"\bare you sure\b|\bam i right\b|\bright\s*\?$|\bcorrect\s*\?$|\bis that what you (?:want|meant|would like)\b|\bdo you agree\b",
     r"(?:这样)?(?:可以|好|行|对|是)吗|对吧|没错吧|是吧|(?:这样|您看)(?:可以|行)吗|可以不",
 )
@@ -134,9 +134,9 @@ CLOSING = _rx(
     r"(?<!before )\b(?:anything|nothing) (?:else|more)\b|\bsomething else (?:i|we) can\b|\bis there something else\b",
     r"\bany other (?:questions|thing|issues|concerns|requests)\b|\bother questions\b",
     r"\bhave a (?:great|good|lovely|nice|wonderful|pleasant) (?:day|evening|night|weekend|one|afternoon|morning)\b",
-    r"\btake care\b|\bgoodbye\b|\bbye\b|\bthanks for (?:chatting|contacting)|\bif anything else comes up\b",
+    r"\btake care\b(?! of)|\bgoodbye\b|\bbye\b|\bthanks for (?:chatting|contacting)|\bif anything else comes up\b",
     r"\bfeel free to (?:reach out|contact|come back)|\bare we all done\b|\bwill that be all\b|\bis that all\b",
-    r"\bglad (?:i|we) could help\b|\bhappy to help\b",
+    r"\b(?:glad|happy) (?:i|we) could help\b|\bhappy to have helped\b",
     r"还有(?:其他|别的|什么)(?:的)?(?:问题|需要|事|要|可以|能|需|帮|吗)|其他(?:问题|需要)|别的问题|祝您|再见|不打扰您|随时(?:找我|联系)",
     r"还需要.{0,4}(?:帮助|帮忙)|没有别的",
 )
@@ -144,8 +144,8 @@ GREETING = _rx(
     r"\bhow (?:can|may|could|might) (?:i|we) (?:help|assist)|\bwhat can (?:i|we) (?:do|help)|\bwhat (?:do|can) you need(?: help)? with",
     r"\bwhat do you need help with|\bwhat brings you|\bwhat (?:is|seems to be) (?:going on|the (?:problem|issue|trouble))",
     r"\bwhat would you like (?:to do|help with|me to do|to take care of)|\btell me what you (?:would like|need|want)",
-    r"\bwhat (?:is|are) the next step|\bhow can i be of (?:help|assistance)|\bwelcome\b|\bwhat do you want to do",
-    r"有什么(?:可以|能|需要)?(?:帮|为)(?:您|你|到您)|请问有什么|想办理什么|什么业务|欢迎|遇到了什么问题|想对.{0,16}做什么",
+    r"\bwhat (?:is|are) the next step|\bhow can i be of (?:help|assistance)|^welcome (?:to|back)\b|^welcome\W*$|\bwhat do you want to do",
+    r"有什么(?:可以|能|需要)?(?:帮|为)(?:您|你|到您)|请问有什么|想办理什么|什么业务|^欢迎(?:咨询|光临|来到|您)|遇到了什么问题|想对.{0,16}做什么",
     r"需要什么帮助|想(?:要)?(?:咨询|了解)什么|请问(?:您)?是?想",
 )
 SALUTATION = re.compile(
@@ -153,11 +153,11 @@ SALUTATION = re.compile(
 )
 DONE = _rx(
     r"^done\b|(?<!as )(?<!be )\bdone\s*[:!.]|\b(?:it|that|this|all|everything) is (?:done|complete|completed|processed|set)\b",
-    r"\ball set\b|\bsuccess(?:fully)?\b|\bwent through\b|\bhas gone through\b|\b(?:is|are) (?:all )?(?:done|complete|completed)\b",
-    rf"\b(?:has|have) been (?:\w+ly )?(?:{_PARTICIPLES})\b|\b(?:was|were|is|are) (?:now |successfully |just |also |all )?(?:{_PARTICIPLES})\b",
+    r"\ball (?:set|done)\b|\bsuccess(?:fully)?\b|\bwent through\b|\bhas gone through\b|\b(?:is|are) (?:all )?(?:done|complete|completed)\b",
+    rf"\b(?:has|have) been (?:\w+ly )?(?:{_PARTICIPLES})\b|\b(?:was|were|is|are) (?:now |successfully |just |also |all |already )?(?:{_PARTICIPLES})\b",
     rf"\b(?:i|we) (?:have |had |just |already |went ahead and |now )*(?:{_PARTICIPLES}|made the change|gone ahead)\b",
     rf"\b(?:is|are) now\b|^(?:{_PARTICIPLES})\b|\b(?:{_PARTICIPLES})\s*[.!✅✔]*$",
-    r"已(?:经)?(?:为您|帮您|给您|替您|成功)?.{0,6}?(?:取消|退货|退款|换货|修改|更改|更新|变更|提交|处理|办理|完成|冻结|解冻|升级|降级|免除|创建|新建|标记|改到|改好|改为|发送|发到|退回|返回|续费|重置|转让)",
+    r"已(?:经)?(?:为您|帮您|给您|替您|成功)?.{0,6}?(?:取消|退货|退款|换货|修改|更改|更新|变更|提交|处理|办理|完成|冻结|解冻|升级|降级|免除|创建|新建|标记|改到|改签|改好|改为|改成|发送|发到|退回|返回|续费|重置|转让)",
     r"(?:取消|退货|退款|换货|修改|更新|变更|提交|办理|冻结|解冻|升级|降级|免除|创建)(?:成功|完成|完毕|好了)|办好了|搞定|成功[！!]?",
     r"^(?:done|completed)\W*$",
 )
@@ -166,17 +166,17 @@ NOT_DONE = _rx(
     r"^(?:if|once|when|after|as soon as|until|before|unless)\b",
     rf"\b(?:can|could|will|would|should|may|might|must|to) be (?:\w+ly )?(?:{_PARTICIPLES})\b",
     r"\b(?:make sure|ensure|check (?:that|whether|if)|see (?:if|whether))\b",
-    r"(?:标记为|设为|改为|改成)已|目前已|累计|至今|尚未|还没",
+    r"^(?!.*已(?:经)?(?:帮您|为您)?(?:标记|设))(?:.*(?:标记为|设为|改为|改成)已)|\b(?:is|are) being\b|目前已|累计|至今|尚未|还没",
 )
 REFUSE = _rx(
     r"\b(?:i|we)(?: really| unfortunately| just| still| simply| sadly| currently| now)? (?:can not|could not|am not able to|are not able to|am unable to|are unable to|will not be able to|would not be able to|am not allowed to|are not allowed to|am not permitted to|are not permitted to|do not have the ability to|have no way to|am not authori[sz]ed to|do not (?:offer|allow|support|accept))\b(?! (?:find|locate|see|spot|wait))",
     r"\b(?:is|are|was|were) not (?:possible|an option|allowed|permitted|eligible|available|refundable|returnable|cancellable|something (?:i|we) (?:am|are|can))\b",
     r"\bnot (?:possible|eligible|allowed|permitted)\b|\bcan not be (?:\w+ed|done|changed|made)\b|\b(?:does|do) not (?:allow|permit|qualify|cover|let)\b",
     r"\bno longer (?:possible|eligible|available)\b|\boutside (?:of )?what (?:i|we) (?:am|are|can)\b|\bis not something\b",
-    r"\bfailed\b|\bdid not go through\b|\bcould not be (?:completed|processed|done)\b|\bwas (?:declined|rejected)\b",
+    r"\bfailed\b|\bdid not go through\b|\b(?:returned|gave|threw|hit|ran into) an error\b|\bwas unsuccessful\b|\bcould not be (?:completed|processed|done)\b|\bwas (?:declined|rejected)\b",
     r"\b(?:you|they) (?:can not|are not able to|are not eligible|do not qualify)\b",
     r"\b(?:sorry|afraid|unfortunately|sadly|regret)\b.{0,80}\bonly\b",
-    r"无法|不能|不可以|没办法|没法|做不到|办不到|不支持|不符合|不允许|不可(?!以)|不予|恐怕不行|不了(?!解)|失败|暂时不能",
+    r"无法|不能|不可以|没办法|没法|做不到|办不到|不支持|不符合|不允许|不可(?!以)|不予|恐怕不行|不了(?!解)|失败|出错|报错|没有成功|未成功|暂时不能",
 )
 NOT_REFUSE = _rx(
     r"\b(?:if|unless|when|once) (?:you|i|we|it)\b.{0,30}\b(?:can not|could not|are not able|unable)",
@@ -187,9 +187,9 @@ NOT_FOUND = _rx(
     r"\b(?:i|we)(?: really| just| still| unfortunately)? (?:can not|could not|was unable to|were unable to|am unable to|am not able to|did not|do not) (?:find|locate|see|spot|match)\b",
     r"\b(?:there is|there are|there was|i see|we have|i have|i found) (?:no|not any) (?:\w+ ){0,2}?(?:order|account|invoice|booking|record|reservation|member|membership|customer|transaction)s?\b",
     r"\bno (?:order|account|member|booking|invoice|record|charge|reservation|membership|customer|match)(?:es|s)? (?:matches|match|found|shows?|showing|exists?|under|with|for|on)\b",
-    r"\b(?:does|do|did) not match\b|\b(?:is|was|were|are) not found\b|\bcould not be (?:found|located)\b|\bdoes not exist\b",
+    r"\bthere (?:does|do|did) not (?:seem|appear) to be (?:any|an?)\b|\b(?:does|do) not (?:seem|appear) to (?:exist|be on file)\b|\b(?:does|do|did) not match\b|\b(?:is|was|were|are) not found\b|\bcould not be (?:found|located)\b|\bdoes not exist\b",
     r"\bnot (?:on file|in our system|in (?:the|our) records)\b|\bnothing (?:on file|under|matches)\b|\bno record of\b|\bnot finding\b|\bi am not seeing\b",
-    r"(?:查|找)不到|没(?:有)?(?:查|找)到|未(?:能)?(?:查|找)到|没有找到|不存在|查无|对不上|匹配不上|(?:系统|账户)(?:里|中|下)?没有",
+    r"(?:查|找|看)不到|没(?:有)?(?:查|找|看)到|未(?:能)?(?:查|找)到|没有找到|不存在|查无|对不上|匹配不上|(?:系统|账户)(?:里|中|下)?没有",
     r"没有(?:这个|该|此)?(?:订单|账户|发票|记录|预订)",
 )
 NOT_FOUND_WHAT, NOT_FOUND_WHAT_NAMES = _named(
@@ -238,7 +238,7 @@ FIELDS, FIELD_NAMES = _named(
             r"(?<!confirmation )(?<!this )(?<!that )(?<!same )(?<!reset )(?<!an )(?<!by )(?<!via )\be-?mail\b(?! (?:us|me)\b)(?! you (?:within|shortly|soon|back|a |the |when|once|in ))"
             r"|(?<!这个)(?<!该)(?<!确认)邮箱|电子邮件|(?<!确认)邮件地址",
         ),
-        ("name", r"(?<!task )(?<!product )(?<!item )(?<!user )\bname\b(?! of)|姓名|全名|名字"),
+        ("name", r"(?<!task )(?<!product )(?<!item )(?<!user )\bname\b(?! of)|姓名|全名|名字|姓氏"),
         ("zip", r"\bzip\b|\bzip code\b|\bpost ?code\b|\bpostal code\b|邮编|邮政编码"),
     ]
 )
@@ -259,13 +259,13 @@ SLOTS, SLOT_NAMES = _named(
         ),
         (
             "booking_id",
-            r"\b(?:booking|reservation|confirmation) (?:reference|ref|number|code|id)\b|\bpnr\b|预订号|预约号|确认号",
+            r"\b(?:booking|reservation|confirmation) (?:reference|ref|number|code|id)\b|\b(?:which|what) (?:booking|reservation|flight)\b|\bpnr\b|预订号|预约号|确认号",
         ),
         ("user_id", r"\b(?:which|what) user\b|\bfor whom\b|\buser id\b|哪位用户|哪个用户|给谁"),
         ("title", r"\b(?:called|titled|named)\b|\btitle\b|标题|名称|叫什么"),
         (
             "item",
-            r"\b(?:which|what) (?:items?|products?|articles?|of the items)\b|\bitem\(s\)|哪件|哪个商品|哪些商品|什么商品",
+            r"\b(?:which|what) (?:items?|products?|articles?|of the items)\b|\bitem\(s\)|哪(?:一)?件|哪(?:一)?(?:个|款|样|些)(?:商品|东西|产品)|什么商品",
         ),
         (
             "option",
@@ -273,13 +273,13 @@ SLOTS, SLOT_NAMES = _named(
         ),
         (
             "reason",
-            r"\breason\b|\bwhy (?:would|do|are|did|is) you\b|\bwhat is (?:prompting|behind)\b|\bprompting\b|原因|为什么要",
+            r"\breason\b|\bwhy (?:would|do|are|did|is) you\b|\bwhy you\b|\bwhat is (?:prompting|behind)\b|\bprompting\b|原因|为什么要",
         ),
         (
             "refund_method",
-            r"\b(?:refund|money)\b.{0,40}\b(?:card|gift card|store credit|original (?:payment|method)|paypal|wallet|balance)\b"
+            r"\b(?:refund|money)\b.{0,60}\b(?:card|gift card|store credit|original (?:payment|method)|paypal|wallet|balance|visa|mastercard|amex|bank account)\b"
             r"|\bwhere (?:should|shall|do|would) (?:we|i) (?:send|put|return|refund)\b|\brefund (?:method|destination)\b"
-            r"|退款方式|退(?:款)?(?:到|回)哪|(?:退款|退回|退到).{0,12}(?:卡|原路|支付方式|账户)",
+            r"|退款方式|退(?:款)?(?:到|回)哪|(?:退款|退回|退到).{0,12}(?:卡|原路|支付方式|账户|余额)",
         ),
         (
             "payment_method",
@@ -311,11 +311,11 @@ SLOTS, SLOT_NAMES = _named(
         ("plan", r"\bplan\b|\btier\b|套餐|哪个版|方案"),
         (
             "charge",
-            r"\bcharges?\b|\btransactions?\b|\binvoice line\b|\bwhich (?:fee|payment)\b|(?<!被)扣款|哪(?:一)?笔(?!订单)|费用项",
+            r"\bcharges?\b|\btransactions?\b|\binvoice line\b|\bwhich (?:fee|payment)\b(?! method)|(?<!被)扣款|哪(?:一)?笔(?!订单)|费用项",
         ),
         (
             "description",
-            r"\bwhat happened\b|\bdescribe\b|\bwalk me through\b|\bwhat (?:is|was) wrong\b|\bwhat went wrong\b|\bthe damage\b|\bmore details\b|具体情况|描述|发生了什么|怎么回事",
+            r"\bwhat happened\b|\bdescribe\b|\bwalk me through\b|\bwhat (?:is|was) wrong\b|\bwhat went wrong\b|\bthe damage\b|\bmore (?:details|about)\b|\b(?:tell me|say) (?:a bit |a little )?more\b|\bthe (?:issue|problem)\b|\brephrase\b|\bsay that again\b|\brepeat that\b|\bclarify\b|\bwhat do you mean\b|具体情况|描述|发生了什么|怎么回事|详细|说说|遇到的问题",
         ),
     ]
 )
@@ -327,7 +327,7 @@ REQUEST = _rx(
     r"^please\b|\bplease (?:provide|share|send|give|tell|let|enter|type|reply|confirm|include|pick|choose|select|describe|check|double-check|verify|specify|paste)\b",
     r"\b(?:could|can|would|will) you\b|\bmind \w+ing\b|\bi (?:will |would |just |also |still )?need (?:your|the|to know|two things|a couple|some|a few|either)\b",
     r"\bi (?:have|need) to know\b|\blet me know\b|\btell me\b|\bshare (?:the|your)\b|\bprovide (?:the|your)\b|,? please[.!]?$",
-    r"\blet us start by\b|\breply with\b|\bsend me\b|\bgive me\b|\bcan i (?:get|have)\b|\bi will need\b|\bwhat is your\b|\bpick\b|\bchoose\b|\bselect\b",
+    r"\blet us start by\b|\breply with\b|\bsend me\b|\bgive me\b|\b(?:can|could|may) i (?:get|have|ask (?:for|you))\b|\bi will need\b|\bwhat is your\b|\bpick\b|\bchoose\b|\bselect\b",
     r"^能(?:再|不能|否)|^可以再|只需要|我需要|需要您|^请|^麻烦|请(?:问|提供|告诉|说|报|输入|回复|选择|确认|核对|描述|发|先)|麻烦|需要(?:您)?(?:提供|告诉)|能否|可否|方便(?:说|告诉|提供)|您能|能不能|请您|告诉我|需要.{0,4}信息|以下信息|任选",
 )
 WH = re.compile(
@@ -350,14 +350,17 @@ WANT_ACTION = re.compile(
 STEP_VERBS, STEP_VERB_NAMES = _named(
     [
         ("restart", r"\b(?:restart|reboot|power[- ]cycle)\w*|重启|重新启动"),
-        ("toggle", r"\btoggl\w*"),
+        (
+            "toggle",
+            r"\btoggl\w*|\boff and (?:then )?(?:back )?on\b|\bon and (?:then )?(?:back )?off\b|关(?:掉|闭)再(?:重新)?(?:打开|开启)|打开再关闭",
+        ),
         (
             "turn_off",
-            r"\b(?:turn|switch|power)(?:ing|ed)?\s+(?:\w+\s+){0,3}?off\b|\bdisabl\w*|\bunplug\w*|关闭|关掉|关上|关机|拔掉|拔出电源",
+            r"\b(?:turn|switch|power)(?:ing|ed)?\s+(?:\w+\s+){0,3}?off\b(?! and (?:then )?(?:back )?on)|\bdisabl\w*|\bunplug\w*|关闭|关掉|关上|关机|拔掉|拔出电源",
         ),
         (
             "turn_on",
-            r"\b(?:turn|switch|power)(?:ing|ed)?\s+(?:\w+\s+){0,3}?on\b|\benabl\w*|\bplug (?:it )?(?:back )?in\b|打开(?!设置|app|应用)|开启|开机|插上|接通",
+            r"\b(?:turn|switch|power)(?:ing|ed)?\s+(?:\w+\s+){0,3}?on\b(?! and (?:then )?(?:back )?off)|\benabl\w*|\bplug (?:it )?(?:back )?in\b|打开(?!设置|app|应用)|开启|开机|插上|接通",
         ),
         ("open", r"\b(?:go|navigate|head) to\b|\bopen\b|\btap\b|进入|前往|点击|点开|打开"),
         ("check", r"\bcheck\b|\blook at\b|\bsee (?:if|whether)\b|检查|查看|看一下|看看"),
@@ -399,19 +402,22 @@ STEP_DIRECTED = _rx(
 # -- explanations, statuses and reasons -----------------------------------------------------
 
 EXPLAIN = _rx(
-    r"\bso (?:that )?(?:i|we) can\b(?! not)|\bso (?:that )?(?:nobody|no one)\b|\bin order to\b",
+    r"(?<!^)\bso (?:that )?(?:i|we) can\b(?! not)|\bso (?:that )?(?:nobody|no one)\b|\bin order to\b",
     r"\bto (?:protect|keep (?:your|it)|ensure|prevent|safeguard)\b|\bfor (?:your )?(?:security|safety|privacy|protection)\b",
     r"\bfor (?:security|verification) (?:reasons|purposes)\b|\b(?:this|that|it) (?:keeps|protects|helps protect)\b",
     r"\bsecurity (?:step|measure|reasons|precaution)\b|\b(?:standard|required|mandatory) (?:security )?(?:step|procedure|practice|check)\b",
     r"\bwe (?:require|need) (?:it|this|that)\b|\brequired (?:by|under) (?:policy|law)\b|\bby policy\b|\bthe same for (?:every|all)\b",
     r"\bfor (?:every|all) customers\b|\bi ask (?:for )?(?:this|that|because)\b|\bthe reason i (?:ask|need)\b|\bbecause (?:we|i) (?:need|have to|must)\b",
     r"\buntil your identity\b|\bunless (?:you|we|i) (?:verify|confirm)\b|\bwithout (?:verifying|confirming) (?:your|who)\b|\b(?:have|need) to be sure\b",
-    r"为了|以便|方便我|出于(?:安全|隐私)|之所以|是因为|这是为了|才能(?:查|找|确认|核实|处理)|为保障|安全起见|(?:保护|保障)您的|防止",
+    r"为了|以便|方便我|出于(?:安全|隐私)|之所以|是因为|这是为了|用于|用来|目的是|才能(?:查|找|确认|核实|处理)|为保障|安全起见|(?:保护|保障)您的|防止",
 )
 INFORM = _rx(
     r"\b(?:is|are|was|were) (?:still |currently |now |already )?(?:pending|processing|shipped|delivered|in transit|out for delivery|active|inactive|on hold|eligible|overdue|due|outstanding|expired|unpaid|within)\b",
     r"\bhas(?: not)? (?:shipped|arrived)\b|\barrived\b|\bdelivered\b|\b(?:left|remaining)\b|\b(?:total|balance|subtotal|price)\b",
     r"\bcomes to\b|\bso far\b|\bto date\b|\bcurrently\b|\bper (?:month|year)\b|\bpaid\b|\bis possible\b|\beligible\b",
+    r"^(?:processing|working on it|on it)\b|\bprocessing (?:it |that |this )?now\b|\b(?:is|are) being \w+ed\b|\bhave received\b",
+    r"\b(?:renews|expires|ends|starts|begins) (?:on|automatically|in|at|today|tomorrow|next)\b|\b(?:is due|will be charged|is scheduled)\b|\bheads-up\b|\bjust so you know\b|\bplease note\b",
+    r"\byou (?:will )?(?:need|have) to\b|\byou must\b|温馨提示|提醒您|将于|自动续费|需要您",
     r"状态|待发货|已发货|配送中|派送中|合计|总计|共计|余额|剩余|还剩|目前|正在|每月|价格|扣除|已支付|签收|退货期内",
 )
 PROGRESSIVE = re.compile(r"\bi am (?:now )?\w+ing\b|正在")
@@ -420,7 +426,7 @@ REASON = _rx(
     r"\boutside (?:the|your|our) (?:\S+ )?(?:window|period)\b|\bwindow\b|\bexpired\b|\bpast\b|\bmore than\b|\bexceed\w*|\bnot eligible\b",
     r"\bshipped\b|\bdelivered\b|\bin transit\b|\bout for delivery\b|\bleft our\b|\bcommitment\b|\blimit\b|\bmaximum\b|\bper (?:year|month)\b",
     r"\bbelongs to\b|\banother (?:customer|account|person)\b|\bout of stock\b|\bsold out\b|\brequires?\b|\binclude\w*\b|\bstill in\b",
-    r"\binside your\b|\buntil \d|\bthe most\b|\bused (?:both|all|up)\b|\bwithin \d|\bplaced on\b",
+    r"\binside your\b|\buntil \d|\bthe most\b|\bused (?:both|all|up)\b|\bwithin \d|\bplaced on\b|\bcontract\b|\bminimum (?:term|period)\b|\bfinal sale\b|\bended\b|\bexpired\b|\bran out\b|\bno longer valid\b|\b(?:do|does|did) not have (?:access|permission|the ability)\b|,\s*so\b",
     r"因为|由于|所以|已经|已(?!为您)|只能|只有|仅|超过|根据|规定|政策|期限|期内|派送|发货|签收|用完|缺货|卖完|属于|不包含|合约|最多",
 )
 
@@ -429,4 +435,14 @@ REASON = _rx(
 OPTION_WORD = re.compile(
     r"^(?:red|blue|green|black|white|grey|gray|navy|olive|brown|pink|purple|teal|silver|brass|rose|steel|gold|yellow|orange|beige"
     r"|xs|s|m|l|xl|xxl|small|medium|large|x-large|size \d+|\d+码|[\u4e00-\u9fff]{0,3}[色红绿蓝黑白灰粉紫黄码])$"
+)
+# A yes/no question opens with an auxiliary (or ends with 吗); a fragment ("last four digits
+# of the card and your ZIP?") does not, and asks for the values.
+YES_NO = re.compile(
+    r"^(?:so,?\s+|and\s+|oh,?\s+|okay,?\s+|ok,?\s+|just\s+)?(?:is|are|was|were|do|does|did|can|could|would|will|should|shall|may|have|has|had)\b"
+    r"|[吗吧][\s？?。]*$|是不是|对不对|是否|有没有"
+)
+# "the item is the running shoes, size 9?": a statement with a question mark checks a fact.
+CHECK_FORM = re.compile(
+    r"^(?!.*\b(?:what|which|when|where|who|why|how)\b).*\b(?:is|are|was|were)\b.*\?$"
 )

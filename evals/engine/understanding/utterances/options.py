@@ -90,6 +90,9 @@ _ALIGN = frozenset(
         "only",
     ]
 )
+_MARKERS = frozenset(
+    ["whether", "like", "prefer", "rather", "want", "choose", "pick", "between", "either"]
+)
 _DETERMINERS = frozenset(["the", "a", "an", "your", "my", "our", "this", "that"])
 _NOT_ALTERNATIVE = re.compile(
     r"\byes or no\b|\bor not\b|\bor so\b|\bmore or less\b|\bsooner or later\b|\band/or\b|\b(?:one|a sentence|a day|a minute) or two\b"
@@ -102,7 +105,9 @@ _ZH_LIST_END = re.compile(r"和|及|以及|与")
 _ZH_LEAD = re.compile(
     r"^(?:请问|是想|是要|还是|或者|或|是|要|想|选|只|仅|改为|改成|换成|退到|退回到?|退款|给您|为您|帮您|用|到|\s)+"
 )
-_ZH_TAIL = re.compile(r"(?:可以吗|好吗|行吗|可以|方便|吗|呢|呀|啊|[？?。！!，,\s])+$")
+_ZH_TAIL = re.compile(
+    r"(?:可供选择|供选择|可选|可以吗|好吗|行吗|可以|方便|吗|呢|呀|啊|[？?。！!，,\s])+$"
+)
 _ZH_MARKERS = re.compile(r"给您|为您|帮您|是|要|想|选")
 
 
@@ -202,6 +207,11 @@ def _head_items(pre: str, last: str, *, strip: bool) -> list[str]:
         return [" ".join(words[-max(widths) :]), *items]
     if items and _LEAD.match(segments[-1]):
         return items
+    markers = [k for k, w in enumerate(words[:-1]) if w in _MARKERS]
+    if markers:
+        words = words[
+            markers[-1] + 1 :
+        ]  # "... whether you'd like it on your card" -> "it on your card"
     while len(words) > 1 and words[0] in _FUNCTION:
         words.pop(0)
     return [" ".join(words), *items]

@@ -263,7 +263,7 @@ class _Assembly:
         for idxs in sentences.values():
             if any(self.f[i].closing for i in idxs):
                 continue
-            if not any(self.f[i].question or self.f[i].pick for i in idxs):
+            if not any(self.f[i].question or self.f[i].pick or self._asks_which(i) for i in idxs):
                 continue
             for k, i in enumerate(idxs):
                 f = self.f[i]
@@ -302,6 +302,13 @@ class _Assembly:
                     self.drafts.append(_Draft(ActKind.GREETING, members[0], [members[0]]))
                 break
 
+    def _asks_which(self, i: int) -> bool:
+        """ "I need to know whether you'd like it on your card or as credit" asks like a question."""
+        f = self.f[i]
+        return f.request and bool(
+            re.search(r"\b(?:whether|which|prefer|rather)\b|还是", f.clause.cue)
+        )
+
     def _leads(self, j: int) -> bool:
         f = self.f[j]
         return (f.clause.intro or f.pick) and not (f.refuse or f.done or f.not_found is not None)
@@ -311,7 +318,7 @@ class _Assembly:
             if (
                 self.owner[i] is not None
                 or not f.which
-                or not (f.question or f.clause.intro)
+                or not (f.question or f.request or f.clause.intro)
                 or f.closing
             ):
                 continue
@@ -362,12 +369,12 @@ class _Assembly:
         for j in members:
             cue = self.f[j].clause.cue
             for start, end, name in self.f[j].slots:
-                if any(cue[start:end] in o for o in options):
-                    continue
+                if name == "option" and any(cue[start:end] in o for o in options):
+                    continue  # "a different colour, or a refund?" does not ask which colour
                 slots.append(name)
         if not slots:
             slots += _inferred_slot(options, [e for j in members for e in self.f[j].entities])
-        return list(dict.fromkeys(slots))
+        return _tidy(slots)
 
     # -- pass 2: clause by clause ----------------------------------------------------------
 
@@ -482,7 +489,9 @@ class _Assembly:
         identity = any(x.id_cue or x.id_need for x in self.f)
         fields = f.fields if (set(f.fields) & lx.STRONG_FIELDS or (f.fields and identity)) else []
         kinds = {e.kind for e in f.entities}
-        given = not f.request and f.question and not f.wh
+        cue = f.clause.cue
+        yes_no = not f.request and not f.wh and bool(lx.YES_NO.search(cue))
+        stated = not f.clause.zh and not f.request and bool(lx.CHECK_FORM.search(cue))
         if f.id_need and lx.EXPLAIN.match(f.clause.cue) and not fields:
             return False
         if f.id_need and not interactive:
@@ -491,22 +500,22 @@ class _Assembly:
         if not interactive:
             return False
         if fields or f.id_need:
-            if given and set(fields) & kinds:
-                self.add(ActKind.CHECK, [i])
+            if (yes_no or stated) and not f.id_need:
+                self.add(ActKind.CHECK, [i])  # "Is 94107 the ZIP on your account?"
                 return True
             self.add(ActKind.VERIFY, [i], slots=fields)
-        slots = [name for _s, _e, name in f.slots]
-        if "refund_method" in slots and "payment_method" in slots:
-            slots.remove("payment_method")
+        slots = _tidy([name for _s, _e, name in f.slots])
         if f.recheck and last_not_found is not None and last_not_found.slots:
             what = last_not_found.slots[0]
             if what == "account" and not fields:
-                self.add(ActKind.VERIFY, [i])
+                # "The member number and birth date don't match. Could you check them again?"
+                named = [fl for j in last_not_found.clauses for fl in self.f[j].fields]
+                self.add(ActKind.VERIFY, [i], slots=list(dict.fromkeys(named)))
                 return True
             if what != "account":
                 slots.insert(0, what)
         if slots:
-            if given and set(slots) & kinds:
+            if stated or (yes_no and set(slots) & kinds):
                 self.add(ActKind.CHECK, [i])
             else:
                 self.add(ActKind.ASK, [i], slots=list(dict.fromkeys(slots)))
@@ -622,6 +631,14 @@ class _Assembly:
         return out
 
 
+def _tidy(slots: list[str]) -> list[str]:
+    """Slots in order without repeats; where the refund goes is not how the customer pays."""
+    out = list(dict.fromkeys(slots))
+    if "refund_method" in out and "payment_method" in out:
+        out.remove("payment_method")
+    return out
+
+
 def _inferred_slot(options: list[str], entities: list[Entity]) -> list[str]:
     ids = {e.kind for e in entities if e.kind in _ID_KINDS and e.value.lower() in options}
     if len(ids) == 1:
@@ -642,10 +659,14 @@ def _inferred_slot(options: list[str], entities: list[Entity]) -> list[str]:
 
 
 def _step_action(verbs: list[str], targets: list[str]) -> str:
+    """The first step, where switching something off and on again counts as one step: a
+    restart for a phone or a router, a toggle for anything else."""
+    verbs = list(verbs)
     if "turn_off" in verbs and "turn_on" in verbs:
         first = min(verbs.index("turn_off"), verbs.index("turn_on"))
-        verbs = list(verbs)
-        verbs[first] = "restart" if {"phone", "router"} & set(targets) else "toggle"
+        verbs[first] = "toggle"
+    if verbs and verbs[0] == "toggle" and {"phone", "router"} & set(targets):
+        return "restart"
     return verbs[0] if verbs else ""
 
 
