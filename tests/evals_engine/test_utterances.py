@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from evals.domains.membership.scripted import vocab as membership_vocab
 from evals.domains.retail.scripted import vocab as retail_vocab
@@ -28,8 +30,11 @@ from evals.engine.understanding.utterances import (
     ActKind,
     EntityPattern,
     UtteranceReader,
+    entities,
+    lexicon,
     option_key,
 )
+from evals.engine.understanding.utterances.gate import Gate, GatedNames, required
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = Path(__file__).with_name("data") / "utterances.jsonl"
@@ -400,3 +405,62 @@ def test_importing_the_reader_does_not_import_django():
     )
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "ok"
+
+
+# -- the regex prefilter only skips what cannot match ------------------------------------------
+
+
+def _gates() -> tuple[list[Gate], list[GatedNames]]:
+    gates = [v for m in (lexicon, entities) for v in vars(m).values() if isinstance(v, Gate)]
+    gates += [g for g, _kind, _convert in entities._VALUE_PATTERNS]
+    names = [v for v in vars(lexicon).values() if isinstance(v, GatedNames)]
+    return gates, names
+
+
+def _same_as_unfiltered(text: str) -> None:
+    gates, names = _gates()
+    for gate in gates:
+        got, want = gate.search(text), gate.pattern.search(text)
+        assert (got and got.span()) == (want and want.span()), (gate.pattern.pattern[:60], text)
+    for named in names:
+        everything = re.compile("|".join(f"({src})" for src in named.sources))
+        want_named = [
+            (named.names[m.lastindex - 1], m.start(), m.end())
+            for m in everything.finditer(text)
+            if m.lastindex
+        ]
+        assert list(named.finditer(text)) == want_named, text
+
+
+def test_the_prefilter_never_changes_what_a_pattern_finds_in_the_corpus():
+    gates, _names = _gates()
+    assert len(gates) > 20 and sum(g.needles is not None for g in gates) > 20
+    for row in corpus():
+        _same_as_unfiltered(row["text"])
+        _same_as_unfiltered(row["text"].lower())
+
+
+NEEDLES = sorted(
+    {n for g in _gates()[0] if g.needles for n in g.needles[0]}
+    | {n for g in _gates()[1] for ns in g.needles if ns for n in ns[0]}
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(st.sampled_from([*NEEDLES, " ", ", ", "?", "你", "7", "the", "me to"]), max_size=10)
+)
+def test_the_prefilter_never_changes_what_a_pattern_finds_in_made_up_text(parts):
+    _same_as_unfiltered("".join(parts))
+    _same_as_unfiltered(" ".join(parts))
+
+
+def test_the_needles_are_read_off_the_pattern():
+    assert required(r"\bcancel\w*|取消") == {"cancel", "取消"}
+    assert required(r"(?:please )?confirm\b") == {"confirm"}
+    assert required(r"\d+ days?") == {" day"}
+    assert required(r"\d{4}") == set("0123456789")
+    assert required(r"[\u4e00-\u9fff]{2}市") == {"市"}
+    assert required(r"Refund", re.IGNORECASE) == {"refund"}
+    assert required(r".*") is None
+    assert required(r"(?:foo)?\w+") is None

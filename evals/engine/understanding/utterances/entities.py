@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable, Iterator, Sequence
 from decimal import Decimal, InvalidOperation
 
+from evals.engine.understanding.utterances.gate import Gate
 from evals.engine.understanding.utterances.model import Entity, EntityPattern
 
 WORD_NUMBERS = {
@@ -269,12 +270,13 @@ class EntityExtractor:
 
     def __init__(self, extra: Sequence[EntityPattern] = ()) -> None:
         self.extra = tuple(extra)
+        self._extra_gates = tuple(Gate(p.pattern) for p in self.extra)
 
     def find(self, text: str) -> list[Entity]:
         zh = any("\u4e00" <= ch <= "\u9fff" for ch in text)
         found: list[tuple[int, int, int, Entity]] = []
-        for priority, pattern in enumerate(self.extra):
-            for m in pattern.pattern.finditer(text):
+        for priority, (pattern, gate) in enumerate(zip(self.extra, self._extra_gates, strict=True)):
+            for m in gate.finditer(text):
                 start, end = m.span(m.lastindex) if m.lastindex else m.span()
                 raw = text[start:end]
                 if raw:
@@ -307,23 +309,23 @@ class EntityExtractor:
                 start, end = m.span(group)
                 yield Entity(kind, value, text[start:end], start, end)
 
-        for m in _EMAIL.finditer(text):
+        for m in _G_EMAIL.finditer(text):
             yield from emit("email", m, m.group().lower())
-        for m in _PHONE.finditer(text):
+        for m in _G_PHONE.finditer(text):
             yield from emit("phone", m, re.sub(r"[^\d+]", "", m.group()))
-        for m in _MONEY.finditer(text):
+        for m in _G_MONEY.finditer(text):
             yield from emit("money", m, _money(m, zh))
-        for m in _ADDRESS.finditer(text):
+        for m in _G_ADDRESS.finditer(text):
             if m.group("zh"):
                 yield from emit("address", m, m.group("zh"), "zh")
                 continue
             yield from emit("address", m, " ".join(m.group("line").split()), "line")
             if m.group("zip"):
                 yield from emit("zip", m, m.group("zip"), "zip")
-        for m in _ZIP.finditer(text):
+        for m in _G_ZIP.finditer(text):
             group = "a" if m.group("a") else "b" if m.group("b") else "c"
             yield from emit("zip", m, m.group(group), group)
-        for m in _KEYWORD_ID.finditer(text):
+        for m in _G_KEYWORD_ID.finditer(text):
             yield from _keyword_id(m, text)
         for pattern, kind, convert in _VALUE_PATTERNS:
             for m in pattern.finditer(text):
@@ -341,8 +343,10 @@ def _keyword_id(m: re.Match[str], text: str) -> Iterator[Entity]:
     yield Entity(kind, token.upper() if token.isascii() else token, text[start:end], start, end)
 
 
-_VALUE_PATTERNS: tuple[tuple[re.Pattern[str], str, Callable[[re.Match[str]], str | None]], ...] = (
-    (_DATE, "date", _date),
-    (_TIME, "time", _time),
-    (_DURATION, "duration", _duration),
+_VALUE_PATTERNS: tuple[tuple[Gate, str, Callable[[re.Match[str]], str | None]], ...] = (
+    (Gate(_DATE), "date", _date),
+    (Gate(_TIME), "time", _time),
+    (Gate(_DURATION), "duration", _duration),
 )
+_G_EMAIL, _G_PHONE, _G_MONEY = Gate(_EMAIL), Gate(_PHONE), Gate(_MONEY)
+_G_ADDRESS, _G_ZIP, _G_KEYWORD_ID = Gate(_ADDRESS), Gate(_ZIP), Gate(_KEYWORD_ID)

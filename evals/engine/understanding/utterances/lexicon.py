@@ -6,15 +6,16 @@ from __future__ import annotations
 
 import re
 
-
-def _rx(*alternatives: str) -> re.Pattern[str]:
-    return re.compile("|".join(f"(?:{a})" for a in alternatives))
+from evals.engine.understanding.utterances.gate import Gate, GatedNames
 
 
-def _named(pairs: list[tuple[str, str]]) -> tuple[re.Pattern[str], tuple[str, ...]]:
-    """One pattern for many names: group i matches name i (first listed wins at a position)."""
-    names = tuple(name for name, _ in pairs)
-    return re.compile("|".join(f"({src})" for _, src in pairs)), names
+def _rx(*alternatives: str) -> Gate:
+    return Gate(re.compile("|".join(f"(?:{a})" for a in alternatives)))
+
+
+def _named(pairs: list[tuple[str, str]]) -> GatedNames:
+    """One alternation for many names (the first listed wins at a position)."""
+    return GatedNames(pairs)
 
 
 # -- actions -------------------------------------------------------------------------------
@@ -26,19 +27,20 @@ _PARTICIPLES = (
     r"corrected|set up|put through|taken care of|terminated|suspended|upgraded|downgraded|"
     r"switched|approved|scheduled"
 )
-ACTIONS, ACTION_NAMES = _named(
+_HANDOFF = (
+    r"\btransfer\w*\s+(?:you|this|it|your (?:call|chat|case|conversation|request)|the (?:chat|conversation|call))\b"
+    r"|\b(?:being|been|be) transferred to\b|\btransferring to\b|\bconnect\w*\s+you\s+(?:to|with)\b|\bescalat\w*"
+    r"|\bhand\w*\s+(?:you|this|it|the conversation|the chat|your case)\s+(?:over|off)\b|\bhanding (?:the conversation|this|you|it) over"
+    r"|\bpass\w*\s+(?:this|it|your case|along|on)\b|\b(?:human|live) (?:agent|colleague|person|representative)"
+    r"|\b(?:a|one of our) (?:member of (?:our|the) (?:\w+ )?team|colleague|specialist|human|supervisor|manager) will\b"
+    r"|\blet me get someone\b|\bsomeone from our\b|\b(?:go|goes) to our (?:\w+ )?(?:specialists|team)"
+    r"|转接|转人工|人工客服|人工处理|升级给|升级至?(?:专员|主管|人工)|转交|转给|交给.{0,8}(?:处理|跟进|审核)"
+    r"|(?:专员|同事|主管|客服经理)(?:会|将|处理|审核|跟进|联系)"
+)
+HANDOFF = Gate(re.compile(_HANDOFF))
+ACTIONS = _named(
     [
-        (
-            "handoff",
-            r"\btransfer\w*\s+(?:you|this|it|your (?:call|chat|case|conversation|request)|the (?:chat|conversation|call))\b"
-            r"|\b(?:being|been|be) transferred to\b|\btransferring to\b|\bconnect\w*\s+you\s+(?:to|with)\b|\bescalat\w*"
-            r"|\bhand\w*\s+(?:you|this|it|the conversation|the chat|your case)\s+(?:over|off)\b|\bhanding (?:the conversation|this|you|it) over"
-            r"|\bpass\w*\s+(?:this|it|your case|along|on)\b|\b(?:human|live) (?:agent|colleague|person|representative)"
-            r"|\b(?:a|one of our) (?:member of (?:our|the) (?:\w+ )?team|colleague|specialist|human|supervisor|manager) will\b"
-            r"|\blet me get someone\b|\bsomeone from our\b|\b(?:go|goes) to our (?:\w+ )?(?:specialists|team)"
-            r"|转接|转人工|人工客服|人工处理|升级给|升级至?(?:专员|主管|人工)|转交|转给|交给.{0,8}(?:处理|跟进|审核)"
-            r"|(?:专员|同事|主管|客服经理)(?:会|将|处理|审核|跟进|联系)",
-        ),
+        ("handoff", _HANDOFF),
         (
             "change_address",
             r"\b(?:chang|updat|modif|edit|correct|amend|set|switch|mov)\w*\s+(?:\S+\s+){0,6}?(?:shipping |delivery |default |billing |mailing |home |new )?(?<!e-mail )(?<!email )address"
@@ -192,7 +194,7 @@ NOT_FOUND = _rx(
     r"(?:查|找|看)不到|没(?:有)?(?:查|找|看)到|未(?:能)?(?:查|找)到|没有找到|不存在|查无|对不上|匹配不上|(?:系统|账户)(?:里|中|下)?没有",
     r"没有(?:这个|该|此)?(?:订单|账户|发票|记录|预订)",
 )
-NOT_FOUND_WHAT, NOT_FOUND_WHAT_NAMES = _named(
+NOT_FOUND_WHAT = _named(
     [
         ("order_id", r"\border|订单"),
         ("membership_id", r"\bmembership\b"),
@@ -221,7 +223,7 @@ IDENTITY_NEED = _rx(
 IDENTITY_DONE = _rx(
     r"\b(?:you are|you have been|identity (?:is|has been)) (?:now )?(?:verified|confirmed)\b|已核实|已验证|验证通过|核实通过"
 )
-FIELDS, FIELD_NAMES = _named(
+FIELDS = _named(
     [
         ("card_last4", r"\blast (?:four|4) digits\b|卡号后四位|后四位"),
         (
@@ -246,7 +248,7 @@ STRONG_FIELDS = frozenset({"card_last4", "member_id", "dob", "phone", "email", "
 
 # -- what the agent asks for ----------------------------------------------------------------
 
-SLOTS, SLOT_NAMES = _named(
+SLOTS = _named(
     [
         (
             "order_id",
@@ -347,7 +349,7 @@ WANT_ACTION = re.compile(
 
 # -- the customer's own side (dual control) --------------------------------------------------
 
-STEP_VERBS, STEP_VERB_NAMES = _named(
+STEP_VERBS = _named(
     [
         ("restart", r"\b(?:restart|reboot|power[- ]cycle)\w*|重启|重新启动"),
         (
@@ -374,7 +376,7 @@ STEP_VERBS, STEP_VERB_NAMES = _named(
         ("dismiss", r"\bdismiss\w*"),
     ]
 )
-STEP_TARGETS, STEP_TARGET_NAMES = _named(
+STEP_TARGETS = _named(
     [
         ("airplane_mode", r"\bairplane mode\b|\baeroplane mode\b|\bflight mode\b|飞行模式"),
         ("roaming", r"\b(?:data )?roaming\b|数据漫游|漫游"),

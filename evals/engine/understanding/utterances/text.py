@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from evals.engine.understanding.utterances.gate import Gate
+
 _TRANSLATE = str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"', "\u00a0": " ", "\u3000": " "})
 _MARKDOWN = re.compile(r"\*\*|__|`|^\s{0,3}#{1,6}\s+|^\s*\|?\s*:?-{3,}.*$", re.MULTILINE)
 _BULLET = re.compile(r"^\s*(?:[-*•·+]|\d{1,2}[.)、]|[a-zA-Z][.)](?=\s)|\([a-zA-Z0-9]\))\s*")
@@ -50,6 +52,7 @@ _MASK = re.compile(
     r"[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}|https?://\S+"
     r"|(?<![\w])'(?=\S)[^'\n]{1,60}?(?<=\S)'(?![\w])|\"[^\"\n]{1,60}\"|[「『《][^」』》\n]{1,60}[」』》]"
 )
+_MASK_GATE, _CONTRACTIONS_GATE = Gate(_MASK), Gate(_CONTRACTIONS)
 _EN_QUESTION_START = re.compile(
     r"^(?:so,?\s+|and\s+|oh,?\s+|okay,?\s+|ok,?\s+|right,?\s+|also,?\s+|now,?\s+|then,?\s+|quick question,?\s+)?"
     r"(?:what|which|when|where|who|whom|whose|why|how|is|are|was|were|do|does|did|can|could|would|will|shall|should|may|have|has|any|anything)\b"
@@ -79,8 +82,8 @@ def normalize(text: str) -> str:
 
 
 def cue_of(text: str) -> str:
-    low = _MASK.sub(" § ", text).lower()
-    return _CONTRACTIONS.sub(_expand, low)
+    low = _MASK_GATE.sub(" § ", text).lower()
+    return _CONTRACTIONS_GATE.sub(_expand, low)
 
 
 def _expand(m: re.Match[str]) -> str:
