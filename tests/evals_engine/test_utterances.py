@@ -464,3 +464,13 @@ def test_the_needles_are_read_off_the_pattern():
     assert required(r"Refund", re.IGNORECASE) == {"refund"}
     assert required(r".*") is None
     assert required(r"(?:foo)?\w+") is None
+
+
+def test_the_examples_in_the_module_documentation_hold():
+    import doctest
+
+    import evals.engine.understanding.utterances as package
+
+    result = doctest.testmod(package, optionflags=doctest.NORMALIZE_WHITESPACE)
+    assert result.attempted >= 10
+    assert result.failed == 0
