@@ -198,7 +198,13 @@ def declined_gold_write(domain: Any, task: Any, messages: Sequence[Message]) -> 
             (x.content for x in reversed(messages[:i]) if x.role is Role.ASSISTANT and x.content),
             "",
         )
-        if read_answer(m.content, proposal=proposal).answer not in (Answer.NO, Answer.CHANGE):
+        reading = read_answer(m.content, proposal=proposal)
+        # A "change" that names only values the proposal showed restates or corrects the
+        # customer's own words ("my mistake: it's #W1, not #W2"); it declines nothing.
+        declined = reading.answer is Answer.NO or (
+            reading.answer is Answer.CHANGE and (reading.unshown or not reading.values)
+        )
+        if not declined:
             continue
         call = pending_gold_write(domain, task, messages[: i + 1])
         if call is not None:

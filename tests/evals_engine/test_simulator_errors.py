@@ -14,7 +14,7 @@ import pytest
 from evals.domains import get_domain
 from evals.engine import registry
 from evals.engine.errors import SimulatorError
-from evals.engine.fidelity import asks_for_confirmation, pending_gold_write
+from evals.engine.fidelity import asks_for_confirmation, declined_gold_write, pending_gold_write
 from evals.engine.messages import Message, Role, Signal
 from evals.engine.metrics import summarise
 from evals.engine.runner import (
@@ -288,3 +288,16 @@ def test_each_record_carries_the_models_as_resolved():
     assert TrialRecord.from_dict(record.to_dict()).models == record.models
     fault = RunSpec(domains=("retail",), split="smoke", agent="sandbox/fault:do_nothing")
     assert run_unit(fault, plan(fault)[0]).models["agent"] == "sandbox/fault:do_nothing"
+
+
+def test_a_no_to_the_exact_proposal_is_the_simulators_but_a_correction_is_not():
+    gold = WRITE_TASK.gold[0]
+    proposal = Message.assistant(_proposal_of(gold))
+    no = (proposal, Message.user("No, don't do that."))
+    assert "declined" in declined_gold_write(retail, WRITE_TASK, no)
+    other = "Yes, but make it something else."
+    assert declined_gold_write(retail, WRITE_TASK, (proposal, Message.user(other)))
+    shown = next(str(v) for v in gold.arguments.values() if isinstance(v, str) and v)
+    correction = f"Sorry, my mistake: it's {shown}, not what I said."
+    assert declined_gold_write(retail, WRITE_TASK, (proposal, Message.user(correction))) == ""
+    assert declined_gold_write(retail, WRITE_TASK, (proposal, Message.user("Yes please."))) == ""
