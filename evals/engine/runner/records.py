@@ -61,10 +61,6 @@ class TrialRecord:
     fingerprint: str = ""
 
     @property
-    def nl_not_judged(self) -> int:
-        return sum(1 for v in self.nl_assertions if v.get("status") == "not_judged")
-
-    @property
     def key(self) -> str:
         return f"{self.domain}/{self.task_id}/{self.persona}/{self.trial}"
 
