@@ -15,7 +15,7 @@ the agent, user, trials, domains or personas it expects, and is refused when the
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from drf_spectacular.utils import extend_schema
@@ -132,6 +132,18 @@ class RunDetailOut(RunOut):
         return selectors.run_trials_done(run_id=run.pk)
 
 
+def _overridden(suite: services.Suite, v: Mapping[str, Any]) -> services.Suite:
+    """`suite` with the overrides a start or resume request gave (empty ones ignored)."""
+    return services.suite_override(
+        suite,
+        agent=v.get("agent") or None,
+        user=v.get("user") or None,
+        trials=v.get("trials"),
+        domains=v.get("domains") or None,
+        personas=v.get("personas") or None,
+    )
+
+
 class RunListApi(APIView):
     permission_classes = [IsAuthenticated, READ]
 
@@ -167,14 +179,7 @@ class RunCreateApi(APIView):
         data.is_valid(raise_exception=True)
         v = data.validated_data
         try:
-            suite = services.suite_override(
-                services.suite_load(v["suite"]),
-                agent=v.get("agent") or None,
-                user=v.get("user") or None,
-                trials=v.get("trials"),
-                domains=v.get("domains") or None,
-                personas=v.get("personas") or None,
-            )
+            suite = _overridden(services.suite_load(v["suite"]), v)
         except services.SuiteError as exc:
             raise ValidationFailed(str(exc), fields={"suite": [str(exc)]}) from exc
         run = services.eval_run_start_background(actor=request_operator(request), suite=suite)
@@ -194,14 +199,7 @@ class RunResumeApi(APIView):
         v = data.validated_data
         run = selectors.run_get(run_id=run_id)
         try:
-            suite = services.suite_override(
-                services.run_suite(run),
-                agent=v.get("agent") or None,
-                user=v.get("user") or None,
-                trials=v.get("trials"),
-                domains=v.get("domains") or None,
-                personas=v.get("personas") or None,
-            )
+            suite = _overridden(services.run_suite(run), v)
         except services.SuiteError as exc:
             raise ValidationFailed(str(exc)) from exc
         run = services.eval_run_resume_background(

@@ -222,6 +222,13 @@ def golive_run(
 ) -> int:
     operator = resolve_operator(as_user)
     executor = executor or default_executor()
+    overrides: dict[str, Any] = {
+        "agent": agent,
+        "user": user,
+        "trials": trials,
+        "domains": domains,
+        "personas": personas,
+    }
     if resume is not None:
         run = EvalRun.objects.filter(pk=resume).first()
         if run is None:
@@ -242,26 +249,14 @@ def golive_run(
         # Overrides given with --resume say what the caller means to measure: the service
         # refuses, naming the difference, when the run measured something else.
         try:
-            intended = services.suite_override(
-                services.run_suite(run),
-                agent=agent,
-                user=user,
-                trials=trials,
-                domains=domains,
-                personas=personas,
-            )
+            intended = services.suite_override(services.run_suite(run), **overrides)
         except services.SuiteError as exc:
             raise Abort(str(exc)) from None
         start: Callable[..., EvalRun] = functools.partial(services.eval_run_resume, suite=intended)
     else:
         try:
             suite = services.suite_override(
-                services.suite_load(suite_name, allow_path=True),
-                agent=agent,
-                user=user,
-                trials=trials,
-                domains=domains,
-                personas=personas,
+                services.suite_load(suite_name, allow_path=True), **overrides
             )
         except services.SuiteError as exc:
             raise Abort(str(exc)) from None
