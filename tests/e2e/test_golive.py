@@ -4,6 +4,7 @@ sends it to the inbox, and compares two runs."""
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import pytest
@@ -69,3 +70,30 @@ def test_an_agent_operator_does_not_see_go_live(logged_in_page: Any, alice: Any)
     assert page.locator("nav >> text=Go-live").count() == 0
     response = page.goto("/evals/")
     assert response is not None and response.status == 404
+
+
+@pytest.mark.parametrize("width", [1400, 390])
+def test_a_run_with_spoiled_trials_says_no_verdict_and_shows_pass_k_with_them_as_failures(
+    logged_in_page: Any, rita: Any, width: int, tmp_path: Any
+) -> None:
+    from evals.models import EvalRun, RunStatus
+    from tests.evals.test_errors import _plant_errors
+
+    gate = {"max_simulator_error_rate": 0.5, "pass_hat_k_lower": 0.0, "pass_hat_1": 0.0}
+    run = _run(rita, gate=gate)
+    _plant_errors(run, infra=0, simulator=1)
+    EvalRun.objects.filter(pk=run.pk).update(status=RunStatus.RUNNING)
+    run = services.eval_run_finalise(run_id=run.pk)
+    page = logged_in_page(rita)
+    page.set_viewport_size({"width": width, "height": 900})
+    page.goto(f"/evals/{run.pk}/")
+    page.wait_for_timeout(600)  # a person reads the verdict before scrolling
+    assert page.get_attribute("[data-verdict]", "data-verdict") == "error"
+    checks = page.inner_text("[data-testid=checks]")
+    assert "fewer than 2 measured trials" in checks
+    strict = page.locator("[data-testid=passk-strict]").first.inner_text()
+    shown = page.locator("[data-testid=passk-table] strong").first.inner_text()
+    assert float(strict) < float(shown)
+    page.screenshot(path=str(tmp_path / f"run-no-verdict-{width}.png"), full_page=True)
+    if os.environ.get("E2E_SCREENSHOTS"):
+        page.screenshot(path=f"{os.environ['E2E_SCREENSHOTS']}/run-no-verdict-{width}.png")
