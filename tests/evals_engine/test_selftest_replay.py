@@ -148,3 +148,12 @@ def test_the_replay_passes_every_task_of_a_domain_it_stands_in_for() -> None:
     for task in mock.tasks():
         if not task.needs_judge:
             assert measure.trial(mock, task).reward == 1.0, task.id
+
+
+def test_the_replay_makes_the_lookups_a_write_less_task_requires() -> None:
+    # τ² 24, 57 and 105 change nothing; each requires lookups the published gold does not
+    # all make, and the replay (the self-test's reference) must pass them.
+    for task_id in ("24", "57", "105"):
+        task = tau2.task(task_id)
+        assert task.required_reads and not task.gold
+        assert measure.trial(tau2, task).reward == 1.0, task_id

@@ -96,18 +96,28 @@ def _addressed_reads(domain: Domain, writes: Sequence[GoldCall]) -> list[GoldCal
 
 def replay_actions(domain: Domain, task: Task) -> list[GoldCall]:
     """What the replaying agent does, in order: the reads (τ²'s published ones, a login
-    when they have none, then a read of each record a write acts on), then the task's gold
-    writes (`Task.gold`: the published writes that succeed)."""
+    when they have none, each lookup the task requires that those do not make, then a read
+    of each record a write acts on), then the task's gold writes (`Task.gold`: the
+    published writes that succeed)."""
     writes = list(task.gold)
     reads: list[GoldCall] = []
     if domain.name in _TAU2:
         folder, login = _TAU2[domain.name]
         published = _tau2_reads(folder).get(task.id, [])
         reads = [*login(domain.fresh_world(task.world_seed), published, writes), *published]
+    for alternatives in task.required_reads:
+        if not any(_satisfies(r, alt) for alt in alternatives for r in reads):
+            reads.append(alternatives[0])
     for read in _addressed_reads(domain, writes):
         if all(r.key() != read.key() for r in reads):
             reads.append(read)
     return [*reads, *writes]
+
+
+def _satisfies(read: GoldCall, required: GoldCall) -> bool:
+    return read.name == required.name and all(
+        read.arguments.get(k) == v for k, v in required.arguments.items()
+    )
 
 
 # -- the replaying agent and the customer that says yes ---------------------------------------
