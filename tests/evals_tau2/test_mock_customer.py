@@ -13,7 +13,7 @@ import pytest
 
 from evals.domains import get_domain
 from evals.domains.tau2_common.data import read_json
-from evals.domains.tau2_mock.scripted import MockScriptedUser
+from evals.domains.tau2_mock.scripted import MockReferenceAgent, MockScriptedUser
 from evals.domains.tau2_mock.scripted.user import WHAT_DO_YOU_NEED
 from evals.engine.faults import agent_name
 from evals.engine.messages import Message, Role, Signal
@@ -228,7 +228,7 @@ class _Reworded:
     """The reference agent, every sentence it writes replaced by another wording."""
 
     def __init__(self, rules: Sequence[tuple[str, str]]) -> None:
-        self.inner = mock.reference_agent(domain=mock, params={}, seed=1)
+        self.inner = MockReferenceAgent(domain=mock, params={}, seed=1)
         self.rules = [(re.compile(a), b) for a, b in rules]
 
     def respond(self, messages: Sequence[Message], tools: Any) -> Message:
@@ -246,13 +246,7 @@ def test_a_reworded_reference_agent_gets_the_same_outcome_on_every_task(rules):
         if task.needs_judge:
             continue
         world = mock.fresh_world(task.world_seed)
-        user = mock.scripted_user(
-            domain=mock,
-            scenario=task.scenario,
-            persona=parse_persona("baseline"),
-            params={},
-            seed=5,
-        )
+        user = MockScriptedUser(scenario=task.scenario, persona=parse_persona("baseline"), seed=5)
         trajectory = Orchestrator(
             domain=mock,
             world=world,
