@@ -16,6 +16,7 @@ from evals.domains.tau2_common.data import read_json
 from evals.domains.tau2_mock.scripted import MockReferenceAgent, MockScriptedUser
 from evals.domains.tau2_mock.scripted.user import WHAT_DO_YOU_NEED
 from evals.engine.faults import agent_name
+from evals.engine.fidelity import invented_facts
 from evals.engine.messages import Message, Role, Signal
 from evals.engine.oracle import evaluate
 from evals.engine.orchestrator import Orchestrator
@@ -275,3 +276,19 @@ def test_the_bad_agents_score_nothing_on_any_mock_task(agent):
     run(spec, sink, ks=(1,))
     assert {r.task_id for r in sink.records} == {t.id for t in mock.tasks()}
     assert [r.key for r in sink.records if r.reward >= 1.0] == []
+
+
+def test_the_fidelity_check_finds_nothing_the_customer_made_up_on_any_task():
+    """Its scenario data no longer whitelists the gold's ids: everything the customer says
+    comes from τ²'s scenario text or from what the agent said."""
+    spec = RunSpec(
+        domains=("tau2_mock",), personas=("baseline", "confused"), agent="sandbox/reference"
+    )
+    sink = MemorySink()
+    run(spec, sink, ks=(1,))
+    for record in sink.records:
+        task = mock.task(record.task_id)
+        messages = [
+            Message(Role(m["role"]), m.get("content") or "") for m in record.trajectory["messages"]
+        ]
+        assert invented_facts(task.scenario, messages) == (-1, set()), record.task_id
