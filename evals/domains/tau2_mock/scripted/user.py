@@ -136,9 +136,7 @@ class MockScriptedUser(ScriptedUserBase):
         if reading.has(ActKind.REFUSE) or CANNOT.search(agent_text):
             self.refused = True
             return self._next()
-        if reading.has(ActKind.NOT_FOUND) or reading.has(ActKind.GREETING):
-            return self._restate("request")
-        if reading.has(ActKind.CLOSING):
+        if any(reading.has(k) for k in (ActKind.NOT_FOUND, ActKind.GREETING, ActKind.CLOSING)):
             return self._restate("request")
         if self.asked("unclear"):
             return self.pick(ABANDON[:3]), Signal.ABANDON
@@ -262,6 +260,7 @@ def _matches(r: Mapping[str, Any], proposal: Act, reading: Reading) -> bool | No
             return False
         if r["task_id"] and task_ids and task_ids != {r["task_id"]}:
             return False
+        # A customer who cannot name its task takes the agent's word for which one it is.
         return True if task_ids or status or "update" in actions else None
     if r["kind"] == "other":
         return True if proposal.action == "handoff" else None if not task_ids else False
