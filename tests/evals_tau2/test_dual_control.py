@@ -49,11 +49,16 @@ def test_the_customer_has_its_own_side_and_tools_the_agent_cannot_see():
     assert world.user_canonical()["user:notifications"]["notif_1"]["status"] == "read"
 
 
-def test_the_reference_agent_and_scripted_customer_pass_every_deterministic_task():
+def test_the_reference_agent_and_scripted_customer_pass_every_task_whose_scenario_names_it():
     for task in mock.tasks():
         if task.needs_judge:
             continue
         record = _run("sandbox/reference", task.id)
+        if task.id == "update_task_with_message_history":
+            # Its scenario never names the task (τ²'s replayed history does): the agent asks,
+            # the customer does not know, nothing is changed.
+            assert record.failure == "omission", record.failure
+            continue
         assert record.reward == 1.0, (task.id, record.failure, record.notes, record.diff)
 
 

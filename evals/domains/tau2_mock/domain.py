@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import re
 from collections.abc import Mapping
 from functools import cache
 from typing import Any, Literal
@@ -28,6 +27,7 @@ from evals.domains.tau2_common.data import (
     read_json,
     transfer,
 )
+from evals.domains.tau2_mock.scripted.vocab import customer_brief
 from evals.engine.errors import ToolError
 from evals.engine.task import GoldCall, Task
 from evals.engine.tools import Actor, ToolKind, ToolSet, tool
@@ -233,38 +233,13 @@ def _user_gold(raw: Mapping[str, Any]) -> list[GoldCall]:
     return out
 
 
-_TITLE_FOR = re.compile(r"'([^']+)' for (user_\d+)")
-
-
-def _requests(task: Task) -> list[dict[str, Any]]:
-    """What the customer asks for, in order, for the scripted customer: from the gold writes,
-    else (a task judged in prose) from its instructions."""
-    out: list[dict[str, Any]] = []
-    for g in task.gold:
-        if g.name == "create_task":
-            out.append({"kind": "create", **g.arguments})
-        elif g.name == "update_task_status":
-            out.append({"kind": "update", **g.arguments})
-        elif g.name == "transfer_to_human_agents":
-            out.append({"kind": "other", "text": task.scenario.reason})
-    text = f"{task.scenario.reason} {task.scenario.data.get('ticket', '')}"
-    if not out and (m := _TITLE_FOR.search(text)):
-        out.append({"kind": "create", "title": m.group(1), "user_id": m.group(2)})
-    if "compliment" in text.lower():
-        out.append({"kind": "compliment"})
-    return out
-
-
 def _scripted(task: Task) -> Task:
-    """The task with the scripted customer's own instructions in `scenario.data`."""
-    user_reads = [t.name for t in TOOLS if t.actor is Actor.USER and t.kind is ToolKind.READ]
-    data = {
-        **task.scenario.data,
-        "requests": _requests(task),
-        "before": [[name, {}] for name in user_reads if name in task.scenario.reason],
-        "after": [[g.name, dict(g.arguments)] for g in task.user_gold],
-    }
-    return dataclasses.replace(task, scenario=dataclasses.replace(task.scenario, data=data))
+    """The task with the scripted customer's brief in `scenario.data`: read from τ²'s
+    user-scenario text alone (never from the gold actions or assertions)."""
+    s = task.scenario
+    text = " ".join(t for t in (s.reason, s.known_info, s.unknown_info, s.instructions) if t)
+    data = {**s.data, **customer_brief(text)}
+    return dataclasses.replace(task, scenario=dataclasses.replace(s, data=data))
 
 
 @cache
