@@ -288,12 +288,18 @@ class Orchestrator:
     def run(self) -> Trajectory:
         started = time.perf_counter()
         self._deadline = started + self.limits.wall_time_s
-        greeting = Message.assistant(GREETING)
-        self.messages.append(greeting)
-        self.agent_view.append(greeting)
-        self.user_view.append(greeting)
+        history = tuple(getattr(self.task, "history", ()) or ()) or (Message.assistant(GREETING),)
+        for m in history:
+            self.messages.append(m)
+            self.agent_view.append(m)
+            if m.role is Role.USER or (m.role is Role.ASSISTANT and m.content):
+                self.user_view.append(Message(m.role, m.content, signal=m.signal))
+        agent_next = history[-1].role in (Role.USER, Role.TOOL)
         reason, error = TerminationReason.MAX_TURNS, ""
         try:
+            if agent_next:  # the history ends with the customer's words or a tool result
+                self._agent_turn()
+                self._check_limits()
             while True:
                 self._user_turn()
                 self._check_limits()

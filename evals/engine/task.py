@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from evals.engine.messages import Message
+
 
 class TaskKind(StrEnum):
     ACTION = "action"  # the right outcome changes the world
@@ -98,7 +100,10 @@ class Task:
     `required_reads`: what the agent must have looked up for the outcome to count (component
     `lookup`), each entry a tuple of alternatives (READ calls; one succeeding call with those
     argument values satisfies it). A refusal task names the records the policy decides on,
-    so an agent that refuses without reading them fails however right its words sound."""
+    so an agent that refuses without reading them fails however right its words sound.
+    `history`: the conversation before the trial (τ²'s message history): both sides see it
+    as it happened (the customer: the words only) and the trial continues from it; its
+    tool calls' effects are part of the task's world."""
 
     id: str
     domain: str
@@ -116,6 +121,7 @@ class Task:
     assertions: tuple[Assertion, ...] = ()
     nl_assertions: tuple[str, ...] = ()
     required_reads: tuple[tuple[GoldCall, ...], ...] = ()
+    history: tuple[Message, ...] = ()
 
     @property
     def judged_in_prose(self) -> tuple[str, ...]:

@@ -88,17 +88,9 @@ def test_stop_after_first_stops_after_the_first_write_of_a_request_with_follow_u
     assert evaluation.reward == 0.0 and evaluation.failure is FailureClass.OMISSION
 
 
-# τ² mock's message-history task never names its task to the customer (only the replayed
-# history, which the conversation does not carry, does): no agent can finish it offline, so the
-# self-test cannot tell a fault there from the reference's own failure.
-UNNAMED = {"tau2_mock": {"update_task_with_message_history"}}
-
-
 @pytest.mark.parametrize("domain", ["retail", "membership", "tau2_mock"])
 def test_the_oracle_catches_every_applicable_fault_on_every_task(domain: str) -> None:
     results = selftest_domain(domain)
     for fault, r in results.items():
-        unnamed = [m for m in r["missed"] if m["task"] in UNNAMED.get(domain, ())]
-        assert all(m["failure"] == "reference_fails" for m in unnamed), (fault, unnamed)
-        assert r["caught"] == r["applicable"] - len(unnamed), (fault, r["missed"])
+        assert r["caught"] == r["applicable"], (fault, r["missed"])
     assert results[faults.DO_NOTHING]["applicable"] == results[faults.DO_NOTHING]["tasks"]

@@ -114,23 +114,18 @@ def test_natural_language_assertions_leave_taus_reward_to_the_judge():
 
 
 def test_the_record_and_the_report_carry_taus_reward_beside_ours():
-    # The tasks the reference agent passes offline (one never names its task to the customer).
-    by_state = tuple(
-        t.id
-        for t in get_domain("tau2_mock").tasks()
-        if not t.needs_judge and t.id != "update_task_with_message_history"
-    )
+    by_state = tuple(t.id for t in get_domain("tau2_mock").tasks() if not t.needs_judge)
     spec = RunSpec(domains=("tau2_mock",), task_ids=by_state, trials=2, agent="sandbox/reference")
     sink = MemorySink()
     report = run(spec, sink, ks=(1, 2))
     records = sink.records
-    assert len(records) == 16 and all(r.reward == 1.0 for r in records)
+    assert len(records) == 18 and all(r.reward == 1.0 for r in records)
     published = [r.published_reward for r in records]
     assert None not in published and 0.0 in published  # ours is never multiplied by it
     assert report.mean_reward == 1.0
-    assert report.published_trials == 16
-    assert report.published_mean_reward == pytest.approx(sum(published) / 16)
-    assert f"mean {report.published_mean_reward:.3f} over 16 of 16" in render_table(report)
+    assert report.published_trials == 18
+    assert report.published_mean_reward == pytest.approx(sum(published) / 18)
+    assert f"mean {report.published_mean_reward:.3f} over 18 of 18" in render_table(report)
     line = records[0].to_json_line()
     assert TrialRecord.from_json_line(line).published_reward == records[0].published_reward
     older = {k: v for k, v in records[0].to_dict().items() if k != "published_reward"}

@@ -29,6 +29,7 @@ from evals.domains.tau2_common.data import (
 )
 from evals.domains.tau2_mock.scripted.vocab import customer_brief
 from evals.engine.errors import ToolError
+from evals.engine.messages import Message, Role, ToolCall
 from evals.engine.task import GoldCall, Task
 from evals.engine.tools import Actor, ToolKind, ToolSet, tool
 from evals.engine.world import USER_SIDE, World
@@ -254,4 +255,32 @@ def load_tasks() -> list[Task]:
         user_gold=_user_gold,
         world_seed=lambda index, raw: index + 1 if raw.get("initial_state") else 0,
     )
-    return [_scripted(t) for t in tasks]
+    raws = {str(r["id"]): r for r in read_json("mock", "tasks.json")}
+    return [_scripted(_with_history(t, raws[t.id])) for t in tasks]
+
+
+def _with_history(task: Task, raw: Mapping[str, Any]) -> Task:
+    """τ²'s message history, as the conversation the trial continues (its call ids
+    prefixed, so they never collide with the trial's own)."""
+    out: list[Message] = []
+    names: dict[str, str] = {}
+    for m in (raw.get("initial_state") or {}).get("message_history") or ():
+        role = Role(m["role"])
+        if role is Role.TOOL:
+            call_id = f"history_{m['id']}"
+            out.append(
+                Message(
+                    Role.TOOL,
+                    str(m.get("content") or ""),
+                    tool_call_id=call_id,
+                    name=names.get(call_id, ""),
+                )
+            )
+            continue
+        calls = tuple(
+            ToolCall(f"history_{c['id']}", str(c["name"]), json.dumps(c.get("arguments") or {}))
+            for c in m.get("tool_calls") or ()
+        )
+        names.update({c.id: c.name for c in calls})
+        out.append(Message(role, str(m.get("content") or ""), tool_calls=calls))
+    return dataclasses.replace(task, history=tuple(out))

@@ -22,6 +22,7 @@ from evals.domains.tau2_mock.scripted.vocab import (
     PRAISE,
     QUOTED,
     READER,
+    TASK_ID,
     asks_task_id,
 )
 from evals.engine.messages import Message, Role, Signal, ToolCall
@@ -36,6 +37,7 @@ _ASKS = (ActKind.ASK, ActKind.VERIFY, ActKind.CHOICE)
 
 class MockScriptedUser(ScriptedUserBase):
     def __init__(self, *, scenario: Any, persona: Persona, seed: int) -> None:
+        self.told: list[str] = []
         super().__init__(scenario=scenario, persona=persona, seed=seed)
         self.requests: list[dict[str, Any]] = [dict(r) for r in self.data.get("requests") or ()]
         self.before = [list(c) for c in self.data.get("before") or ()]
@@ -61,6 +63,11 @@ class MockScriptedUser(ScriptedUserBase):
         return Message(Role.USER, tool_calls=(call,))
 
     def respond(self, messages: Sequence[Message]) -> Message:
+        # What the agent has told this customer (earlier in the conversation too, as in a
+        # conversation that continues τ²'s message history) is the customer's to use.
+        self.told = [
+            i for m in messages if m.role is Role.ASSISTANT for i in TASK_ID.findall(m.content)
+        ]
         if self.queue:
             return self._tool()
         if not self.opened:
@@ -216,6 +223,8 @@ class MockScriptedUser(ScriptedUserBase):
         if slot == "task_id":
             if r.get("task_id"):
                 return f"It's {r['task_id']}."
+            if len(set(self.told)) == 1:
+                return f"It's {self.told[0]}, the one you told me about."
             return f"I don't know its id. {r.get('about', '')}".strip()
         if slot == "user_id":
             return self._identity()
