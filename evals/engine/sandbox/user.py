@@ -184,7 +184,7 @@ class ScriptedUserBase(ABC):
         """Ask for a read-back after "done", "Why not?" after a refusal without a reason, or
         push back on a refusal; None when the persona lets the message through."""
         done = reading.of(ActKind.DONE)
-        if done and self.chance(READ_BACK_P[self.persona.trust]):
+        if done and self._sometimes(READ_BACK_P[self.persona.trust]):
             ids = {e.value for a in done for e in a.entities if _checkable(e.kind)}
             actions = {a.action for a in done if a.action}
             self.waiting = _Waiting("read_back", agent_text, frozenset(ids), frozenset(actions))
@@ -196,7 +196,7 @@ class ScriptedUserBase(ABC):
         if (
             not self.moves["why_not"]
             and not _gives_reason(reading)
-            and self.chance(WHY_NOT_P[self.persona.skepticism])
+            and self._sometimes(WHY_NOT_P[self.persona.skepticism])
         ):
             self.waiting = _Waiting("why_not", agent_text)
             self.moves["why_not"] += 1
@@ -206,6 +206,11 @@ class ScriptedUserBase(ABC):
             self.moves["push_back"] += 1
             return Message.user(self.say("push_back"))
         return None
+
+    def _sometimes(self, p: float) -> bool:
+        """`chance(p)`, drawing from the seeded stream only when the outcome is in doubt, so a
+        persona without the trait says exactly what it said before the move existed."""
+        return p >= 1 or (p > 0 and self.chance(p))
 
     def _answered(self, waiting: _Waiting, reading: Reading) -> Message | None:
         """The customer's verdict on the agent's answer to its move: None when it accepts (the
