@@ -180,9 +180,11 @@ class YesCustomer:
         self.reason = task.scenario.reason
         self.own = list(task.user_gold)
         self.calls = 0
+        self.opened = False
 
     def respond(self, messages: Sequence[Message]) -> Message:
-        if not any(m.role is Role.USER for m in messages):
+        if not self.opened:  # after the task's history, if it continues one
+            self.opened = True
             return Message.user(self.reason)
         last = next((m for m in reversed(messages) if m.role is not Role.TOOL), None)
         if last is not None and last.role is Role.ASSISTANT and asks_for_confirmation(last.content):
