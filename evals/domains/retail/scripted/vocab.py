@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 
+from evals.engine.understanding.utterances import EntityPattern, UtteranceReader
+
 ORDER_ID = re.compile(r"#?\bW(\d{7})\b")
 EMAIL = re.compile(r"[\w.+-]+@[\w-]+\.[\w.]+")
 ZIP = re.compile(r"(?<![\d#W])\b(\d{5})\b(?!\d)")
@@ -78,3 +80,51 @@ def intent_of(sentence: str) -> str:
         if pattern.search(sentence):
             return intent
     return ""
+
+
+# -- how the customer reads the agent (any agent: by intent and entities) ----------------------
+# Retail's own entities for the utterance reader: order ids, the catalogue's products, the
+# cancellation reasons and the two ways a refund is paid, in English and Chinese.
+ITEM_NAMES: dict[str, tuple[str, ...]] = {
+    "water bottle": ("水杯", "水瓶"),
+    "backpack": ("背包", "双肩包"),
+    "desk lamp": ("台灯",),
+    "running shoes": ("跑鞋", "跑步鞋"),
+    "t-shirt": ("t恤", "T恤"),
+    "headphones": ("耳机",),
+    "coffee maker": ("咖啡机",),
+    "yoga mat": ("瑜伽垫",),
+}
+REASON_NAMES: dict[str, tuple[str, ...]] = {
+    "no longer needed": ("no longer need it", "don't need it anymore", "不再需要", "不需要了"),
+    "ordered by mistake": (
+        "by mistake",
+        "ordered it by mistake",
+        "mistaken order",
+        "误下单",
+        "下错单",
+    ),
+}
+REFUND_NAMES: dict[str, tuple[str, ...]] = {
+    "gift_card": ("gift card", "gift-card", "礼品卡"),
+    "original_payment": (
+        "original payment method",
+        "original payment",
+        "original method",
+        "the card you paid with",
+        "原支付方式",
+        "原付款方式",
+        "原路",
+    ),
+}
+ENTITIES = (
+    EntityPattern(
+        "order_id",
+        re.compile(r"(?<![A-Za-z0-9])(#?W\d{7})(?!\d)"),
+        lambda s: "#" + s.lstrip("#").upper(),
+    ),
+    EntityPattern.terms("item", ITEM_NAMES),
+    EntityPattern.terms("reason", REASON_NAMES),
+    EntityPattern.terms("refund_to", REFUND_NAMES),
+)
+READER = UtteranceReader(entities=ENTITIES)
