@@ -11,6 +11,7 @@ allows, so it says yes to a proposal that matches what it wants, forbidden or no
 
 from __future__ import annotations
 
+from dataclasses import replace
 from decimal import Decimal
 from typing import Any
 
@@ -47,6 +48,30 @@ SLOTS = {
 }
 
 
+def _proposals_joined(reading: Reading) -> Reading:
+    """A go-ahead question with nothing in it ("OK to go ahead?") asks about the statement
+    just before it: read that statement (often taken for a done or a fact: "$5 is refunded to
+    your card") as the proposal's action and entities."""
+    acts = list(reading.acts)
+    for i in range(1, len(acts)):
+        act, before = acts[i], acts[i - 1]
+        if (
+            act.kind is ActKind.CONFIRM
+            and not act.action
+            and not act.entities
+            and before.kind in (ActKind.DONE, ActKind.INFORM)
+        ):
+            acts[i - 1] = replace(
+                act,
+                action=before.action,
+                entities=before.entities,
+                text=f"{before.text} {act.text}",
+            )
+            del acts[i]
+            return replace(reading, acts=tuple(acts))
+    return reading
+
+
 def _does(r: dict[str, Any], action: str) -> bool:
     """Whether a proposal of `action` ("" when no verb said it) carries out request `r`."""
     return not action or action in ACTIONS[r["intent"]]
@@ -62,7 +87,7 @@ class RetailScriptedUser(RetailSpeech):
     # -- answering the agent -------------------------------------------------------------
 
     def reply(self, agent_text: str) -> tuple[str, Signal]:
-        reading = v.READER.read(agent_text)
+        reading = _proposals_joined(v.READER.read(agent_text))
         low = agent_text.lower()
         self._settle(reading)
         for wrong, right in list(self.mistakes.items()):
@@ -73,7 +98,17 @@ class RetailScriptedUser(RetailSpeech):
         if reading.has(ActKind.HANDOFF):
             self.finished = True
             return "Okay, thank you.", Signal.STOP
+        proposals = reading.of(ActKind.CONFIRM)
         for act in reading.acts:
+            if act.kind is ActKind.CONFIRM:
+                # One go-ahead question, however many proposals the reader made of its
+                # summary: the latest that is what the customer wants, else the last.
+                return self._go_ahead(
+                    next(
+                        (p for p in reversed(proposals) if self._wanted_by(p) is not None),
+                        proposals[-1],
+                    )
+                )
             answer = self._answer_act(act, reading)
             if answer is not None:
                 return answer
@@ -106,18 +141,19 @@ class RetailScriptedUser(RetailSpeech):
                 self.done.add(i)
 
     def _request_of(self, act: Act) -> int | None:
-        """The open request an act is about: the one just confirmed, else the one it names
-        (order id, or intent), else the one in focus."""
-        if self.confirmed is not None and self.confirmed in self._open():
-            return self.confirmed
+        """The open request an act is about: the one it names (order id and action), else
+        the one just confirmed, else the one it names by order id or by action alone, else
+        the one in focus."""
         ids = act.values("order_id")
         named = [i for i in self._open() if self.requests[i].get("order_id") in ids]
-        by_action = [i for i in named if _does(self.requests[i], act.action)]
-        if by_action or named:
-            return (by_action or named)[0]
-        by_action = [i for i in self._open() if act.action and _does(self.requests[i], act.action)]
-        if by_action:
-            return by_action[0]
+        acting = [i for i in self._open() if act.action and _does(self.requests[i], act.action)]
+        both = [i for i in named if i in acting]
+        if both:
+            return both[0]
+        if self.confirmed is not None and self.confirmed in self._open():
+            return self.confirmed
+        if named or acting:
+            return (named or acting)[0]
         return self._focus() if self._open() else None
 
     # -- answering what the agent asks ---------------------------------------------------
@@ -126,8 +162,6 @@ class RetailScriptedUser(RetailSpeech):
         kind = act.kind
         if kind is ActKind.VERIFY:
             return self._verify(act)
-        if kind is ActKind.CONFIRM:
-            return self._go_ahead(act), Signal.NONE
         if kind is ActKind.ASK or (kind is ActKind.CHOICE and not act.options):
             return self._slots(act.slots or ("request",))
         if kind is ActKind.CHOICE:
@@ -181,27 +215,30 @@ class RetailScriptedUser(RetailSpeech):
         return " ".join(dict.fromkeys(parts)), Signal.NONE
 
     def _choose(self, act: Act) -> tuple[str, Signal]:
+        """The option that is what the customer wants (read with the domain's entities: "the
+        card you paid with" is the original payment method), else what it wants in its own
+        words."""
         r = self.requests[self._focus()]
-        wants = [option_key(w) for w in self._wanted_options(r)]
-        for option in act.options:
-            if any(w and (w in option or option in w) for w in wants):
-                return f"{option.capitalize()}, please.", Signal.NONE
+        wanted = self._wanted(r)
+        new = [option_key(o) for o in r.get("new_options", ())]
         kind = next((SLOTS[s] for s in act.slots if s in SLOTS), "request")
         if self.asked(kind):
             return self.abandon()
+        for option in act.options:
+            named = {e.value for e in v.READER.read(option).entities}
+            if named & wanted or any(n and (n in option or option in n) for n in new):
+                return f"{option.capitalize()}, please.", Signal.NONE
         if kind == "request":
             return f"None of those. {self._state(self._focus())}", Signal.NONE
-        return f"None of those: {self._fact(kind, r)}", Signal.NONE
+        return self._fact(kind, r), Signal.NONE
 
-    def _wanted_options(self, r: dict[str, Any]) -> list[str]:
-        wanted = list(r.get("new_options", ()))
-        wanted += [i["name"] for i in r.get("items", ())] if r["intent"] != "exchange" else []
-        for key, names in (("refund_to", v.REFUND_NAMES), ("payment", v.REFUND_NAMES)):
-            if r.get(key):
-                wanted += [r[key].replace("_", " "), *names[r[key]][:2]]
-        if r.get("reason"):
-            wanted.append(r["reason"])
-        return wanted
+    def _wanted(self, r: dict[str, Any]) -> set[str]:
+        """The entity values of what the customer wants: refund method, reason, items."""
+        wanted = {r.get("payment" if r["intent"] == "exchange" else "refund_to") or ""}
+        wanted |= {r.get("reason") or ""}
+        if r["intent"] != "exchange":
+            wanted |= {i["name"] for i in r.get("items", ())}
+        return wanted - {""}
 
     def _check(self, act: Act) -> str:
         """A fact to confirm: yes when every value it names is one the customer knows."""
@@ -228,22 +265,29 @@ class RetailScriptedUser(RetailSpeech):
 
     # -- a go-ahead ----------------------------------------------------------------------
 
-    def _go_ahead(self, act: Act) -> str:
+    def _go_ahead(self, act: Act) -> tuple[str, Signal]:
         """Yes when the proposal's action and entities are what the customer wants (whatever
-        the policy says: the guard and the oracle judge that), else what it wants instead."""
+        the policy says: the guard and the oracle judge that), else what it wants instead; a
+        customer corrected in vain too often gives up."""
+        wanted = self._wanted_by(act)
+        if wanted is not None:
+            self.confirmed = wanted
+            return self._affirm(), Signal.NONE
         candidates = [i for i in self._open() if _does(self.requests[i], act.action)]
-        candidates = candidates or self._open()
         best: tuple[int, list[str]] | None = None
-        for i in candidates:
+        for i in candidates or self._open():
             wrong = self._mismatches(self.requests[i], act)
-            if not wrong:
-                self.confirmed = i
-                return self._affirm()
             if best is None or len(wrong) < len(best[1]):
                 best = (i, wrong)
+        if self.asked("correction"):
+            return self.abandon()
         if best is None or not _does(self.requests[best[0]], act.action):
-            return self._decline()
-        return f"No, that's not right: {' '.join(best[1])}"
+            return self._decline(), Signal.NONE
+        return f"No, that's not right: {' '.join(best[1])}", Signal.NONE
+
+    def _wanted_by(self, act: Act) -> int | None:
+        """The open request a proposal carries out exactly as the customer wants it."""
+        return next((i for i in self._open() if not self._mismatches(self.requests[i], act)), None)
 
     def _mismatches(self, r: dict[str, Any], act: Act) -> list[str]:
         """What the proposal gets wrong for request `r`, each as the customer's correction."""
