@@ -137,7 +137,7 @@ _EN_2: dict[str, str] = {
     "propose_damaged": "Here's the plan: a ${amount} refund request goes in for the damaged "
     "{item} (item {item_id}) from order {order}; a human approver signs it off. OK to go ahead?",
     "item_listed": "the {name} in {option} (item {item_id})",
-    "gift_card": "your gift card",
+    "gift_card": "the gift card on your account",
     "original_payment": "the card you paid with",
     "reason_no longer needed": "no longer needed",
     "reason_ordered by mistake": "ordered by mistake",
@@ -191,7 +191,7 @@ _EN_3: dict[str, str] = {
     "why_amount": "file ${amount} for the {item} in order {order}. A damage refund cannot "
     "exceed the item's price, which is ${price}.",
     "status_pending": "it is pending and has not been delivered",
-    "status_processed": "it has already been processed",
+    "status_processed": "the warehouse has already processed it",
     "status_delivered": "it has already been delivered",
     "status_cancelled": "it has already been cancelled",
     "propose_default_address": "Just to double-check: I'm setting your default address to "

@@ -51,7 +51,7 @@ SLOTS = {
 def _proposals_joined(reading: Reading) -> Reading:
     """A go-ahead question with nothing in it ("OK to go ahead?") asks about the statement
     just before it: read that statement (often taken for a done or a fact: "$5 is refunded to
-    your card") as the proposal's action and entities."""
+    your card") as the proposal's action and entities; failing that, about the message."""
     acts = list(reading.acts)
     for i in range(1, len(acts)):
         act, before = acts[i], acts[i - 1]
@@ -68,8 +68,15 @@ def _proposals_joined(reading: Reading) -> Reading:
                 text=f"{before.text} {act.text}",
             )
             del acts[i]
-            return replace(reading, acts=tuple(acts))
-    return reading
+            break
+    # A go-ahead question the reader left without entities is about the whole message.
+    acts = [
+        replace(a, entities=reading.entities, text=reading.text)
+        if a.kind is ActKind.CONFIRM and not a.entities
+        else a
+        for a in acts
+    ]
+    return replace(reading, acts=tuple(acts))
 
 
 def _does(r: dict[str, Any], action: str) -> bool:
