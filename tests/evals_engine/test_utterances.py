@@ -24,7 +24,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from evals.domains.membership.scripted import vocab as membership_vocab
-from evals.domains.retail.scripted import vocab as retail_vocab
+from evals.domains.retail.scripted.phrasings import PHRASINGS
 from evals.engine.understanding.utterances import (
     Act,
     ActKind,
@@ -67,6 +67,7 @@ DOMAIN = (
     ),
 )
 READER = UtteranceReader(entities=DOMAIN)
+RETAIL_WORDS = PHRASINGS["en"]  # the retail reference agent's wording
 PLAIN = UtteranceReader()
 SPEC = re.compile(r"^(\w+)(?::(\w*))?(?:/([\w,]+))?(?:\|([^+]+))?(\+reason)?$")
 
@@ -328,17 +329,17 @@ def test_a_message_with_nothing_to_act_on_is_unclear():
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        (retail_vocab.ASK_IDENTITY, ["verify/email,name,zip"]),
-        (retail_vocab.EXPLAIN_IDENTITY, ["verify", "explain"]),
-        (retail_vocab.ASK_ORDER, ["ask/order_id"]),
-        (retail_vocab.ASK_REASON, ["choice/reason|no longer needed;ordered by mistake"]),
-        (retail_vocab.ASK_REFUND_TO, ["choice/refund_method|original payment method;gift card"]),
-        (retail_vocab.ASK_OPTION.format(options="red, green"), ["choice/option|red;green"]),
-        (retail_vocab.ASK_ADDRESS, ["ask/address"]),
-        (retail_vocab.ASK_AMOUNT, ["ask/amount"]),
-        (retail_vocab.ANYTHING_ELSE, ["closing"]),
-        (retail_vocab.HOW_CAN_I_HELP, ["greeting"]),
-        (retail_vocab.TRANSFER, ["handoff"]),
+        (RETAIL_WORDS["ask_identity"], ["verify/email,name,zip"]),
+        (RETAIL_WORDS["explain_identity"], ["verify", "explain"]),
+        (RETAIL_WORDS["ask_order"], ["ask/order_id"]),
+        (RETAIL_WORDS["ask_reason"], ["choice/reason|no longer needed;ordered by mistake"]),
+        (RETAIL_WORDS["ask_refund_to"], ["choice/refund_method|original payment method;gift card"]),
+        (RETAIL_WORDS["ask_option"].format(options="red, green"), ["choice/option|red;green"]),
+        (RETAIL_WORDS["ask_address"], ["ask/address"]),
+        (RETAIL_WORDS["ask_amount"], ["ask/amount"]),
+        (RETAIL_WORDS["anything_else"], ["closing"]),
+        (RETAIL_WORDS["how_can_i_help"], ["greeting"]),
+        (RETAIL_WORDS["transfer"], ["handoff"]),
         (membership_vocab.ASK_IDENTITY, ["verify/email,member_id,dob"]),
         (membership_vocab.ASK_PLAN, ["choice/plan|basic;plus;premium"]),
         (membership_vocab.ASK_MONTHS, ["ask/duration"]),
@@ -355,16 +356,16 @@ def test_a_message_with_nothing_to_act_on_is_unclear():
         ),
         (
             "Done: order #W1234567 has been cancelled; $24.99 will be refunded. "
-            + retail_vocab.ANYTHING_ELSE,
+            + RETAIL_WORDS["anything_else"],
             ["done:cancel", "closing"],
         ),
         (
             "I'm sorry, I can't cancel order #W1234567: it is delivered, and only pending orders "
-            "can be cancelled. " + retail_vocab.ANYTHING_ELSE,
+            "can be cancelled. " + RETAIL_WORDS["anything_else"],
             ["refuse:cancel+reason", "closing"],
         ),
         (
-            "I couldn't find an account with those details. " + retail_vocab.ASK_IDENTITY,
+            "I couldn't find an account with those details. " + RETAIL_WORDS["ask_identity"],
             ["not_found/account", "verify/email,name,zip"],
         ),
         (

@@ -16,17 +16,12 @@ from decimal import Decimal
 from typing import Any
 
 from evals.domains.retail.scripted import vocab as v
+from evals.domains.retail.scripted.phrasings import PHRASINGS, REFERENCE
+from evals.engine.errors import EngineError
 from evals.engine.messages import Message
 from evals.engine.sandbox import ReferenceAgentBase
 
 WINDOW = 30
-# Why an order's status stops a change, in the words of the policy.
-STATUS_REASON = {
-    "pending": "it is still pending, not delivered",
-    "processed": "it has already been processed",
-    "delivered": "it is already delivered",
-    "cancelled": "it is already cancelled",
-}
 
 
 @dataclass
@@ -45,6 +40,12 @@ class Req:
 class RetailReferenceAgent(ReferenceAgentBase):
     def __init__(self, *, domain: Any, params: Any, seed: int) -> None:
         super().__init__(domain=domain, params=params, seed=seed)
+        phrasing = str(params.get("phrasing", REFERENCE))
+        if phrasing not in PHRASINGS:
+            raise EngineError(
+                f"Unknown retail phrasing {phrasing!r}; known: {', '.join(sorted(PHRASINGS))}"
+            )
+        self.words = PHRASINGS[phrasing]
         self.email = ""
         self.name: tuple[str, str] | None = None
         self.zip = ""
@@ -78,7 +79,7 @@ class RetailReferenceAgent(ReferenceAgentBase):
     def declined(self, name: str, args: dict[str, Any]) -> None:
         if self.active is not None and not self.has_new_facts(self.last_user):
             self.active.done = True
-            self.notes.append("Okay, I won't do that.")
+            self.notes.append(self.w("wont_do"))
 
     def observe_user(self, text: str) -> None:
         if re.search(r"\bwhy\b|为什么", text, re.I):
@@ -163,7 +164,7 @@ class RetailReferenceAgent(ReferenceAgentBase):
                     if r.order_id == args.get("order_id"):
                         r.order_id = ""
                         r.asked.discard("order")
-                self.notes.append(f"{v.NOT_FOUND} order {args.get('order_id')}.")
+                self.notes.append(self.w("order_not_found", order=args.get("order_id")))
             else:
                 self.orders[data["order_id"]] = data
         elif name == "get_product" and not error:
@@ -172,18 +173,21 @@ class RetailReferenceAgent(ReferenceAgentBase):
             self.active.done = True
             if not error:
                 self.notes.append(
-                    f"Order {data['order_id']}: paid ${data['paid']}, refunded ${data['refunded']} so far."
+                    self.w(
+                        "refund_status",
+                        order=data["order_id"],
+                        paid=data["paid"],
+                        refunded=data["refunded"],
+                    )
                 )
         elif name == "transfer_to_human":
-            self.notes.append(v.TRANSFER)
+            self.notes.append(self.w("transfer"))
         elif self.active is not None:
             self.active.done = True
             if error:
-                self.notes.append(
-                    f"{v.SORRY_CANT} complete that: {content.removeprefix('Error: ')}"
-                )
+                self.notes.append(self.w("write_failed", error=content.removeprefix("Error: ")))
             else:
-                self.notes.append(f"{v.DONE} {self._done_text(name, data)}")
+                self.notes.append(self.w(f"done_{name}", **data))
                 self.orders.pop(args.get("order_id", ""), None)
                 if self.profile is not None and name in (
                     "exchange_delivered_items",
@@ -192,19 +196,21 @@ class RetailReferenceAgent(ReferenceAgentBase):
                 ):
                     self.profile = None  # gift card balance may have changed
 
-    def _done_text(self, name: str, data: Any) -> str:
-        return {
-            "cancel_pending_order": "order {order_id} has been cancelled; ${refunded} will be refunded.",
-            "return_delivered_items": "the return on order {order_id} has been requested; ${refund} refund to {refund_to}.",
-            "exchange_delivered_items": "the exchange on order {order_id} has been requested (price difference ${price_difference}).",
-            "modify_order_address": "the shipping address of order {order_id} is now {shipping_address}.",
-            "modify_default_address": "your default address is now {default_address}.",
-            "request_refund": "a refund request of ${amount} on order {order_id} was submitted; it waits for approval by a human approver.",
-        }[name].format(**data)
+    # -- speaking ------------------------------------------------------------------------
 
-    # -- deciding ------------------------------------------------------------------------
+    def w(self, key: str, **values: Any) -> str:
+        """Sentence `key` of this agent's phrasing, filled in."""
+        return self.words[key].format(**values)
 
     def say(self, text: str) -> Message:
+        if self.pending is not None:
+            # The base words the go-ahead question, and its repetition after a worried reply,
+            # in the reference phrasing: say them in this agent's.
+            summary = self.pending[2]
+            if text == f"{summary} Shall I proceed? (yes/no)":
+                text = self.w("confirm", summary=summary)
+            elif text == f"I understand. {summary} Shall I proceed? (yes/no)":
+                text = self.w("reask", summary=summary)
         if self.notes:
             text = " ".join([*self.notes, text])
             self.notes = []
@@ -218,7 +224,7 @@ class RetailReferenceAgent(ReferenceAgentBase):
         open_reqs = self.order_requests([r for r in self.reqs if not r.done])
         self.active = None
         if not open_reqs:
-            return self.say(v.ANYTHING_ELSE if self.reqs else v.HOW_CAN_I_HELP)
+            return self.say(self.w("anything_else" if self.reqs else "how_can_i_help"))
         self.active = open_reqs[0]
         return self._handle(open_reqs[0])
 
@@ -236,12 +242,12 @@ class RetailReferenceAgent(ReferenceAgentBase):
             )
         prefix = ""
         if self.tried:
-            prefix = f"{v.NOT_FOUND} an account with those details. "
+            prefix = self.w("account_not_found") + " "
         if self.explain:
             self.explain = False
-            prefix = v.EXPLAIN_IDENTITY + " "
+            prefix = self.w("explain_identity") + " "
         self.identity_asked += 1
-        return self.say(prefix + v.ASK_IDENTITY)
+        return self.say(prefix + self.w("ask_identity"))
 
     def _ask(self, r: Req, what: str, text: str) -> Message:
         r.asked.add(what)
@@ -261,11 +267,15 @@ class RetailReferenceAgent(ReferenceAgentBase):
         if len(matches) == 1:
             r.order_id = matches[0]["order_id"]
             return matches[0]
-        return self._ask(r, "order", v.ASK_ORDER)
+        return self._ask(r, "order", self.w("ask_order"))
 
-    def _refuse(self, r: Req, why: str) -> Message:
+    def _refuse(self, r: Req, why: str, **values: Any) -> Message:
         r.done = True
-        return self.say(f"{v.SORRY_CANT} {why} {v.ANYTHING_ELSE}")
+        return self.say(self.w("refuse", why=self.w(why, **values)))
+
+    def _status(self, status: str) -> str:
+        """Why an order's status stops a change, in the words of the policy."""
+        return self.w(f"status_{status}")
 
     def _items(self, r: Req, order: dict[str, Any]) -> list[dict[str, Any]]:
         text = r.text.lower()
@@ -274,19 +284,19 @@ class RetailReferenceAgent(ReferenceAgentBase):
     def _handle(self, r: Req) -> Message:
         if r.intent == "default_address":
             if r.address is None:
-                return self._ask(r, "address", v.ASK_ADDRESS)
+                return self._ask(r, "address", self.w("ask_address"))
             line1, city, zip_code = r.address
             return self.propose(
                 "modify_default_address",
                 {"customer_id": self.customer_id, "line1": line1, "city": city, "zip": zip_code},
-                f"To confirm: I will change your default address to {line1}, {city}, {zip_code}.",
+                self.w("propose_default_address", address=f"{line1}, {city}, {zip_code}"),
             )
         order = self._order(r)
         if isinstance(order, Message):
             return order
         oid, status = order["order_id"], order["status"]
         if order["customer_id"] != self.customer_id:
-            return self._refuse(r, f"help with order {oid}: it belongs to another account.")
+            return self._refuse(r, "why_other_account", order=oid)
         if r.intent in ("dispute", "price_adjustment"):
             category = "dispute" if r.intent == "dispute" else "out_of_policy"
             r.done = True
@@ -302,35 +312,25 @@ class RetailReferenceAgent(ReferenceAgentBase):
             return self._cancel(r, order)
         if r.intent == "order_address":
             if status != "pending":
-                return self._refuse(
-                    r,
-                    f"change the address of order {oid}: {STATUS_REASON[status]}, and only "
-                    "pending orders can be changed.",
-                )
+                return self._refuse(r, "why_address", order=oid, status=self._status(status))
             if r.address is None:
-                return self._ask(r, "address", v.ASK_ADDRESS)
+                return self._ask(r, "address", self.w("ask_address"))
             line1, city, zip_code = r.address
             return self.propose(
                 "modify_order_address",
                 {"order_id": oid, "line1": line1, "city": city, "zip": zip_code},
-                f"To confirm: I will change the shipping address of order {oid} to {line1}, {city}, {zip_code}.",
+                self.w("propose_order_address", order=oid, address=f"{line1}, {city}, {zip_code}"),
             )
         if status != "delivered":
-            return self._refuse(
-                r,
-                f"do that for order {oid}: {STATUS_REASON[status]}, and only delivered items "
-                "can be returned, exchanged or refunded as damaged.",
-            )
+            return self._refuse(r, "why_not_delivered", order=oid, status=self._status(status))
         if order["days_since_delivery"] > WINDOW:
             return self._refuse(
-                r,
-                f"do that for order {oid}: it was delivered {order['days_since_delivery']} days "
-                f"ago, outside the {WINDOW}-day return window.",
+                r, "why_window", order=oid, days=order["days_since_delivery"], window=WINDOW
             )
         items = [i for i in self._items(r, order) if i["status"] == "delivered"]
         if not items:
             names = ", ".join(f"{i['name']} ({i['option']})" for i in order["items"])
-            return self._ask(r, "items", v.ASK_ITEMS.format(order=oid) + f" It has: {names}.")
+            return self._ask(r, "items", self.w("ask_items", order=oid, names=names))
         if r.intent == "return":
             return self._return(r, oid, items)
         if r.intent == "exchange":
@@ -340,31 +340,41 @@ class RetailReferenceAgent(ReferenceAgentBase):
     def _cancel(self, r: Req, order: dict[str, Any]) -> Message:
         oid = order["order_id"]
         if order["status"] != "pending":
-            return self._refuse(
-                r,
-                f"cancel order {oid}: {STATUS_REASON[order['status']]}, and only pending orders "
-                "can be cancelled.",
-            )
+            return self._refuse(r, "why_cancel", order=oid, status=self._status(order["status"]))
         if not r.reason:
-            return self._ask(r, "reason", v.ASK_REASON)
+            return self._ask(r, "reason", self.w("ask_reason"))
         names = ", ".join(i["name"] for i in order["items"])
         return self.propose(
             "cancel_pending_order",
             {"order_id": oid, "reason": r.reason},
-            f"To confirm: I will cancel order {oid} ({names}), reason: {r.reason}. "
-            f"The total of ${order['total']} goes back to your original payment method.",
+            self.w(
+                "propose_cancel",
+                order=oid,
+                names=names,
+                reason=self.w(f"reason_{r.reason}"),
+                total=order["total"],
+            ),
         )
 
     def _return(self, r: Req, oid: str, items: list[dict[str, Any]]) -> Message:
         if not r.refund_to:
-            return self._ask(r, "refund_to", v.ASK_REFUND_TO)
+            return self._ask(r, "refund_to", self.w("ask_refund_to"))
         total = sum(Decimal(i["price"]) for i in items)
-        listed = ", ".join(f"{i['name']} ({i['option']}, item {i['item_id']})" for i in items)
-        where = "your gift card" if r.refund_to == "gift_card" else "your original payment method"
+        listed = ", ".join(
+            self.w("item_listed", name=i["name"], option=i["option"], item_id=i["item_id"])
+            for i in items
+        )
         return self.propose(
             "return_delivered_items",
             {"order_id": oid, "item_ids": [i["item_id"] for i in items], "refund_to": r.refund_to},
-            f"To confirm: I will return {listed} from order {oid} and refund ${total} to {where} ({r.refund_to}).",
+            self.w(
+                "propose_return",
+                items=listed,
+                order=oid,
+                total=total,
+                where=self.w(r.refund_to),
+                method=r.refund_to,
+            ),
         )
 
     def _exchange(self, r: Req, oid: str, items: list[dict[str, Any]]) -> Message:
@@ -379,11 +389,10 @@ class RetailReferenceAgent(ReferenceAgentBase):
         wanted = [x for x in choices if re.search(rf"\b{re.escape(x['option'])}\b", text)]
         if not wanted:
             options = ", ".join(x["option"] for x in choices)
-            return self._ask(r, "option", v.ASK_OPTION.format(options=options))
+            return self._ask(r, "option", self.w("ask_option", options=options))
         new = wanted[-1]
         payment = r.refund_to or "original_payment"
         diff = Decimal(new["price"]) - Decimal(item["price"])
-        where = "your gift card" if payment == "gift_card" else "your original payment method"
         return self.propose(
             "exchange_delivered_items",
             {
@@ -392,20 +401,32 @@ class RetailReferenceAgent(ReferenceAgentBase):
                 "new_item_ids": [new["item_id"]],
                 "payment": payment,
             },
-            f"To confirm: I will exchange the {item['name']} ({item['option']}, item {item['item_id']}) on order "
-            f"{oid} for the {new['option']} one (item {new['item_id']}); the price difference of ${diff} "
-            f"is settled with {where} ({payment}).",
+            self.w(
+                "propose_exchange",
+                item=item["name"],
+                option=item["option"],
+                item_id=item["item_id"],
+                order=oid,
+                new=new["option"],
+                new_id=new["item_id"],
+                diff=diff,
+                where=self.w(payment),
+                method=payment,
+            ),
         )
 
     def _damaged(self, r: Req, order: dict[str, Any], item: dict[str, Any]) -> Message:
         if not r.amount:
-            return self._ask(r, "amount", v.ASK_AMOUNT)
+            return self._ask(r, "amount", self.w("ask_amount"))
         amount = Decimal(r.amount)
         if amount > Decimal(item["price"]):
             return self._refuse(
                 r,
-                f"request ${r.amount} for the {item['name']} on order {order['order_id']}: a "
-                f"damaged-item refund is at most the item's price, ${item['price']}.",
+                "why_amount",
+                amount=r.amount,
+                item=item["name"],
+                order=order["order_id"],
+                price=item["price"],
             )
         return self.propose(
             "request_refund",
@@ -415,6 +436,11 @@ class RetailReferenceAgent(ReferenceAgentBase):
                 "amount": r.amount,
                 "reason": "damaged",
             },
-            f"To confirm: I will submit a refund request of ${r.amount} for the damaged {item['name']} "
-            f"(item {item['item_id']}) on order {order['order_id']}. A human approver must approve it.",
+            self.w(
+                "propose_damaged",
+                amount=r.amount,
+                item=item["name"],
+                item_id=item["item_id"],
+                order=order["order_id"],
+            ),
         )

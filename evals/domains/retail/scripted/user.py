@@ -3,309 +3,328 @@
 It reveals what it knows when asked, states its requests (one at a time or all at once),
 confirms a summary only when it matches what it wants (otherwise corrects it), accepts a
 refusal that cites the policy, and pursues every request before saying goodbye. The persona
-(base class) decides how it says it and when it gives up. It reads only the agent's text.
+(base class) decides how it says it and when it gives up. It reads only the agent's text, by
+intent and entities (`vocab.READER`), never by the reference agent's phrases, so it can talk
+to any agent. It knows only what a customer knows: nothing in its scenario says what the policy
+allows, so it says yes to a proposal that matches what it wants, forbidden or not.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
+from decimal import Decimal
 from typing import Any
 
 from evals.domains.retail.scripted import vocab as v
+from evals.domains.retail.scripted.speech import GOODBYE, UNCLEAR, RetailSpeech, items_text
 from evals.engine.messages import Signal
 from evals.engine.persona import Level
-from evals.engine.sandbox import ScriptedUserBase
+from evals.engine.understanding.utterances import Act, ActKind, Reading, option_key
 
-AFFIRM_EN = [
-    "Yes, please go ahead.",
-    "Yes.",
-    "Yep, that's right.",
-    "Confirm.",
-    "Sure, do it.",
-    "Okay, go ahead.",
-    "Yes please.",
-]
-AFFIRM_ZH = ["是的，请继续。", "确认。", "好的，可以。"]
-GOODBYE = ["No, that's all. Thanks!", "That's everything, thank you.", "Nothing else, bye."]
+# The reader's actions (evals.engine.understanding.utterances) that carry out each request.
+ACTIONS: dict[str, frozenset[str]] = {
+    "cancel": frozenset({"cancel"}),
+    "return": frozenset({"return", "refund"}),
+    "exchange": frozenset({"exchange"}),
+    "order_address": frozenset({"change_address", "update"}),
+    "default_address": frozenset({"change_address", "update"}),
+    "damaged": frozenset({"refund", "submit"}),
+    "dispute": frozenset({"handoff", "transfer"}),
+    "price_adjustment": frozenset({"handoff", "transfer"}),
+    "status": frozenset(),
+}
+# The reader's slots and what the customer answers to each ("request": it says what it wants).
+SLOTS = {
+    "order_id": "order",
+    "reason": "reason",
+    "refund_method": "refund_to",
+    "payment_method": "refund_to",
+    "item": "items",
+    "option": "option",
+    "address": "address",
+    "amount": "amount",
+    "description": "request",
+    "charge": "request",
+}
 
 
-def _items(r: dict[str, Any]) -> str:
-    return " and the ".join(f"{i['name']} ({i['option']})" for i in r.get("items", ()))
+def _proposals_joined(reading: Reading) -> Reading:
+    """A go-ahead question with nothing in it ("OK to go ahead?") asks about the statement
+    just before it: read that statement (often taken for a done or a fact: "$5 is refunded to
+    your card") as the proposal's action and entities; failing that, about the message."""
+    acts = list(reading.acts)
+    for i in range(1, len(acts)):
+        act, before = acts[i], acts[i - 1]
+        if (
+            act.kind is ActKind.CONFIRM
+            and not act.action
+            and not act.entities
+            and before.kind in (ActKind.DONE, ActKind.INFORM)
+        ):
+            acts[i - 1] = replace(
+                act,
+                action=before.action,
+                entities=before.entities,
+                text=f"{before.text} {act.text}",
+            )
+            del acts[i]
+            break
+    # A go-ahead question the reader left without entities is about the whole message.
+    acts = [
+        replace(a, entities=reading.entities, text=reading.text)
+        if a.kind is ActKind.CONFIRM and not a.entities
+        else a
+        for a in acts
+    ]
+    return replace(reading, acts=tuple(acts))
 
 
-def _wrong_id(order_id: str) -> str:
-    last = int(order_id[-1])
-    return order_id[:-1] + str((last + 3) % 10)
+def _does(r: dict[str, Any], action: str) -> bool:
+    """Whether a proposal of `action` ("" when no verb said it) carries out request `r`."""
+    return not action or action in ACTIONS[r["intent"]]
 
 
-class RetailScriptedUser(ScriptedUserBase):
-    def __init__(self, *, scenario: Any, persona: Any, seed: int) -> None:
-        super().__init__(scenario=scenario, persona=persona, seed=seed)
-        self.requests: list[dict[str, Any]] = [dict(r) for r in self.data["requests"]]
-        self.done: set[int] = set()
-        self.identity = self.data["identity"]
-        self.order_known = bool(self.data.get("order_known", True))
-        self.confirmed: int | None = None
-
+class RetailScriptedUser(RetailSpeech):
     @classmethod
     def factory(
         cls, *, domain: Any, scenario: Any, persona: Any, params: Any, seed: int
     ) -> RetailScriptedUser:
         return cls(scenario=scenario, persona=persona, seed=seed)
 
-    # -- what the customer says ----------------------------------------------------------
-
-    def _order_ref(self, r: dict[str, Any]) -> str:
-        if not self.order_known or "order_id" not in r:
-            return f"the order with the {_items(r)}"
-        order_id = r["order_id"]
-        if (
-            order_id not in self.fixed
-            and order_id not in self.mistakes.values()
-            and self.confused()
-        ):
-            wrong = _wrong_id(order_id)
-            self.mistakes[wrong] = order_id
-            return f"order {wrong}"
-        return f"order {order_id}"
-
-    def _state(self, i: int) -> str:
-        self.stated.add(i)
-        r = self.requests[i]
-        where = self._order_ref(r)
-        items = _items(r)
-        intent = r["intent"]
-        if intent == "cancel":
-            text = self.pick(
-                [
-                    f"I'd like to cancel {where}.",
-                    f"Please cancel {where}.",
-                    f"I want to cancel {where}.",
-                ]
-            )
-            if self.chance(0.6):
-                text += " " + self._reason(r)
-        elif intent == "return":
-            text = self.pick(
-                [
-                    f"I want to return the {items} from {where}.",
-                    f"I'd like to return the {items} from {where}.",
-                ]
-            )
-            if self.chance(0.5):
-                text += " " + self._refund_to(r)
-        elif intent == "exchange":
-            new = " and ".join(r["new_options"])
-            text = self.pick(
-                [
-                    f"I'd like to exchange the {items} from {where} for the {new} one.",
-                    f"Can I exchange the {items} from {where}? I want the {new} one instead.",
-                ]
-            )
-            if r.get("payment") == "gift_card":
-                text += " Please pay any difference with my gift card."
-        elif intent == "order_address":
-            text = f"Please change the shipping address of {where} to {self._address(r)}."
-        elif intent == "default_address":
-            text = self.pick(
-                [
-                    f"Please update my default address to {self._address(r)}.",
-                    f"I moved; my default address should be {self._address(r)}.",
-                ]
-            )
-        elif intent == "damaged":
-            text = self.pick(
-                [
-                    f"The {items} from {where} arrived damaged. I'd like a refund of ${r['amount']}.",
-                    f"My {items} from {where} came broken; please refund ${r['amount']}.",
-                ]
-            )
-        elif intent == "dispute":
-            text = self.pick(
-                [
-                    f"I was charged twice for {where} and I want to dispute the charge.",
-                    f"There is a double charge on {where}; I dispute it.",
-                ]
-            )
-        elif intent == "price_adjustment":
-            text = (
-                f"The price of {where} dropped right after I bought it. I want a price adjustment."
-            )
-        else:
-            text = f"How much has been refunded on {where}?"
-        return text
-
-    def _reason(self, r: dict[str, Any]) -> str:
-        if r.get("reason") == "ordered by mistake":
-            return self.pick(["I ordered it by mistake.", "It was ordered by mistake."])
-        return self.pick(["I no longer need it.", "It's no longer needed."])
-
-    def _refund_to(self, r: dict[str, Any]) -> str:
-        if r.get("refund_to") == "gift_card":
-            return self.pick(
-                ["Please put the refund on my gift card.", "Refund it to my gift card, please."]
-            )
-        return self.pick(
-            ["Refund it to my original payment method.", "The original payment method is fine."]
-        )
-
-    def _address(self, r: dict[str, Any]) -> str:
-        a = r["address"]
-        return f"{a['line1']}, {a['city']}, {a['zip']}"
-
-    def _identity(self) -> str:
-        ident = self.identity
-        if ident["gives"] == "email":
-            return self.pick([f"My email is {ident['email']}.", f"It's {ident['email']}."])
-        zip_code = ident["zip"]
-        if (
-            zip_code not in self.fixed
-            and zip_code not in self.mistakes.values()
-            and self.confused()
-        ):
-            wrong = zip_code[:3] + zip_code[4] + zip_code[3]
-            if wrong != zip_code:
-                self.mistakes[wrong] = zip_code
-                zip_code = wrong
-        name = f"{ident['first_name']} {ident['last_name']}"
-        if self.persona.incoherence is Level.HIGH:
-            return f"zip {zip_code}... I don't remember my email. My name is {name}."
-        return self.pick(
-            [
-                f"My name is {name} and my zip code is {zip_code}. I don't remember my email.",
-                f"I'm {name}, zip {zip_code}.",
-            ]
-        )
-
-    def opening(self) -> str:
-        if self.persona.incoherence is Level.HIGH and self.chance(0.7):
-            return self.pick(["hi. problem with my stuff", "hello?? need help with an order thing"])
-        if self.data.get("ordered") or (len(self.requests) > 1 and self.chance(0.5)):
-            parts = [self._state(i) for i in range(len(self.requests))]
-            text = " Then ".join(parts) if self.data.get("ordered") else " Also, ".join(parts)
-        else:
-            text = self._state(0)
-        if self.persona.skepticism is Level.LOW and self.chance(0.3):
-            text = f"{self._identity()} {text}"
-        return text
-
     # -- answering the agent -------------------------------------------------------------
 
-    def _open(self) -> list[int]:
-        return [i for i in range(len(self.requests)) if i not in self.done]
-
-    def _focus(self) -> int:
-        stated_open = [i for i in self._open() if i in self.stated]
-        return stated_open[0] if stated_open else (self._open() or [0])[0]
-
-    def _matches(self, r: dict[str, Any], low: str) -> bool:
-        must: list[str] = {
-            "cancel": ["cancel", r.get("reason", "")],
-            "return": [
-                "return",
-                "gift card" if r.get("refund_to") == "gift_card" else "original payment",
-            ],
-            "exchange": ["exchange", *r.get("new_options", ())],
-            "order_address": ["address", r.get("address", {}).get("line1", "")],
-            "default_address": ["default address", r.get("address", {}).get("line1", "")],
-            "damaged": ["refund", str(r.get("amount", ""))],
-        }.get(r["intent"], [r["intent"]])
-        must += [
-            i["name"]
-            for i in r.get("items", ())
-            if r["intent"] in ("return", "exchange", "damaged")
-        ]
-        if r["intent"] == "return":
-            must += [f"{i['name']} ({i['option']}" for i in r.get("items", ())]
-        if "order_id" in r:
-            must.append(r["order_id"].lower())
-        return all(m.lower() in low for m in must)
-
     def reply(self, agent_text: str) -> tuple[str, Signal]:
+        reading = _proposals_joined(v.READER.read(agent_text))
         low = agent_text.lower()
-        shared = self.first_moves(low, v.TRANSFER)
-        if shared is not None:
-            return shared
-        if v.DONE.lower() in low and self.confirmed is not None:
-            self.done.add(self.confirmed)
+        self._settle(reading)
+        for wrong, right in list(self.mistakes.items()):
+            if wrong.lower() in low:  # the agent echoed a value the customer got wrong
+                del self.mistakes[wrong]
+                self.fixed.add(right)
+                return f"Sorry, my mistake: it's {right}, not {wrong}.", Signal.NONE
+        if reading.has(ActKind.HANDOFF):
+            self.finished = True
+            return "Okay, thank you.", Signal.STOP
+        proposals = reading.of(ActKind.CONFIRM)
+        for act in reading.acts:
+            if act.kind is ActKind.CONFIRM:
+                # One go-ahead question, however many proposals the reader made of its
+                # summary: the latest that is what the customer wants, else the last.
+                return self._go_ahead(
+                    next(
+                        (p for p in reversed(proposals) if self._wanted_by(p) is not None),
+                        proposals[-1],
+                    )
+                )
+            answer = self._answer_act(act, reading)
+            if answer is not None:
+                return answer
+        if reading.has(ActKind.CLOSING) or reading.has(ActKind.GREETING):
+            return self._next()
+        if any(k in reading.kinds for k in (ActKind.DONE, ActKind.REFUSE, ActKind.INFORM)):
+            # A statement that settles something, no question: carry on with what is left.
+            return self._next()
+        if self.asked("unclear"):
+            return self.abandon()
+        return self.pick(UNCLEAR), Signal.NONE
+
+    # -- what the agent said happened ----------------------------------------------------
+
+    def _settle(self, reading: Reading) -> None:
+        """Mark requests settled by what the agent says happened: a write done, a refusal
+        (accepted: the customer takes the agent's word), a refund status given."""
+        if reading.has(ActKind.VERIFY):
+            return  # "I can't help before you verify" refuses nothing the customer wants
+        for act in reading.of(ActKind.DONE) + reading.of(ActKind.REFUSE):
+            i = self._request_of(act)
+            if i is not None:
+                self.done.add(i)
             self.confirmed = None
-        if v.SORRY_CANT.lower() in low:
-            # A refusal (or a failed write) answers the request just confirmed, else the
-            # open request it names, else the one in focus.
-            refused = self.confirmed
-            if refused is None:
-                named = [
-                    i for i in self._open() if self.requests[i].get("order_id", "").lower() in low
-                ]
-                refused = named[0] if named else self._focus()
-            self.done.add(refused)
-            self.confirmed = None
-        if v.CONFIRM_TAIL.lower() in low:
-            for i in self._open():
-                if self._matches(self.requests[i], low):
-                    if self.requests[i].get("expect") == "refusal":
-                        break
-                    self.confirmed = i
-                    return self._affirm(), Signal.NONE
-            return self._decline(), Signal.NONE
+        money = reading.values("money")
         for i in self._open():
             r = self.requests[i]
-            if (
-                r["intent"] == "status"
-                and "refunded" in low
-                and r.get("order_id", "").lower() in low
-            ):
+            ids = reading.values("order_id")
+            if r["intent"] == "status" and money and (not ids or r.get("order_id") in ids):
                 self.done.add(i)
-        return self._answer(low)
 
-    def _affirm(self) -> str:
-        """A yes to a summary that matches what the customer wants."""
-        return self.pick(AFFIRM_ZH) if self.chance(0.2) else self.pick(AFFIRM_EN)
+    def _request_of(self, act: Act) -> int | None:
+        """The open request an act is about: the one it names (order id and action), else
+        the one just confirmed, else the one it names by order id or by action alone, else
+        the one in focus."""
+        ids = act.values("order_id")
+        named = [i for i in self._open() if self.requests[i].get("order_id") in ids]
+        acting = [i for i in self._open() if act.action and _does(self.requests[i], act.action)]
+        both = [i for i in named if i in acting]
+        if both:
+            return both[0]
+        if self.confirmed is not None and self.confirmed in self._open():
+            return self.confirmed
+        if named or acting:
+            return (named or acting)[0]
+        return self._focus() if self._open() else None
 
-    def _decline(self) -> str:
-        """A no to a summary that does not match: what the customer wants instead."""
-        return f"No, that's not right. {self._state(self._focus())}"
+    # -- answering what the agent asks ---------------------------------------------------
 
-    def _answer(self, low: str) -> tuple[str, Signal]:
-        focus = self._focus()
-        r = self.requests[focus]
-        questions = [
-            ("order id", "order"),
-            ("reason for the cancellation", "reason"),
-            ("original payment method or to your gift card", "refund_to"),
-            ("which items", "items"),
-            ("which option", "option"),
-            ("new address", "address"),
-            ("how much would you like", "amount"),
-        ]
-        for phrase, kind in questions:
-            if phrase in low:
-                if self.asked(kind):
-                    return self.abandon()
-                return self._fact(kind, r), Signal.NONE
-        if v.ANYTHING_ELSE.lower() in low or v.HOW_CAN_I_HELP.lower() in low:
-            remaining = self._open()
-            if not remaining:
-                self.finished = True
-                return self.pick(GOODBYE), Signal.STOP
-            nxt = next((i for i in remaining if i not in self.stated), remaining[0])
-            if nxt in self.stated:
-                return f"You haven't finished my other request. {self._state(nxt)}", Signal.NONE
-            return self._state(nxt), Signal.NONE
-        return self._state(focus), Signal.NONE
+    def _answer_act(self, act: Act, reading: Reading) -> tuple[str, Signal] | None:
+        kind = act.kind
+        if kind is ActKind.VERIFY:
+            return self._verify(act)
+        if kind is ActKind.ASK or (kind is ActKind.CHOICE and not act.options):
+            return self._slots(act.slots or ("request",))
+        if kind is ActKind.CHOICE:
+            return self._choose(act)
+        if kind is ActKind.CHECK:
+            return self._check(act), Signal.NONE
+        if kind is ActKind.USER_STEP:
+            return "I can't do that from my side. Can you do it for me?", Signal.NONE
+        return None
 
-    def _fact(self, kind: str, r: dict[str, Any]) -> str:
-        if kind == "order":
-            if not self.order_known or "order_id" not in r:
-                return f"I don't have the order number. It's the order with the {_items(r)}."
-            return f"It's {r['order_id']}."
-        if kind == "reason":
-            return self._reason(r)
-        if kind == "refund_to":
-            return self._refund_to(r)
-        if kind == "items":
-            return f"The {_items(r)}."
-        if kind == "option":
-            return f"The {' and '.join(r.get('new_options', ()))} one."
-        if kind == "address":
-            return f"{self._address(r)}." if "address" in r else "I don't know."
-        return f"${r.get('amount', '')}."
+    def _verify(self, act: Act) -> tuple[str, Signal]:
+        if self.skeptical_now("identity"):
+            return self.pick(["Why do you need my personal details?", "Why do you need that?"]), (
+                Signal.NONE
+            )
+        if self.asked("identity"):
+            return self.abandon()
+        ident = self.identity
+        asked = set(act.slots)
+        name = f"{ident['first_name']} {ident['last_name']}"
+        if asked == {"email"} and ident["gives"] != "email":
+            text = (
+                f"I don't remember my email. My name is {name} and my zip code is {ident['zip']}."
+            )
+        elif asked and asked <= {"name", "zip"} and ident["gives"] == "email":
+            text = f"My name is {name} and my zip code is {ident['zip']}."
+        else:
+            text = self._identity()
+        if (
+            self.persona.incoherence is Level.HIGH
+            and self._open()
+            and self._focus() not in self.stated
+        ):
+            text = f"{self._state(self._focus())} oh and {text}"
+        return text, Signal.NONE
+
+    def _slots(self, slots: tuple[str, ...]) -> tuple[str, Signal]:
+        r = self.requests[self._focus()]
+        parts: list[str] = []
+        for slot in slots:
+            kind = SLOTS.get(slot)
+            if kind is None:
+                continue
+            if self.asked(kind):
+                return self.abandon()
+            parts.append(self._state(self._focus()) if kind == "request" else self._fact(kind, r))
+        if not parts:
+            if self.asked("unclear"):
+                return self.abandon()
+            return self.pick(UNCLEAR), Signal.NONE
+        return " ".join(dict.fromkeys(parts)), Signal.NONE
+
+    def _choose(self, act: Act) -> tuple[str, Signal]:
+        """The option that is what the customer wants (read with the domain's entities: "the
+        card you paid with" is the original payment method), else what it wants in its own
+        words."""
+        r = self.requests[self._focus()]
+        wanted = self._wanted(r)
+        new = [option_key(o) for o in r.get("new_options", ())]
+        kind = next((SLOTS[s] for s in act.slots if s in SLOTS), "request")
+        if self.asked(kind):
+            return self.abandon()
+        for option in act.options:
+            named = {e.value for e in v.READER.read(option).entities}
+            if named & wanted or any(n and (n in option or option in n) for n in new):
+                return f"{option.capitalize()}, please.", Signal.NONE
+        if kind == "request":
+            return f"None of those. {self._state(self._focus())}", Signal.NONE
+        return self._fact(kind, r), Signal.NONE
+
+    def _wanted(self, r: dict[str, Any]) -> set[str]:
+        """The entity values of what the customer wants: refund method, reason, items."""
+        wanted = {r.get("payment" if r["intent"] == "exchange" else "refund_to") or ""}
+        wanted |= {r.get("reason") or ""}
+        if r["intent"] != "exchange":
+            wanted |= {i["name"] for i in r.get("items", ())}
+        return wanted - {""}
+
+    def _check(self, act: Act) -> str:
+        """A fact to confirm: yes when every value it names is one the customer knows."""
+        r = self.requests[self._focus()]
+        known = {self.identity["zip"], self.identity["email"].lower(), r.get("order_id", "")}
+        named = [e.value for e in act.entities if e.kind in ("zip", "email", "order_id")]
+        wrong = [x for x in named if x not in known]
+        if wrong:
+            return f"No, that's not right. {self._identity()}"
+        return self.pick(["Yes, that's right.", "Yes."])
+
+    def _next(self) -> tuple[str, Signal]:
+        """Asked what else (or told something settled): the next open request, or goodbye."""
+        remaining = self._open()
+        if not remaining:
+            self.finished = True
+            return self.pick(GOODBYE), Signal.STOP
+        nxt = next((i for i in remaining if i not in self.stated), remaining[0])
+        if nxt in self.stated:
+            if self.asked(f"again:{nxt}"):
+                return self.abandon()
+            return f"You haven't finished my other request. {self._state(nxt)}", Signal.NONE
+        return self._state(nxt), Signal.NONE
+
+    # -- a go-ahead ----------------------------------------------------------------------
+
+    def _go_ahead(self, act: Act) -> tuple[str, Signal]:
+        """Yes when the proposal's action and entities are what the customer wants (whatever
+        the policy says: the guard and the oracle judge that), else what it wants instead; a
+        customer corrected in vain too often gives up."""
+        wanted = self._wanted_by(act)
+        if wanted is not None:
+            self.confirmed = wanted
+            return self._affirm(), Signal.NONE
+        candidates = [i for i in self._open() if _does(self.requests[i], act.action)]
+        best: tuple[int, list[str]] | None = None
+        for i in candidates or self._open():
+            wrong = self._mismatches(self.requests[i], act)
+            if best is None or len(wrong) < len(best[1]):
+                best = (i, wrong)
+        if self.asked("correction"):
+            return self.abandon()
+        if best is None or not _does(self.requests[best[0]], act.action):
+            return self._decline(), Signal.NONE
+        return f"No, that's not right: {' '.join(best[1])}", Signal.NONE
+
+    def _wanted_by(self, act: Act) -> int | None:
+        """The open request a proposal carries out exactly as the customer wants it."""
+        return next((i for i in self._open() if not self._mismatches(self.requests[i], act)), None)
+
+    def _mismatches(self, r: dict[str, Any], act: Act) -> list[str]:
+        """What the proposal gets wrong for request `r`, each as the customer's correction."""
+        intent = r["intent"]
+        out: list[str] = []
+        if not _does(r, act.action):
+            return [self._state(self.requests.index(r))]
+        text = act.text.lower()
+        ids = act.values("order_id")
+        if self.order_known and ids and r.get("order_id") not in ids:
+            out.append(f"It's order {r['order_id']}.")
+        items = set(act.values("item"))
+        wanted_items = {i["name"] for i in r.get("items", ())}
+        if intent in ("return", "exchange", "damaged") and items and items != wanted_items:
+            out.append(f"I mean the {items_text(r)}.")
+        reasons = act.values("reason")
+        if intent == "cancel" and reasons and r.get("reason") not in reasons:
+            out.append(self._reason(r))
+        dest = r.get("refund_to") if intent == "return" else r.get("payment")
+        methods = act.values("refund_to")
+        if dest and methods and dest not in methods:
+            out.append(self._refund_to(r) if intent == "return" else "Use my gift card, please.")
+        if intent == "exchange" and not all(o.lower() in text for o in r["new_options"]):
+            out.append(f"I want the {' and '.join(r['new_options'])} one.")
+        if (
+            intent.endswith("address")
+            and "address" in r
+            and r["address"]["line1"].lower() not in text
+        ):
+            out.append(f"The address is {self._address(r)}.")
+        if intent == "damaged" and f"{Decimal(r['amount']):.2f} USD" not in act.values("money"):
+            out.append(f"I asked for ${r['amount']}.")
+        return out

@@ -1,10 +1,13 @@
-"""The vocabulary the offline retail agent and customer share: how ids, emails, addresses and
-amounts are written, and the stock phrases of the agent. Both sides parse *text* with these;
-nothing else passes between them."""
+"""The vocabulary of the offline retail models: how the reference agent reads the customer
+(ids, emails, addresses, amounts, intents) and how the customer reads any agent (`READER`, the
+utterance reader with retail's entities). Both sides parse *text*; nothing else passes between
+them. What the agent says is in `phrasings`."""
 
 from __future__ import annotations
 
 import re
+
+from evals.engine.understanding.utterances import EntityPattern, UtteranceReader
 
 ORDER_ID = re.compile(r"#?\bW(\d{7})\b")
 EMAIL = re.compile(r"[\w.+-]+@[\w-]+\.[\w.]+")
@@ -38,32 +41,11 @@ REASONS = {
     "no longer needed": re.compile(r"no longer need|don't need|do not need|not needed", re.I),
 }
 GIFT_CARD = re.compile(r"gift ?card|礼品卡", re.I)
-ORIGINAL = re.compile(r"original payment|original method|my card|credit card|paypal", re.I)
-
-# Agent phrases (the customer recognises these).
-ASK_IDENTITY = (
-    "Before I can help, I need to verify your identity. Could you give me the email address "
-    "of your account, or your full name and zip code?"
+ORIGINAL = re.compile(
+    r"original payment|original method|my card|credit card|paypal|card you paid with|"
+    r"same card|原支付方式|原付款方式",
+    re.I,
 )
-EXPLAIN_IDENTITY = (
-    "I need to verify who you are before I can look at or change anything on your account; "
-    "that protects your orders and your money."
-)
-ASK_ORDER = "Could you give me the order id (it looks like #W1234567)?"
-ASK_REASON = "What is the reason for the cancellation: no longer needed, or ordered by mistake?"
-ASK_REFUND_TO = "Should the refund go to your original payment method or to your gift card?"
-ASK_ITEMS = "Which items from order {order} do you mean?"
-ASK_OPTION = "Which option would you like instead? Available: {options}."
-ASK_ADDRESS = "What is the new address (street, city, zip code)?"
-ASK_AMOUNT = "How much would you like refunded for the damaged item?"
-ANYTHING_ELSE = "Is there anything else I can help you with?"
-HOW_CAN_I_HELP = "How can I help you today?"
-CONFIRM_TAIL = "Shall I proceed?"
-DONE = "Done:"
-NOT_FOUND = "I couldn't find"
-SORRY_CANT = "I'm sorry, I can't"
-TRANSFER = "YOU ARE BEING TRANSFERRED TO A HUMAN AGENT. PLEASE HOLD ON."
-
 
 NOT_THIS = re.compile(r"\bnot\s+#?W\d{7}\b", re.IGNORECASE)
 
@@ -78,3 +60,54 @@ def intent_of(sentence: str) -> str:
         if pattern.search(sentence):
             return intent
     return ""
+
+
+# -- how the customer reads the agent (any agent: by intent and entities) ----------------------
+# Retail's own entities for the utterance reader: order ids, the catalogue's products, the
+# cancellation reasons and the two ways a refund is paid, in English and Chinese.
+ITEM_NAMES: dict[str, tuple[str, ...]] = {
+    "water bottle": ("水杯", "水瓶"),
+    "backpack": ("背包", "双肩包"),
+    "desk lamp": ("台灯",),
+    "running shoes": ("跑鞋", "跑步鞋"),
+    "t-shirt": ("t恤", "T恤"),
+    "headphones": ("耳机",),
+    "coffee maker": ("咖啡机",),
+    "yoga mat": ("瑜伽垫",),
+}
+REASON_NAMES: dict[str, tuple[str, ...]] = {
+    "no longer needed": ("no longer need it", "don't need it anymore", "不再需要", "不需要了"),
+    "ordered by mistake": (
+        "by mistake",
+        "ordered it by mistake",
+        "mistaken order",
+        "误下单",
+        "下错单",
+    ),
+}
+REFUND_NAMES: dict[str, tuple[str, ...]] = {
+    "gift_card": ("gift card", "gift-card", "礼品卡"),
+    "original_payment": (
+        "original payment method",
+        "original payment",
+        "original method",
+        "the card you paid with",
+        "card you paid with",
+        "your card",
+        "the same card",
+        "原支付方式",
+        "原付款方式",
+        "原路",
+    ),
+}
+ENTITIES = (
+    EntityPattern(
+        "order_id",
+        re.compile(r"(?<![A-Za-z0-9])(#?W\d{7})(?!\d)"),
+        lambda s: "#" + s.lstrip("#").upper(),
+    ),
+    EntityPattern.terms("item", ITEM_NAMES),
+    EntityPattern.terms("reason", REASON_NAMES),
+    EntityPattern.terms("refund_to", REFUND_NAMES),
+)
+READER = UtteranceReader(entities=ENTITIES)

@@ -150,7 +150,7 @@ def _task(
     requests = [p.request for p in parts]
     gold = tuple(g for p in parts for g in p.gold)
     communicate = tuple(x for p in parts for x in p.communicate)
-    refusal = any(r.get("expect") == "refusal" for r in requests)
+    refusal = any(p.forbidden for p in parts)
     handoff = next((g.arguments["category"] for g in gold if g.name == "transfer_to_human"), "")
     kind = (
         TaskKind.REFUSAL

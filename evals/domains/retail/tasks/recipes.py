@@ -70,6 +70,9 @@ class Part(NamedTuple):
     gold: list[GoldCall]
     communicate: list[tuple[str, ...]]
     reads: tuple[tuple[GoldCall, ...], ...] = ()
+    # The policy forbids it: the task's kind, never shown to the customer (its request is
+    # what it wants, whatever the policy says).
+    forbidden: bool = False
 
 
 def cancel(w: RetailWorld, c: Customer, o: dict[str, Order], n: int) -> Part:
@@ -217,7 +220,7 @@ def status(w: RetailWorld, c: Customer, o: dict[str, Order], n: int) -> Part:
 
 
 def _refusal(req: dict[str, Any], reason: tuple[str, ...], *reads: tuple[GoldCall, ...]) -> Part:
-    return Part({**req, "expect": "refusal"}, [], [REFUSAL_MARKERS, reason], reads)
+    return Part(req, [], [REFUSAL_MARKERS, reason], reads, forbidden=True)
 
 
 def _order_read(order: Order) -> tuple[GoldCall, ...]:
