@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 
+from evals.engine.understanding.utterances import EntityPattern, UtteranceReader
+
 MEMBER_NUMBER = re.compile(r"\b(M\d{6})\b")
 DOB = re.compile(r"\b(\d{4}-\d{2}-\d{2})\b")
 EMAIL = re.compile(r"[\w.+-]+@[\w-]+\.[\w.]+")
@@ -79,6 +81,57 @@ DONE = "Done:"
 NOT_FOUND = "I couldn't find"
 SORRY_CANT = "I'm sorry, I can't"
 TRANSFER = "YOU ARE BEING TRANSFERRED TO A HUMAN AGENT. PLEASE HOLD ON."
+
+
+# What the member reads in an agent's message beyond the core entities: membership's bare
+# identifiers, its plans (capitalised, or named as a plan) and its entitlements.
+PLAN_NAMES = {
+    "Basic": "basic",
+    "Plus": "plus",
+    "Premium": "premium",
+    "基础版": "basic",
+    "进阶版": "plus",
+    "高级版": "premium",
+}
+PLAN_PATTERN = re.compile(
+    r"(?<![A-Za-z])(Basic|Plus|Premium)(?![A-Za-z])"
+    r"|(?<![A-Za-z])(?i:(basic|plus|premium))(?= (?:plan|tier|membership))"
+    r"|(基础版|进阶版|高级版)"
+)
+ENTITIES = (
+    EntityPattern("membership_id", re.compile(r"(?<![A-Za-z0-9])(MS\d{6})(?!\d)")),
+    EntityPattern("member_id", re.compile(r"(?<![A-Za-z0-9])(M\d{6})(?!\d)")),
+    EntityPattern("invoice_id", re.compile(r"(?<![A-Za-z0-9])(INV-\d{6}-\d{2})(?!\d)")),
+    EntityPattern("plan", PLAN_PATTERN, lambda s: PLAN_NAMES.get(s, s.lower())),
+    EntityPattern.terms(
+        "entitlement",
+        {
+            "guest_pass": ("guest pass", "guest passes", "访客券", "访客通行证", "嘉宾券"),
+            "pt_session": (
+                "personal-training session",
+                "personal-training sessions",
+                "personal training session",
+                "personal training sessions",
+                "PT session",
+                "PT sessions",
+                "私教课",
+                "私人教练课",
+            ),
+            "classes": ("class", "classes", "class pack", "团课", "课程"),
+        },
+    ),
+)
+# Membership's verbs the core reader does not know.
+ACTIONS = {
+    "unfreeze": r"unfreez|reactivat|解冻",
+    "change_plan": r"\b(?:change|switch|move)\w* (?:your |the )?(?:membership|plan)\b|now on the",
+}
+READER = UtteranceReader(entities=ENTITIES, actions=ACTIONS)
+# A refusal the core reader can miss ("I can't cancel without the fee"): the member still hears
+# a no in it.
+REFUSAL_CUE = re.compile(
+    r"\b(?:can't|cannot|can not|unable|not able|not possible|won't)\b|无法|不能|不可以", re.I
+)
 
 
 def clean(text: str) -> str:
