@@ -85,19 +85,21 @@ class Ctx:
 
 class Part(NamedTuple):
     """One request of a task: what the member asks (the scenario's), the gold writes, what the
-    agent must say (each entry a tuple of alternatives) and what it must have looked up (each
-    entry a tuple of alternative READs; see `Task.required_reads`)."""
+    agent must say (each entry a tuple of alternatives), what it must have looked up (each
+    entry a tuple of alternative READs; see `Task.required_reads`) and whether the policy
+    refuses it. The request says only what the member wants: never whether it will be refused."""
 
     request: dict[str, Any]
     gold: list[GoldCall]
     communicate: list[tuple[str, ...]]
     reads: tuple[tuple[GoldCall, ...], ...] = ()
+    refused: bool = False
 
 
 def _refusal(req: dict[str, Any], why: tuple[str, ...], *reads: tuple[GoldCall, ...]) -> Part:
     """A request the policy refuses: nothing changes; the agent must have read the record the
     rule decides on and give the rule's reason (in the words of policy.md or policy.zh.md)."""
-    return Part({**req, "expect": "refusal"}, [], [REFUSAL_MARKERS, why], reads)
+    return Part(req, [], [REFUSAL_MARKERS, why], reads, refused=True)
 
 
 def _membership_read(c: Ctx, quote: str = "") -> tuple[GoldCall, ...]:
