@@ -234,10 +234,16 @@ class MembershipScriptedUser(ScriptedUserBase):
         stated_open = [i for i in self._open() if i in self.stated]
         return stated_open[0] if stated_open else (self._open() or [0])[0]
 
-    def _about(self, act: Act) -> int | None:
-        """The open request an act concerns: by its action, else by the entities it names."""
+    def _about(self, act: Act, *, settles: bool = False) -> int | None:
+        """The open request an act concerns: by its action, else by the entities it names.
+        An act that `settles` one (done, refused) must not name other values than its own."""
         intent = ACTION_INTENT.get(act.action, "")
-        by_action = [i for i in self._open() if self.requests[i]["intent"] == intent]
+        by_action = [
+            i
+            for i in self._open()
+            if self.requests[i]["intent"] == intent
+            and not (settles and self._compare(self.requests[i], act) == "wrong")
+        ]
         if by_action:
             return by_action[0]
         for i in self._open():
@@ -290,10 +296,10 @@ class MembershipScriptedUser(ScriptedUserBase):
             return f"{text} Also, {self._state(unstated[0])}"
         return text
 
-    def _go_ahead(self, act: Act) -> str:
+    def _go_ahead(self, act: Act, reading: Reading) -> str:
         """The answer to a proposal: yes when its action and entities match a request, else
         what the member wants instead (or no, to a fee they will not pay)."""
-        about = self._about(act)
+        about, act = self._proposed(act, reading)
         if about is None:
             return self._decline()
         verdict = self._compare(self.requests[about], act)
@@ -304,6 +310,16 @@ class MembershipScriptedUser(ScriptedUserBase):
             self.done.add(about)
             return "No, I won't pay a cancellation fee. Don't cancel it then."
         return self._decline(about)
+
+    def _proposed(self, act: Act, reading: Reading) -> tuple[int | None, Act]:
+        """The request a go-ahead question is about, and the act to compare with it: the
+        question's own clauses, else the whole message (a summary may name what it acts on
+        outside the question's clauses)."""
+        about = self._about(act)
+        if about is None:
+            act = Act(act.kind, act.action, entities=reading.entities, text=reading.text)
+            about = self._about(act)
+        return about, act
 
     def _decline(self, about: int | None = None) -> str:
         """A no to a proposal that is not what the member wants, saying what they want: request
@@ -316,10 +332,15 @@ class MembershipScriptedUser(ScriptedUserBase):
         """Take in what the agent says it did, refused or told: those requests are settled.
         A reply when the member objects (a yes the agent did not act on, a refusal without a
         reason)."""
+        question = reading.first(ActKind.CONFIRM)
+        # A summary in the past tense ("your plan switches to Plus") is part of the proposal.
+        proposed = self._proposed(question, reading)[0] if question is not None else None
         for act in reading.of(ActKind.DONE):
-            about = self._about(act)
-            if about is None and self.confirmed is not None and not act.action:
-                about = self.confirmed
+            about = self._about(act, settles=True)
+            if about is not None and about == proposed:
+                continue
+            if about is None:
+                about = self.confirmed  # what was done is what they just said yes to
             if about is not None:
                 self.done.add(about)
                 if about == self.confirmed:
@@ -343,7 +364,7 @@ class MembershipScriptedUser(ScriptedUserBase):
             return f"But I said yes. {self._state(i)}", Signal.NONE
         if not self._open():
             return None
-        refused = [i for i in (self._about(a) for a in refusals) if i is not None]
+        refused = [i for i in (self._about(a, settles=True) for a in refusals) if i is not None]
         first = refused[0] if refused else self._focus()
         if refusals and not any(a.reason for a in refusals) and not self.questions[f"why:{first}"]:
             self.questions[f"why:{first}"] += 1
@@ -378,11 +399,15 @@ class MembershipScriptedUser(ScriptedUserBase):
 
     def _answer(self, act: Act, reading: Reading) -> tuple[str, Signal]:
         if act.kind is ActKind.CONFIRM:
-            return self._go_ahead(act), Signal.NONE
+            return self._go_ahead(act, reading), Signal.NONE
         if act.kind is ActKind.CHECK:
+            # A yes/no question: about a request (a go-ahead), about their details, or about
+            # nothing they can name ("Can I help with something else?": what comes next).
             if self._about(act) is not None:
-                return self._go_ahead(act), Signal.NONE
-            return self._unsure()
+                return self._go_ahead(act, reading), Signal.NONE
+            if any(e.kind in ("email", "member_id", "date") for e in act.entities):
+                return "Yes, that's right.", Signal.NONE
+            return self._next(reading)
         if act.kind is ActKind.VERIFY or IDENTITY_SLOTS & set(act.slots):
             return self._verify(act)
         return self._detail(act)

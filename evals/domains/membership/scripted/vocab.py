@@ -1,6 +1,8 @@
-"""The vocabulary the offline membership agent and member share: how member numbers, dates
-of birth, emails, plans, months and amounts are written, and the agent's stock phrases. Both
-sides parse *text* with these; nothing else passes between them."""
+"""The vocabulary of the offline membership agent and member: how member numbers, dates of
+birth, emails, plans, months and amounts are written (the agent parses the member with these),
+the entities and verbs the member's reader knows (`READER`), and the reference agent's original
+questions (its every sentence, in each wording, is in phrasings.py). Nothing but text passes
+between them."""
 
 from __future__ import annotations
 
@@ -61,7 +63,7 @@ CLASS = re.compile(r"\bclass|drop-in", re.I)
 GUEST = re.compile(r"guest", re.I)
 PT = re.compile(r"personal.training|\bPT\b|training session", re.I)
 
-# Agent phrases (the member recognises these).
+# The reference agent's original questions.
 ASK_IDENTITY = (
     "Before I can help, I need to verify your identity. Could you give me the email address "
     "of your account, or your member number and date of birth?"
@@ -76,10 +78,6 @@ ASK_CHARGE = "Which charge do you mean? Please tell me the invoice month and wha
 ASK_BALANCE = "Which entitlement do you mean: classes, guest passes or personal-training sessions?"
 ANYTHING_ELSE = "Is there anything else I can help you with?"
 HOW_CAN_I_HELP = "How can I help you today?"
-CONFIRM_TAIL = "Shall I proceed?"
-DONE = "Done:"
-NOT_FOUND = "I couldn't find"
-SORRY_CANT = "I'm sorry, I can't"
 TRANSFER = "YOU ARE BEING TRANSFERRED TO A HUMAN AGENT. PLEASE HOLD ON."
 
 
@@ -124,7 +122,6 @@ ENTITIES = (
 # Membership's verbs the core reader does not know.
 ACTIONS = {
     "unfreeze": r"unfreez|reactivat|解冻",
-    "change_plan": r"\b(?:change|switch|move)\w* (?:your |the )?(?:membership|plan)\b|now on the",
 }
 READER = UtteranceReader(entities=ENTITIES, actions=ACTIONS)
 # A refusal the core reader can miss ("I can't cancel without the fee"): the member still hears

@@ -337,7 +337,7 @@ def dispute_late_fee(c: Ctx) -> Part:
             {"category": "dispute", "summary": "", "member_id": c.member.id, "reference": inv.id},
         )
     ]
-    return Part(req, gold, [("transfer",)])
+    return Part(req, gold, [("transfer", "转接", "转人工")])
 
 
 def dispute_cancellation_fee(c: Ctx) -> Part:
@@ -348,12 +348,13 @@ def dispute_cancellation_fee(c: Ctx) -> Part:
             {"category": "dispute", "summary": "", "member_id": c.member.id, "reference": c.ms.id},
         )
     ]
-    return Part(req, gold, [("transfer",)])
+    return Part(req, gold, [("transfer", "转接", "转人工")])
 
 
 def _balance(c: Ctx, kind: str, label: str) -> Part:
     ent = next(e for e in c.world.entitlements_of(c.member.id) if e.kind == kind)
-    alts = (f"{ent.remaining} {label}",) + (
+    zh = {"guest_pass": "张访客券", "pt_session": "节私教课"}[kind]
+    alts = (f"{ent.remaining} {label}", f"{ent.remaining} {zh}") + (
         (f"{ent.remaining} pt session",) if kind == "pt_session" else ()
     )
     return Part({"intent": "balance", "kind": kind}, [], [alts])
