@@ -1,3 +1,4 @@
+# ruff: noqa: RUF001 -- Chinese agent messages use full-width punctuation on purpose.
 """The scripted member understands an agent by what it asks and the entities it names, knows
 only what a member knows, and measures any agent: wordings the reference agent never uses,
 a policy-blind agent, and the reference logic reworded."""
