@@ -6,6 +6,9 @@ applies the rules it was told (entitlements come from list_entitlements only, ne
 check-ins), summarises the exact action, asks for a yes, writes, notifies and records, reports,
 refuses what the policy forbids and hands disputes to a human. It handles one request at a time
 and asks for each missing fact in its own question — its slowness with hurried members is real.
+
+Every sentence it says comes from one wording of `phrasings.PHRASINGS`, chosen by the param
+`phrasing` ("en", the default, or a rewording such as "en-2", "en-3", "zh").
 """
 
 from __future__ import annotations
@@ -16,8 +19,10 @@ from decimal import Decimal
 from typing import Any
 
 from evals.domains.membership.scripted import vocab as v
+from evals.domains.membership.scripted.phrasings import PHRASINGS
 from evals.engine.messages import Message
 from evals.engine.sandbox import ReferenceAgentBase
+from evals.engine.sandbox.agent import Fault
 
 MAX_FREEZES = 2
 MAX_WAIVERS = 1
@@ -28,16 +33,6 @@ TOPICS = {
     "cancel_membership": "cancellation",
     "waive_fee": "fee_waiver",
     "request_refund": "refund",
-}
-DONE_TEXT = {
-    "change_plan": "membership {membership_id} is now on the {plan} plan{money}.",
-    "freeze_membership": "membership {membership_id} is frozen for {months} month{plural}; the freeze fee of "
-    "{freeze_fee} {currency} is billed.",
-    "unfreeze_membership": "membership {membership_id} is active again.",
-    "cancel_membership": "membership {membership_id} is cancelled; cancellation fee {fee} {currency}.",
-    "waive_fee": "the late fee of {waived} {currency} on invoice {invoice_id} is waived.",
-    "request_refund": "a refund request of {amount} {currency} on invoice {invoice_id} was submitted; it "
-    "waits for approval by a human approver.",
 }
 
 
@@ -55,6 +50,7 @@ class Req:
 class MembershipReferenceAgent(ReferenceAgentBase):
     def __init__(self, *, domain: Any, params: Any, seed: int) -> None:
         super().__init__(domain=domain, params=params, seed=seed)
+        self.words = PHRASINGS[params.get("phrasing", "en")]
         self.email = ""
         self.number = ""
         self.dob = ""
@@ -78,6 +74,13 @@ class MembershipReferenceAgent(ReferenceAgentBase):
     def factory(cls, *, domain: Any, params: Any, seed: int) -> MembershipReferenceAgent:
         return cls(domain=domain, params=params, seed=seed)
 
+    def t(self, key: str, **values: Any) -> str:
+        """Sentence `key` in this agent's wording."""
+        return self.words[key].format(**values)
+
+    def _status(self, ms: dict[str, Any]) -> str:
+        return self.t(f"status_{ms['status']}")
+
     # -- reading the member --------------------------------------------------------------
 
     def has_new_facts(self, text: str) -> bool:
@@ -93,7 +96,7 @@ class MembershipReferenceAgent(ReferenceAgentBase):
     def declined(self, name: str, args: dict[str, Any]) -> None:
         if self.active is not None and not self.has_new_facts(self.last_user):
             self.active.done = True
-            self.notes.append("Okay, I won't do that.")
+            self.notes.append(self.t("declined"))
 
     def observe_user(self, text: str) -> None:
         if "why" in text.lower() or "为什么" in text:
@@ -152,10 +155,13 @@ class MembershipReferenceAgent(ReferenceAgentBase):
                 self.member_id = data["member_id"]
             else:
                 self.failed = (
-                    f"{v.NOT_FOUND} a member with the email {args.get('email')}."
+                    self.t("not_found_email", email=args.get("email"))
                     if name == "find_member_by_email"
-                    else f"{v.NOT_FOUND} a member with member number {args.get('member_number')} and date "
-                    f"of birth {args.get('date_of_birth')}."
+                    else self.t(
+                        "not_found_number",
+                        number=args.get("member_number"),
+                        dob=args.get("date_of_birth"),
+                    )
                 )
         elif name == "get_membership" and not error:
             self.ms = data
@@ -172,9 +178,7 @@ class MembershipReferenceAgent(ReferenceAgentBase):
         elif name in TOPICS and self.active is not None:
             self.active.done = True
             if error:
-                self.notes.append(
-                    f"I'm sorry, that did not go through: {content.removeprefix('Error: ')}"
-                )
+                self.notes.append(self.t("write_failed", error=content.removeprefix("Error: ")))
                 return
             reference = (
                 data.get("invoice_id")
@@ -187,7 +191,7 @@ class MembershipReferenceAgent(ReferenceAgentBase):
                 ("notify_customer", base),
                 ("add_note", {**base, "text": self._note(name, data)}),
             ]
-            self.report = f"{v.DONE} {self._done_text(name, data)}"
+            self.report = self.t("done", text=self._done_text(name, data))
             self.ms = self.invoices = None
             self.quotes.clear()
 
@@ -195,12 +199,12 @@ class MembershipReferenceAgent(ReferenceAgentBase):
         money = ""
         if name == "change_plan":
             money = (
-                f"; {data['charged']} {data['currency']} is charged now"
+                self.t("done_charged", amount=data["charged"], currency=data["currency"])
                 if "charged" in data
-                else f"; {data['credited']} {data['currency']} is credited to your account"
+                else self.t("done_credited", amount=data["credited"], currency=data["currency"])
             )
         plural = "s" if data.get("months", 1) != 1 else ""
-        return DONE_TEXT[name].format(money=money, plural=plural, **data)
+        return self.t(f"done_{name}", money=money, plural=plural, **data)
 
     def _note(self, name: str, data: dict[str, Any]) -> str:
         return f"Member asked by chat; {name.replace('_', ' ')} done: " + json.dumps(
@@ -209,7 +213,19 @@ class MembershipReferenceAgent(ReferenceAgentBase):
 
     # -- deciding ------------------------------------------------------------------------
 
+    def propose(self, name: str, args: dict[str, Any], summary: str) -> Message:
+        """The base's proposal, its question in this agent's wording."""
+        if self.fault is Fault.SKIP_CONFIRMATION:
+            return self.write(name, args)
+        self.pending = (name, args, summary)
+        return self.say(self.t("proceed", summary=summary))
+
     def say(self, text: str) -> Message:
+        if (
+            self.pending is not None
+            and text == f"I understand. {self.pending[2]} Shall I proceed? (yes/no)"
+        ):
+            text = self.t("reassure", summary=self.pending[2])  # the base's re-ask, reworded
         if self.notes:
             text = " ".join([*self.notes, text])
             self.notes = []
@@ -226,7 +242,7 @@ class MembershipReferenceAgent(ReferenceAgentBase):
         open_reqs = self.order_requests([r for r in self.reqs if not r.done])
         self.active = None
         if not open_reqs:
-            return self.say(v.ANYTHING_ELSE if self.reqs else v.HOW_CAN_I_HELP)
+            return self.say(self.t("anything_else" if self.reqs else "how_can_i_help"))
         self.active = open_reqs[0]
         return self._handle(open_reqs[0])
 
@@ -243,16 +259,21 @@ class MembershipReferenceAgent(ReferenceAgentBase):
         self.failed = ""
         if self.explain:
             self.explain = False
-            prefix += v.EXPLAIN_IDENTITY + " "
-        return self.say(prefix + v.ASK_IDENTITY)
+            prefix += self.t("explain_identity") + " "
+        return self.say(prefix + self.t("ask_identity"))
 
     def _ask(self, r: Req, what: str, text: str) -> Message:
         r.asked.add(what)
         return self.say(text)
 
-    def _refuse(self, r: Req, why: str) -> Message:
+    def _refuse(self, r: Req, key: str, **values: Any) -> Message:
         r.done = True
-        return self.say(f"{v.SORRY_CANT} {why} {v.ANYTHING_ELSE}")
+        return self.say(f"{self.t(key, **values)} {self.t('anything_else')}")
+
+    def _settled(self, r: Req, key: str, **values: Any) -> Message:
+        """Nothing to do for `r` (already so, or nothing to act on): say so and move on."""
+        r.done = True
+        return self.say(f"{self.t(key, **values)} {self.t('anything_else')}")
 
     def _quote(self, name: str, **args: Any) -> Message | dict[str, Any]:
         key = f"{name}:{args.get('new_plan_id', '')}{args.get('months', '')}"
@@ -273,16 +294,16 @@ class MembershipReferenceAgent(ReferenceAgentBase):
         ms = self.ms
         assert ms is not None
         if not r.plan:
-            return self._ask(r, "plan", v.ASK_PLAN)
+            return self._ask(r, "plan", self.t("ask_plan"))
         current = ms["plan"]["plan_id"]
         if r.plan == current:
-            r.done = True
-            return self.say(f"You are already on the {ms['plan']['name']} plan. {v.ANYTHING_ELSE}")
+            return self._settled(r, "already_on_plan", plan=ms["plan"]["name"])
         if ms["status"] != "active":
             return self._refuse(
                 r,
-                f"change the plan of membership {ms['membership_id']}: it is "
-                f"{ms['status'].replace('_', ' ')}, and only active memberships can change plan.",
+                "refuse_plan_inactive",
+                membership_id=ms["membership_id"],
+                status=self._status(ms),
             )
         quote = self._quote(
             "quote_plan_change", membership_id=ms["membership_id"], new_plan_id=r.plan
@@ -292,21 +313,26 @@ class MembershipReferenceAgent(ReferenceAgentBase):
         cur = quote["currency"]
         if quote["direction"] == "downgrade" and ms["commitment_months_left"] > 0:
             return self._refuse(
-                r,
-                f"downgrade membership {ms['membership_id']}: you are inside your commitment "
-                f"period until {ms['commitment_end']}, and downgrades are only possible after it.",
+                r, "refuse_downgrade", membership_id=ms["membership_id"], end=ms["commitment_end"]
             )
         money = (
-            f"A pro-rated charge of {quote['prorated_charge_now']} {cur} is billed now"
+            self.t("money_charge", amount=quote["prorated_charge_now"], currency=cur)
             if quote["direction"] == "upgrade"
-            else f"A pro-rated credit of {quote['prorated_credit']} {cur} goes to your account"
+            else self.t("money_credit", amount=quote["prorated_credit"], currency=cur)
         )
         return self.propose(
             "change_plan",
             {"membership_id": ms["membership_id"], "new_plan_id": r.plan},
-            f"To confirm: I will change membership {ms['membership_id']} from the {ms['plan']['name']} plan to "
-            f"the {r.plan.capitalize()} plan ({r.plan}). {money}; the new monthly fee is "
-            f"{quote['new_monthly_fee']} {cur}.",
+            self.t(
+                "propose_plan",
+                membership_id=ms["membership_id"],
+                current=ms["plan"]["name"],
+                new=r.plan.capitalize(),
+                plan_id=r.plan,
+                money=money,
+                fee=quote["new_monthly_fee"],
+                currency=cur,
+            ),
         )
 
     def _freeze(self, r: Req) -> Message:
@@ -315,76 +341,68 @@ class MembershipReferenceAgent(ReferenceAgentBase):
         if ms["status"] != "active":
             return self._refuse(
                 r,
-                f"freeze membership {ms['membership_id']}: it is {ms['status'].replace('_', ' ')}, "
-                "and only active memberships can be frozen.",
+                "refuse_freeze_inactive",
+                membership_id=ms["membership_id"],
+                status=self._status(ms),
             )
         if ms["freezes_used_this_year"] >= MAX_FREEZES:
-            return self._refuse(
-                r,
-                f"freeze membership {ms['membership_id']}: you have already used the "
-                f"{MAX_FREEZES} freezes allowed per calendar year.",
-            )
+            return self._refuse(r, "refuse_freeze_limit", membership_id=ms["membership_id"])
         if not r.months:
-            return self._ask(r, "months", v.ASK_MONTHS)
+            return self._ask(r, "months", self.t("ask_months"))
         if r.months > 3:
             r.months = 0
-            return self._ask(r, "months", "A freeze lasts at most 3 months. " + v.ASK_MONTHS)
+            return self._ask(r, "months", f"{self.t('freeze_max')} {self.t('ask_months')}")
         quote = self._quote("quote_freeze", membership_id=ms["membership_id"], months=r.months)
         if isinstance(quote, Message):
             return quote
         return self.propose(
             "freeze_membership",
             {"membership_id": ms["membership_id"], "months": r.months},
-            f"To confirm: I will freeze membership {ms['membership_id']} for {r.months} "
-            f"month{'s' if r.months != 1 else ''}. The freeze fee "
-            f"of {quote['freeze_fee']} {quote['currency']} is billed.",
+            self.t(
+                "propose_freeze",
+                membership_id=ms["membership_id"],
+                months=r.months,
+                plural="s" if r.months != 1 else "",
+                fee=quote["freeze_fee"],
+                currency=quote["currency"],
+            ),
         )
 
     def _unfreeze(self, r: Req) -> Message:
         ms = self.ms
         assert ms is not None
         if ms["status"] != "frozen":
-            r.done = True
-            return self.say(
-                f"Membership {ms['membership_id']} is {ms['status'].replace('_', ' ')}, not frozen. "
-                f"{v.ANYTHING_ELSE}"
+            return self._settled(
+                r, "not_frozen", membership_id=ms["membership_id"], status=self._status(ms)
             )
         return self.propose(
             "unfreeze_membership",
             {"membership_id": ms["membership_id"]},
-            f"To confirm: I will unfreeze membership {ms['membership_id']} so it is active again from today, "
-            "at no charge.",
+            self.t("propose_unfreeze", membership_id=ms["membership_id"]),
         )
 
     def _cancel(self, r: Req) -> Message:
         ms = self.ms
         assert ms is not None
         if ms["status"] == "cancelled":
-            r.done = True
-            return self.say(
-                f"Membership {ms['membership_id']} is already cancelled. {v.ANYTHING_ELSE}"
-            )
+            return self._settled(r, "already_cancelled", membership_id=ms["membership_id"])
         quote = self._quote("quote_cancellation", membership_id=ms["membership_id"])
         if isinstance(quote, Message):
             return quote
         fee, cur = quote["cancellation_fee"], quote["currency"]
         if quote["in_commitment"] and v.NO_FEE.search(r.text):
             return self._refuse(
-                r,
-                f"cancel without the fee: you are inside your commitment until "
-                f"{quote['commitment_end']}, so the cancellation fee of {fee} {cur} applies and "
-                "I cannot waive it.",
+                r, "refuse_cancel_fee", end=quote["commitment_end"], fee=fee, currency=cur
             )
         why = (
-            f"You are inside your commitment until {quote['commitment_end']}, so the cancellation fee is "
-            f"{fee} {cur}."
+            self.t("cancel_in_commitment", end=quote["commitment_end"], fee=fee, currency=cur)
             if quote["in_commitment"]
-            else f"Your commitment has ended, so the fee is {fee} {cur}."
+            else self.t("cancel_after_commitment", fee=fee, currency=cur)
         )
         return self.propose(
             "cancel_membership",
             {"membership_id": ms["membership_id"], "fee": fee},
-            f"To confirm: I will cancel membership {ms['membership_id']}. {why}",
+            self.t("propose_cancel", membership_id=ms["membership_id"], why=why),
         )
 
     def _late_fee(self) -> tuple[dict[str, Any], dict[str, Any]] | None:
@@ -400,15 +418,10 @@ class MembershipReferenceAgent(ReferenceAgentBase):
         assert ms is not None
         found = self._late_fee()
         if found is None:
-            r.done = True
-            return self.say(f"{v.NOT_FOUND} an unpaid late fee on your invoices. {v.ANYTHING_ELSE}")
+            return self._settled(r, "no_late_fee")
         inv, line = found
         if ms["late_fee_waivers_last_12_months"] >= MAX_WAIVERS:
-            return self._refuse(
-                r,
-                f"waive the late fee on invoice {inv['invoice_id']}: a late fee can be waived "
-                "once in 12 months, and you already had a waiver in the last 12 months.",
-            )
+            return self._refuse(r, "refuse_waiver", invoice_id=inv["invoice_id"])
         return self.propose(
             "waive_fee",
             {
@@ -416,8 +429,13 @@ class MembershipReferenceAgent(ReferenceAgentBase):
                 "item_id": line["item_id"],
                 "reason": "first late fee in 12 months",
             },
-            f"To confirm: I will waive the late fee of {line['amount']} {inv['currency']} (line {line['item_id']}) "
-            f"on invoice {inv['invoice_id']}.",
+            self.t(
+                "propose_waive",
+                amount=line["amount"],
+                currency=inv["currency"],
+                item_id=line["item_id"],
+                invoice_id=inv["invoice_id"],
+            ),
         )
 
     def _refund(self, r: Req) -> Message:
@@ -430,7 +448,7 @@ class MembershipReferenceAgent(ReferenceAgentBase):
             else "dues"
         )
         if what == "dues" and not r.period:
-            return self._ask(r, "charge", v.ASK_CHARGE)
+            return self._ask(r, "charge", self.t("ask_charge"))
         target = None
         for inv in self.invoices:
             for line in inv["lines"]:
@@ -441,7 +459,7 @@ class MembershipReferenceAgent(ReferenceAgentBase):
                 ):
                     target = target or (inv, line)
         if target is None:
-            return self._ask(r, "charge", f"{v.NOT_FOUND} that charge. {v.ASK_CHARGE}")
+            return self._ask(r, "charge", f"{self.t('charge_not_found')} {self.t('ask_charge')}")
         inv, line = target
         amount = Decimal(line["amount"])
         if what == "class":
@@ -462,16 +480,10 @@ class MembershipReferenceAgent(ReferenceAgentBase):
             Decimal(0),
         )
         if over <= 0 and what == "class":
-            return self._refuse(
-                r,
-                f"refund the class drop-in on invoice {inv['invoice_id']}: you have no paid class "
-                "entitlement. Check-ins are visit logs, not entitlements, so they do not cover a class.",
-            )
+            return self._refuse(r, "refuse_class", invoice_id=inv["invoice_id"])
         if over <= 0:
             return self._refuse(
-                r,
-                f"refund line {line['item_id']} on invoice {inv['invoice_id']}: it was charged "
-                "correctly, so there is no overcharge to refund.",
+                r, "refuse_no_overcharge", item_id=line["item_id"], invoice_id=inv["invoice_id"]
             )
         text = line["amount"] if over == amount else str(over)
         cur = inv["currency"]
@@ -484,26 +496,25 @@ class MembershipReferenceAgent(ReferenceAgentBase):
                 "currency": cur,
                 "reason": f"overcharge ({what})",
             },
-            f"To confirm: I will request a refund of {text} {cur} for line {line['item_id']} "
-            f"({line['description']}) on invoice {inv['invoice_id']}. A human approver must approve it.",
+            self.t(
+                "propose_refund",
+                amount=text,
+                currency=cur,
+                item_id=line["item_id"],
+                description=line["description"],
+                invoice_id=inv["invoice_id"],
+            ),
         )
 
     def _balance(self, r: Req) -> Message:
         assert self.entitlements is not None
-        kinds = [
-            ("guest_pass", v.GUEST, "guest passes"),
-            ("pt_session", v.PT, "personal-training sessions"),
-            ("classes", v.CLASS, "classes"),
-        ]
-        kind = next(((k, label) for k, pattern, label in kinds if pattern.search(r.text)), None)
+        kinds = [("guest_pass", v.GUEST), ("pt_session", v.PT), ("classes", v.CLASS)]
+        kind = next((k for k, pattern in kinds if pattern.search(r.text)), None)
         if kind is None:
-            return self._ask(r, "kind", v.ASK_BALANCE)
-        left = sum(e["remaining"] for e in self.entitlements if e["kind"] == kind[0])
+            return self._ask(r, "kind", self.t("ask_balance"))
+        left = sum(e["remaining"] for e in self.entitlements if e["kind"] == kind)
         r.done = True
-        self.notes.append(
-            f"You have {left} {kind[1]} left (paid entitlements; check-ins are visits, not "
-            "entitlements)."
-        )
+        self.notes.append(self.t("balance", left=left, label=self.t(f"label_{kind}")))
         return self.plan()
 
     def _dispute(self, r: Req) -> Message:
@@ -523,6 +534,6 @@ class MembershipReferenceAgent(ReferenceAgentBase):
             reference=reference,
         )
         return Message.assistant(
-            f"I understand you dispute this charge; a colleague will review it. {v.TRANSFER}",
+            self.t("dispute"),
             step.tool_calls,
         )

@@ -1,21 +1,30 @@
 """`sandbox/scripted` for membership: a member who follows their scenario.
 
-They reveal what they know when asked (email, or member number and date of birth — a wrong
-date first when the scenario says so, corrected once the agent repeats it), state their
-requests one at a time or all at once, confirm a summary only when it matches what they want
-(otherwise correct it), accept a refusal that cites the policy, and pursue every request
-before saying goodbye. The persona (the engine's ScriptedUserBase) decides how they say it and
-when they give up. They read only the agent's text.
+They read the agent's message by what it asks and the entities it names (the engine's
+`UtteranceReader` with membership's entities, `vocab.READER`), not by the reference agent's
+phrases, in English or Chinese. They give the identity fields asked for (email, or member
+number and date of birth — a wrong date first when the scenario says so, corrected once the
+agent repeats it), answer the slot or choice asked, state their requests one at a time or all
+at once, and say yes to a proposal whose action and entities match what they want (otherwise
+they correct it, or decline a fee they will not pay). They know what they want, not what the
+policy allows: a proposal the policy forbids gets the same yes, and the guard and the oracle
+judge it. They accept a refusal (a reason makes it settled; without one they ask why once)
+and a transfer, and pursue every request before saying goodbye. When they cannot tell what is
+asked they say so, which costs patience like a repeated question. The persona (the engine's
+ScriptedUserBase) decides how they say it and when they give up.
 """
 
 from __future__ import annotations
 
+import re
+from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from evals.domains.membership.scripted import vocab as v
 from evals.engine.messages import Signal
 from evals.engine.persona import Level
 from evals.engine.sandbox import ScriptedUserBase
+from evals.engine.understanding.utterances import Act, ActKind, Reading, option_key
 
 AFFIRM_EN = [
     "Yes, please go ahead.",
@@ -29,15 +38,29 @@ AFFIRM_EN = [
 AFFIRM_ZH = ["是的，请继续。", "确认。", "好的，可以。"]
 GOODBYE = ["No, that's all. Thanks!", "That's everything, thank you.", "Nothing else, bye."]
 LABELS = {"guest_pass": "guest passes", "pt_session": "personal-training sessions"}
-# Words by which the member recognises which of their requests an agent's refusal is about.
-REFUSAL_TOPIC = {
-    "plan_change": ("plan", "downgrade", "upgrade"),
-    "freeze": ("freeze",),
-    "unfreeze": ("unfreeze",),
-    "cancel": ("cancel",),
-    "waive": ("waive",),
-    "refund": ("refund",),
+UNSURE = [
+    "Sorry, what do you need from me?",
+    "Sorry, I don't follow. What do you need from me?",
+    "I'm not sure what you're asking me.",
+]
+# The reader's action -> the member's request it is about.
+ACTION_INTENT = {
+    "change_plan": "plan_change",
+    "upgrade": "plan_change",
+    "downgrade": "plan_change",
+    "freeze": "freeze",
+    "unfreeze": "unfreeze",
+    "cancel": "cancel",
+    "waive": "waive",
+    "refund": "refund",
+    "handoff": "dispute",
+    "transfer": "dispute",
 }
+IDENTITY_SLOTS = {"email", "member_id", "membership_id", "dob", "name"}
+CHARGE_SLOTS = {"charge", "date", "invoice_id", "amount", "description", "item", "reason"}
+# "from the Plus plan to the Premium plan": the plan a change goes *to*.
+TO_PLAN = re.compile(r"(?:\bto|\binto|\bonto|为|成|到|至)\s*(?:the\s+)?$", re.I)
+NUMBER = re.compile(r"\d|[一二两三四五六七八九十]")
 
 
 def _slip(dob: str) -> str:
@@ -158,10 +181,18 @@ class MembershipScriptedUser(ScriptedUserBase):
             return text + " But I have a class pack. Please refund it."
         return f"I didn't use the gym in {r['period']}, so please refund my {r['period']} dues of {amount}."
 
-    def _identity(self) -> str:
+    def _identity(self, slots: tuple[str, ...] = ()) -> str:
+        """The identity fields asked for (`slots`, the reader's; none: the member's choice),
+        from what the member knows: one who does not remember their email says so."""
         ident = self.identity
-        if ident["gives"] == "email":
+        by_number = {"member_id", "membership_id", "dob"} & set(slots)
+        if ident["gives"] == "email" and ("email" in slots or not by_number):
             return self.pick([f"My email is {ident['email']}.", f"It's {ident['email']}."])
+        prefix = "I don't remember which email I used. " if slots == ("email",) else ""
+        return prefix + self._number_and_dob()
+
+    def _number_and_dob(self) -> str:
+        ident = self.identity
         dob = ident["dob"]
         wrong = ident.get("wrong_dob") or ""
         if dob not in self.fixed and not self.mistakes:
@@ -203,21 +234,53 @@ class MembershipScriptedUser(ScriptedUserBase):
         stated_open = [i for i in self._open() if i in self.stated]
         return stated_open[0] if stated_open else (self._open() or [0])[0]
 
-    def _matches(self, r: dict[str, Any], low: str) -> bool:
+    def _about(self, act: Act, *, settles: bool = False) -> int | None:
+        """The open request an act concerns: by its action, else by the entities it names.
+        An act that `settles` one (done, refused) must not name other values than its own."""
+        intent = ACTION_INTENT.get(act.action, "")
+        by_action = [
+            i
+            for i in self._open()
+            if self.requests[i]["intent"] == intent
+            and not (settles and self._compare(self.requests[i], act) == "wrong")
+        ]
+        if by_action:
+            return by_action[0]
+        for i in self._open():
+            if self._named(self.requests[i], act):
+                return i
+        return None
+
+    def _named(self, r: dict[str, Any], act: Act) -> bool:
+        """Whether the act names a value of request `r` (its plan, months, amount, entitlement)."""
         intent = r["intent"]
         if intent == "plan_change":
-            return r["plan_name"].lower() in low and "plan" in low
+            return r["plan"] in act.values("plan")
         if intent == "freeze":
-            return "freeze" in low and f"{r['months']} month" in low
-        if intent == "unfreeze":
-            return "unfreeze" in low
-        if intent == "cancel":
-            return "cancel" in low and bool(r["accept_fee"])
-        if intent == "waive":
-            return "waive" in low and r["amount"] in low
-        if intent == "refund":
-            return "refund" in low and r["amount"] in low
+            return f"P{r['months']}M" in act.values("duration")
+        if intent in ("waive", "refund"):
+            return _money(r) in act.values("money")
+        if intent == "balance":
+            return r["kind"] in act.values("entitlement")
         return False
+
+    def _compare(self, r: dict[str, Any], act: Act) -> str:
+        """A proposal against what the member wants: "yes", "fee" (a cancellation fee they
+        will not pay) or "wrong" (another plan, duration or amount than theirs)."""
+        intent = r["intent"]
+        if intent == "plan_change":
+            target = _target_plan(act.text)
+            return "yes" if target in ("", r["plan"]) else "wrong"
+        if intent == "freeze":
+            durations = act.values("duration")
+            return "yes" if not durations or f"P{r['months']}M" in durations else "wrong"
+        if intent == "cancel":
+            fees = [_amount(m) for m in act.values("money")]
+            return "fee" if not r["accept_fee"] and any(fees) else "yes"
+        if intent in ("waive", "refund"):
+            money = act.values("money")
+            return "yes" if not money or _money(r) in money else "wrong"
+        return "yes" if intent != "balance" else "wrong"
 
     def _affirm(self, i: int) -> str:
         """A yes, as this persona says it: hesitant, hurried, or with the next request bundled
@@ -233,75 +296,188 @@ class MembershipScriptedUser(ScriptedUserBase):
             return f"{text} Also, {self._state(unstated[0])}"
         return text
 
-    def _decline(self) -> str:
-        """A no to a summary that does not match: a request the member drops (one the policy
-        refuses, a cancellation with a fee they won't pay) or what they want instead."""
-        focus = self.requests[self._focus()]
-        if focus.get("expect") == "refusal" or (
-            focus["intent"] == "cancel" and not focus["accept_fee"]
-        ):
-            self.done.add(self._focus())
-            return "No, don't do that then."
-        return f"No, that's not right. {self._state(self._focus())}"
+    def _go_ahead(self, act: Act, reading: Reading) -> str:
+        """The answer to a proposal: yes when its action and entities match a request, else
+        what the member wants instead (or no, to a fee they will not pay)."""
+        about, act = self._proposed(act, reading)
+        if about is None:
+            return self._decline()
+        verdict = self._compare(self.requests[about], act)
+        if verdict == "yes":
+            self.confirmed = about
+            return self._affirm(about)
+        if verdict == "fee":
+            self.done.add(about)
+            return "No, I won't pay a cancellation fee. Don't cancel it then."
+        return self._decline(about)
 
-    def reply(self, agent_text: str) -> tuple[str, Signal]:
-        low = agent_text.lower()
-        shared = self.first_moves(low, v.TRANSFER)
-        if shared is not None:
-            return shared
-        if v.DONE.lower() in low and self.confirmed is not None:
-            self.done.add(self.confirmed)
-            self.confirmed = None
-        elif "won't do that" in low and self.confirmed is not None:
+    def _proposed(self, act: Act, reading: Reading) -> tuple[int | None, Act]:
+        """The request a go-ahead question is about, and the act to compare with it: the
+        question's own clauses, else the whole message (a summary may name what it acts on
+        outside the question's clauses)."""
+        about = self._about(act)
+        if about is None:
+            act = Act(act.kind, act.action, entities=reading.entities, text=reading.text)
+            about = self._about(act)
+        return about, act
+
+    def _decline(self, about: int | None = None) -> str:
+        """A no to a proposal that is not what the member wants, saying what they want: request
+        `about` with other values, or (None) nothing they asked for."""
+        if about is None:
+            return f"No, that's not what I asked for. {self._state(self._focus())}"
+        return f"No, that's not right. {self._state(about)}"
+
+    def _settle(self, reading: Reading) -> tuple[str, Signal] | None:
+        """Take in what the agent says it did, refused or told: those requests are settled.
+        A reply when the member objects (a yes the agent did not act on, a refusal without a
+        reason)."""
+        question = reading.first(ActKind.CONFIRM)
+        # A summary in the past tense ("your plan switches to Plus") is part of the proposal.
+        proposed = self._proposed(question, reading)[0] if question is not None else None
+        for act in reading.of(ActKind.DONE):
+            about = self._about(act, settles=True)
+            if about is not None and about == proposed:
+                continue
+            if about is None:
+                about = self.confirmed  # what was done is what they just said yes to
+            if about is not None:
+                self.done.add(about)
+                if about == self.confirmed:
+                    self.confirmed = None
+        for act in reading.acts:
+            if act.kind in (ActKind.CHOICE, ActKind.ASK):
+                continue
+            for i in self._open():
+                r = self.requests[i]
+                if r["intent"] == "balance" and self._named(r, act) and NUMBER.search(act.text):
+                    self.done.add(i)
+        refusals = reading.of(ActKind.REFUSE)
+        cue = (
+            not refusals and not reading.has(ActKind.CONFIRM) and v.REFUSAL_CUE.search(reading.text)
+        )
+        if not refusals and not cue:
+            return None
+        if self.confirmed is not None and not any(a.reason for a in refusals):
             # The agent did not take the yes: say it again rather than drop the request.
             i, self.confirmed = self.confirmed, None
             return f"But I said yes. {self._state(i)}", Signal.NONE
-        if v.CONFIRM_TAIL.lower() in low:
-            for i in self._open():
-                r = self.requests[i]
-                if self._matches(r, low):
-                    self.confirmed = i
-                    return self._affirm(i), Signal.NONE
-            return self._decline(), Signal.NONE
-        for i in self._open():
-            r = self.requests[i]
-            if r["intent"] == "balance" and LABELS[r["kind"]] in low and " left" in low:
-                self.done.add(i)
-        if v.SORRY_CANT.lower() in low and self._open():
-            refused = low.split(v.SORRY_CANT.lower(), 1)[1]
-            about = [
-                i
-                for i in self._open()
-                if any(w in refused for w in REFUSAL_TOPIC.get(self.requests[i]["intent"], ()))
-            ]
-            self.done.add(about[0] if about else self._focus())
-        return self._answer(low)
+        if not self._open():
+            return None
+        refused = [i for i in (self._about(a, settles=True) for a in refusals) if i is not None]
+        first = refused[0] if refused else self._focus()
+        if refusals and not any(a.reason for a in refusals) and not self.questions[f"why:{first}"]:
+            self.questions[f"why:{first}"] += 1
+            return self.pick(["Why not?", "Can you tell me why?"]), Signal.NONE
+        self.done.update(refused or [first])
+        return None
 
-    def _answer(self, low: str) -> tuple[str, Signal]:
-        focus = self._focus()
-        questions = [
-            ("which plan", "plan", ("plan_change",)),
-            ("how many months", "months", ("freeze",)),
-            ("which charge", "charge", ("refund", "waive", "dispute")),
-            ("which entitlement", "kind", ("balance",)),
+    def reply(self, agent_text: str) -> tuple[str, Signal]:
+        low = agent_text.lower()
+        for wrong, right in list(self.mistakes.items()):
+            if wrong.lower() in low:
+                del self.mistakes[wrong]
+                self.fixed.add(right)
+                return f"Sorry, my mistake: it's {right}, not {wrong}.", Signal.NONE
+        reading = v.READER.read(agent_text)
+        if reading.has(ActKind.HANDOFF):
+            self.finished = True
+            return "Okay, thank you.", Signal.STOP
+        objection = self._settle(reading)
+        if objection is not None:
+            return objection
+        for kind in (ActKind.CONFIRM, ActKind.VERIFY, ActKind.ASK, ActKind.CHOICE, ActKind.CHECK):
+            act = reading.first(kind)
+            if act is not None:
+                return self._answer(act, reading)
+        if reading.has(ActKind.NOT_FOUND):
+            act = reading.first(ActKind.NOT_FOUND)
+            assert act is not None
+            if {"account", "member_id", "email", "dob"} & set(act.slots):
+                return self._verify(act)
+        return self._next(reading)
+
+    def _answer(self, act: Act, reading: Reading) -> tuple[str, Signal]:
+        if act.kind is ActKind.CONFIRM:
+            return self._go_ahead(act, reading), Signal.NONE
+        if act.kind is ActKind.CHECK:
+            # A yes/no question: about a request (a go-ahead), about their details, or about
+            # nothing they can name ("Can I help with something else?": what comes next).
+            if self._about(act) is not None:
+                return self._go_ahead(act, reading), Signal.NONE
+            if any(e.kind in ("email", "member_id", "date") for e in act.entities):
+                return "Yes, that's right.", Signal.NONE
+            return self._next(reading)
+        if act.kind is ActKind.VERIFY or IDENTITY_SLOTS & set(act.slots):
+            return self._verify(act)
+        return self._detail(act)
+
+    def _verify(self, act: Act) -> tuple[str, Signal]:
+        if self.skeptical_now("identity"):
+            return self.pick(
+                ["Why do you need my personal details?", "Why do you need that?"]
+            ), Signal.NONE
+        if self.asked("identity"):
+            return self.abandon()
+        text = self._identity(act.slots)
+        if (
+            self.persona.incoherence is Level.HIGH
+            and self._open()
+            and self._focus() not in self.stated
+        ):
+            text = f"{self._state(self._focus())} oh and {text}"
+        return text, Signal.NONE
+
+    def _detail(self, act: Act) -> tuple[str, Signal]:
+        """The slot or the choice asked, about the request it concerns."""
+        slots = set(act.slots)
+        wanted = [
+            ("plan", "plan", ("plan_change",), {"plan"}),
+            ("months", "months", ("freeze",), {"duration", "quantity"}),
+            ("kind", "kind", ("balance",), {"entitlement"}),
+            ("charge", "charge", ("refund", "waive", "dispute"), CHARGE_SLOTS),
         ]
-        for phrase, kind, intents in questions:
-            if phrase in low:
+        options = " | ".join(act.options)
+        for kind, fact, intents, slot_names in wanted:
+            about = [i for i in self._open() if self.requests[i]["intent"] in intents]
+            if not about:
+                continue
+            r = self.requests[about[0]]
+            if slots & slot_names or (options and self._offers(r, act)):
                 if self.asked(kind):
                     return self.abandon()
-                # Answer about the request the question concerns, not just the latest one.
-                about = [i for i in self._open() if self.requests[i]["intent"] in intents]
-                return self._fact(kind, self.requests[about[0] if about else focus]), Signal.NONE
-        if v.ANYTHING_ELSE.lower() in low or v.HOW_CAN_I_HELP.lower() in low:
-            remaining = self._open()
-            if not remaining:
-                self.finished = True
-                return self.pick(GOODBYE), Signal.STOP
-            nxt = next((i for i in remaining if i not in self.stated), remaining[0])
-            if nxt in self.stated:
-                return f"You haven't finished my other request. {self._state(nxt)}", Signal.NONE
-            return self._state(nxt), Signal.NONE
-        return self._state(focus), Signal.NONE
+                return self._fact(fact, r), Signal.NONE
+        return self._unsure()
+
+    def _offers(self, r: dict[str, Any], act: Act) -> bool:
+        """Whether a choice's options include the member's own value."""
+        intent = r["intent"]
+        if intent == "plan_change":
+            return any(r["plan"] in option_key(o) for o in act.options)
+        if intent == "balance":
+            return r["kind"] in act.values("entitlement")
+        if intent == "freeze":
+            return any(str(r["months"]) in o for o in act.options)
+        return False
+
+    def _unsure(self) -> tuple[str, Signal]:
+        if self.asked("unclear"):
+            return self.abandon()
+        return self.pick(UNSURE), Signal.NONE
+
+    def _next(self, reading: Reading) -> tuple[str, Signal]:
+        """Nothing asked of the member: go on with what is still open, or say goodbye."""
+        remaining = self._open()
+        if not remaining:
+            self.finished = True
+            return self.pick(GOODBYE), Signal.STOP
+        said = set(reading.kinds) - {ActKind.UNCLEAR}
+        if not said:
+            return self._unsure()
+        nxt = next((i for i in remaining if i not in self.stated), remaining[0])
+        if nxt in self.stated and said & {ActKind.CLOSING, ActKind.GREETING}:
+            return f"You haven't finished my other request. {self._state(nxt)}", Signal.NONE
+        return self._state(nxt), Signal.NONE
 
     def _fact(self, kind: str, r: dict[str, Any]) -> str:
         if kind == "plan":
@@ -313,3 +489,26 @@ class MembershipScriptedUser(ScriptedUserBase):
                 self._refund(r) if r["intent"] == "refund" else self._state(self.requests.index(r))
             )
         return f"The {LABELS.get(r.get('kind', ''), 'guest passes')}."
+
+
+def _money(r: dict[str, Any]) -> str:
+    return f"{r['amount']} {r['currency']}"
+
+
+def _amount(money: str) -> Decimal:
+    try:
+        return Decimal(money.split()[0])
+    except (InvalidOperation, IndexError):
+        return Decimal(0)
+
+
+def _target_plan(text: str) -> str:
+    """The plan a proposed change goes to: the one named after "to" ("from Plus to Premium"),
+    else the last one named; "" when none is."""
+    found = [
+        (m, v.PLAN_NAMES.get(m.group(0), m.group(0).lower())) for m in v.PLAN_PATTERN.finditer(text)
+    ]
+    for m, plan in found:
+        if TO_PLAN.search(text[max(0, m.start() - 12) : m.start()]):
+            return plan
+    return found[-1][1] if found else ""

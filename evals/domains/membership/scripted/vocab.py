@@ -1,10 +1,14 @@
-"""The vocabulary the offline membership agent and member share: how member numbers, dates
-of birth, emails, plans, months and amounts are written, and the agent's stock phrases. Both
-sides parse *text* with these; nothing else passes between them."""
+"""The vocabulary of the offline membership agent and member: how member numbers, dates of
+birth, emails, plans, months and amounts are written (the agent parses the member with these),
+the entities and verbs the member's reader knows (`READER`), and the reference agent's original
+questions (its every sentence, in each wording, is in phrasings.py). Nothing but text passes
+between them."""
 
 from __future__ import annotations
 
 import re
+
+from evals.engine.understanding.utterances import EntityPattern, UtteranceReader
 
 MEMBER_NUMBER = re.compile(r"\b(M\d{6})\b")
 DOB = re.compile(r"\b(\d{4}-\d{2}-\d{2})\b")
@@ -59,7 +63,7 @@ CLASS = re.compile(r"\bclass|drop-in", re.I)
 GUEST = re.compile(r"guest", re.I)
 PT = re.compile(r"personal.training|\bPT\b|training session", re.I)
 
-# Agent phrases (the member recognises these).
+# The reference agent's original questions.
 ASK_IDENTITY = (
     "Before I can help, I need to verify your identity. Could you give me the email address "
     "of your account, or your member number and date of birth?"
@@ -74,11 +78,57 @@ ASK_CHARGE = "Which charge do you mean? Please tell me the invoice month and wha
 ASK_BALANCE = "Which entitlement do you mean: classes, guest passes or personal-training sessions?"
 ANYTHING_ELSE = "Is there anything else I can help you with?"
 HOW_CAN_I_HELP = "How can I help you today?"
-CONFIRM_TAIL = "Shall I proceed?"
-DONE = "Done:"
-NOT_FOUND = "I couldn't find"
-SORRY_CANT = "I'm sorry, I can't"
 TRANSFER = "YOU ARE BEING TRANSFERRED TO A HUMAN AGENT. PLEASE HOLD ON."
+
+
+# What the member reads in an agent's message beyond the core entities: membership's bare
+# identifiers, its plans (capitalised, or named as a plan) and its entitlements.
+PLAN_NAMES = {
+    "Basic": "basic",
+    "Plus": "plus",
+    "Premium": "premium",
+    "基础版": "basic",
+    "进阶版": "plus",
+    "高级版": "premium",
+}
+PLAN_PATTERN = re.compile(
+    r"(?<![A-Za-z])(Basic|Plus|Premium)(?![A-Za-z])"
+    r"|(?<![A-Za-z])(?i:(basic|plus|premium))(?= (?:plan|tier|membership))"
+    r"|(基础版|进阶版|高级版)"
+)
+ENTITIES = (
+    EntityPattern("membership_id", re.compile(r"(?<![A-Za-z0-9])(MS\d{6})(?!\d)")),
+    EntityPattern("member_id", re.compile(r"(?<![A-Za-z0-9])(M\d{6})(?!\d)")),
+    EntityPattern("invoice_id", re.compile(r"(?<![A-Za-z0-9])(INV-\d{6}-\d{2})(?!\d)")),
+    EntityPattern("plan", PLAN_PATTERN, lambda s: PLAN_NAMES.get(s, s.lower())),
+    EntityPattern.terms(
+        "entitlement",
+        {
+            "guest_pass": ("guest pass", "guest passes", "访客券", "访客通行证", "嘉宾券"),
+            "pt_session": (
+                "personal-training session",
+                "personal-training sessions",
+                "personal training session",
+                "personal training sessions",
+                "PT session",
+                "PT sessions",
+                "私教课",
+                "私人教练课",
+            ),
+            "classes": ("class", "classes", "class pack", "团课", "课程"),
+        },
+    ),
+)
+# Membership's verbs the core reader does not know.
+ACTIONS = {
+    "unfreeze": r"unfreez|reactivat|解冻",
+}
+READER = UtteranceReader(entities=ENTITIES, actions=ACTIONS)
+# A refusal the core reader can miss ("I can't cancel without the fee"): the member still hears
+# a no in it.
+REFUSAL_CUE = re.compile(
+    r"\b(?:can't|cannot|can not|unable|not able|not possible|won't)\b|无法|不能|不可以", re.I
+)
 
 
 def clean(text: str) -> str:

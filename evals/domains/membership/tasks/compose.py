@@ -120,7 +120,7 @@ def _task(n: int, name: str, variant: str, m: Member, parts: list[Part], ordered
     handoff = next(
         (str(g.arguments["category"]) for g in gold if g.name == "transfer_to_human"), ""
     )
-    refusal = any(r.get("expect") == "refusal" for r in requests)
+    refusal = any(p.refused for p in parts)
     kind = (
         TaskKind.REFUSAL
         if refusal and not gold

@@ -85,19 +85,21 @@ class Ctx:
 
 class Part(NamedTuple):
     """One request of a task: what the member asks (the scenario's), the gold writes, what the
-    agent must say (each entry a tuple of alternatives) and what it must have looked up (each
-    entry a tuple of alternative READs; see `Task.required_reads`)."""
+    agent must say (each entry a tuple of alternatives), what it must have looked up (each
+    entry a tuple of alternative READs; see `Task.required_reads`) and whether the policy
+    refuses it. The request says only what the member wants: never whether it will be refused."""
 
     request: dict[str, Any]
     gold: list[GoldCall]
     communicate: list[tuple[str, ...]]
     reads: tuple[tuple[GoldCall, ...], ...] = ()
+    refused: bool = False
 
 
 def _refusal(req: dict[str, Any], why: tuple[str, ...], *reads: tuple[GoldCall, ...]) -> Part:
     """A request the policy refuses: nothing changes; the agent must have read the record the
     rule decides on and give the rule's reason (in the words of policy.md or policy.zh.md)."""
-    return Part({**req, "expect": "refusal"}, [], [REFUSAL_MARKERS, why], reads)
+    return Part(req, [], [REFUSAL_MARKERS, why], reads, refused=True)
 
 
 def _membership_read(c: Ctx, quote: str = "") -> tuple[GoldCall, ...]:
@@ -335,7 +337,7 @@ def dispute_late_fee(c: Ctx) -> Part:
             {"category": "dispute", "summary": "", "member_id": c.member.id, "reference": inv.id},
         )
     ]
-    return Part(req, gold, [("transfer",)])
+    return Part(req, gold, [("transfer", "转接", "转人工")])
 
 
 def dispute_cancellation_fee(c: Ctx) -> Part:
@@ -346,12 +348,13 @@ def dispute_cancellation_fee(c: Ctx) -> Part:
             {"category": "dispute", "summary": "", "member_id": c.member.id, "reference": c.ms.id},
         )
     ]
-    return Part(req, gold, [("transfer",)])
+    return Part(req, gold, [("transfer", "转接", "转人工")])
 
 
 def _balance(c: Ctx, kind: str, label: str) -> Part:
     ent = next(e for e in c.world.entitlements_of(c.member.id) if e.kind == kind)
-    alts = (f"{ent.remaining} {label}",) + (
+    zh = {"guest_pass": "张访客券", "pt_session": "节私教课"}[kind]
+    alts = (f"{ent.remaining} {label}", f"{ent.remaining} {zh}") + (
         (f"{ent.remaining} pt session",) if kind == "pt_session" else ()
     )
     return Part({"intent": "balance", "kind": kind}, [], [alts])
