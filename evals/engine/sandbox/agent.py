@@ -1,16 +1,5 @@
 """Base of rule-based reference agents: message bookkeeping, tool calls, confirmation
-handling, the hooks where an injected fault (evals.engine.faults) changes one behaviour, and
-the answers every agent owes a persona whatever the domain (docs/evals-engine.md, "Personas"):
-
-- a read-back request ("Can you read me back exactly what you changed?", a low-trust
-  customer): the changes made since the last read-back, each as the summary the customer
-  approved, so the action and its ids and amounts are restated;
-- "Why not?" after a refusal (a skeptical customer): the reason of the agent's last refusal;
-- a push-back on a refusal ("can't you make an exception?", an angry or frustrated, impolite
-  customer): the refusal again, with its reason, and no exception.
-
-The answer is followed by what the agent would have said next (the pending confirmation, or
-the domain's `plan()`); the domain never sees the request, so its notes stay about the task."""
+handling, and the hooks where an injected fault (evals.engine.faults) changes one behaviour."""
 
 from __future__ import annotations
 
@@ -18,7 +7,6 @@ import json
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from decimal import Decimal
 from enum import StrEnum
 from typing import Any
@@ -27,7 +15,6 @@ from evals.engine.messages import Message, Role, Signal, ToolCall
 from evals.engine.policy import customer_answer
 from evals.engine.tools import Actor, ToolKind
 from evals.engine.understanding.answers import Answer
-from evals.engine.understanding.utterances import ActKind, UtteranceReader
 
 
 class Fault(StrEnum):
@@ -39,22 +26,6 @@ class Fault(StrEnum):
     WRONG_ORDER = "wrong_order"
     END_BEFORE_USER = "end_before_user"
 
-
-# What a customer's message asks of the agent itself, in English and Chinese: generic requests,
-# no domain phrases, matched on the whole message (the persona phrases of sandbox/user.py and
-# the ways people say them).
-READ_BACK = re.compile(
-    r"\bread (?:it |that |me |them )*back\b|exactly what (?:you|was) changed|复述|改了什么",
-    re.IGNORECASE,
-)
-WHY_NOT = re.compile(r"^\W*(?:why not|why can'?t you)\b|^\W*为什么不", re.IGNORECASE)
-PUSH_BACK = re.compile(r"make an exception|破例|通融", re.IGNORECASE)
-# A refusal's reason is what follows its colon, to the end of the sentence ("I can't cancel
-# order 1: it shipped.").
-_AFTER_COLON = re.compile(r"[:：]\s*(.+?)(?:[.。!?！？](?:\s|$)|$)", re.DOTALL)
-# A summary's lead-in ("To confirm:") reads as a question, not as the change: dropped.
-_LEAD_IN = re.compile(r"^\s*[A-Za-z ,]{1,24}:\s+")
-_READER = UtteranceReader()
 
 _ITEM_ID = re.compile(r'"item_id":"([^"]+)"')
 _AMOUNT = re.compile(r"^\d+\.\d{2}$")
@@ -84,25 +55,6 @@ def _other_amount(value: str) -> str:
     return str(amount - step if amount > step else amount + step)
 
 
-@dataclass(frozen=True, slots=True)
-class Change:
-    """A write that succeeded: the tool, its arguments, and the summary the customer approved
-    ("" when it was written without one, as under the skip-confirmation fault)."""
-
-    name: str
-    args: Mapping[str, Any]
-    summary: str
-
-    def restated(self) -> str:
-        """The change in words: the approved summary in the past (its action, ids and
-        amounts as the customer saw them), else the tool and its arguments."""
-        summary = _LEAD_IN.sub("", self.summary, count=1).strip()
-        if summary:
-            return f"Done, exactly as you approved: {summary}"
-        listed = ", ".join(f"{key} {value}" for key, value in self.args.items())
-        return f"Done: {self.name.replace('_', ' ')} ({listed})."
-
-
 class ReferenceAgentBase(ABC):
     """Subclasses implement `observe_user(text)`, `observe_tool(name, args, content, error)`
     and `plan() -> Message` (the next step when no confirmation is pending). They propose a
@@ -122,14 +74,6 @@ class ReferenceAgentBase(ABC):
         self.writes_done = 0
         self.seen_item_ids: list[str] = []
         self.last_user = ""
-        # What was written, for a customer who asks to hear it back: every successful write,
-        # how many were already read back, and the summary approved for each call in flight.
-        self.changes: list[Change] = []
-        self._read_back = 0
-        self._approved: dict[str, str] = {}
-        self._summary = ""
-        self._said = ""  # the agent's last message to the customer
-        self._prefix = ""  # an answer owed to the customer, said before the next message
         # Dual control: the customer has tools of its own (only then can the end-before-user
         # fault show: it hangs up once its own writes are done, before the customer's part).
         tools = getattr(domain, "tools", None)
@@ -141,13 +85,6 @@ class ReferenceAgentBase(ABC):
     # -- protocol ------------------------------------------------------------------------
 
     def respond(self, messages: Sequence[Message], tools: Sequence[Mapping[str, Any]]) -> Message:
-        reply = self._next(messages)
-        if self._prefix and reply.content and not reply.tool_calls:
-            reply = Message.assistant(f"{self._prefix} {reply.content}", signal=reply.signal)
-            self._prefix = ""
-        return reply
-
-    def _next(self, messages: Sequence[Message]) -> Message:
         new = messages[self._seen :]
         self._seen = len(messages)
         user_spoke = False
@@ -155,25 +92,15 @@ class ReferenceAgentBase(ABC):
             if m.role is Role.USER:
                 self.last_user = m.content
                 user_spoke = True
-            elif m.role is Role.ASSISTANT and m.content:
-                self._said = m.content
             elif m.role is Role.TOOL:
                 name, args = self._inflight.pop(m.tool_call_id, ("", {}))
-                summary = self._approved.pop(m.tool_call_id, "")
                 if not m.error and name in self._write_tools:
                     self.writes_done += 1
-                    self.changes.append(Change(name, args, summary))
                 if not m.error:
                     for item_id in _ITEM_ID.findall(m.content):
                         if item_id not in self.seen_item_ids:
                             self.seen_item_ids.append(item_id)
                 self.observe_tool(name, args, m.content, m.error)
-        owed = self._owed(self.last_user) if user_spoke else ""
-        if owed:
-            # Answer what the customer asked of the agent itself, then carry on where it was
-            # (the answer waits for the next message with text if a tool call comes first).
-            self._prefix = owed
-            return self.plan() if self.pending is None else self._ask_again()
         if user_spoke:
             if self.pending is not None:
                 name, args, summary = self.pending
@@ -183,7 +110,6 @@ class ReferenceAgentBase(ABC):
                     self.pending = None
                     if answer.aside:
                         self.observe_user(answer.aside)  # a request bundled after the yes
-                    self._summary = summary
                     return self.write(name, args)
                 if answer.answer in (Answer.QUESTION, Answer.UNCLEAR) and not self.has_new_facts(
                     self.last_user
@@ -207,41 +133,12 @@ class ReferenceAgentBase(ABC):
             return Message.assistant(reply.content, signal=Signal.END)
         return reply
 
-    def _owed(self, text: str) -> str:
-        """The answer owed to a customer asking to hear the changes back, asking why after a
-        refusal, or pushing back on one; "" when the message asks none of these."""
-        if READ_BACK.search(text):
-            fresh = self.changes[self._read_back :] or self.changes
-            self._read_back = len(self.changes)
-            if not fresh:
-                return "I have not changed anything on your account."
-            return " ".join(c.restated() for c in fresh)
-        if not (WHY_NOT.search(text) or PUSH_BACK.search(text)):
-            return ""
-        refusal = _READER.read(self._said).first(ActKind.REFUSE)
-        if refusal is None:
-            return ""
-        start = max(self._said.find(refusal.text[:16]), 0)
-        after = _AFTER_COLON.search(self._said, start)
-        reason = (
-            (refusal.reason or (after.group(1) if after else refusal.text)).strip().rstrip(".。")
-        )
-        if WHY_NOT.search(text):
-            return f"Because {reason}."
-        return f"I understand, but I can't make an exception: {reason}."
-
-    def _ask_again(self) -> Message:
-        assert self.pending is not None
-        return self.say(f"{self.pending[2]} Shall I proceed? (yes/no)")
-
     # -- helpers for subclasses ----------------------------------------------------------
 
     def call(self, name: str, **args: Any) -> Message:
         self._calls += 1
         call_id = f"call_{self._calls}"
         self._inflight[call_id] = (name, args)
-        if name in self._write_tools:
-            self._approved[call_id], self._summary = self._summary, ""
         raw = json.dumps(args, ensure_ascii=False, separators=(",", ":"))
         return Message.assistant("", (ToolCall(call_id, name, raw),))
 
@@ -252,7 +149,6 @@ class ReferenceAgentBase(ABC):
         """Summarise a write and ask for confirmation (or, with the skip-confirmation fault,
         write straight away)."""
         if self.fault is Fault.SKIP_CONFIRMATION:
-            self._summary = summary
             return self.write(name, args)
         self.pending = (name, args, summary)
         return self.say(f"{summary} Shall I proceed? (yes/no)")
