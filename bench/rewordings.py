@@ -19,6 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from evals.domains.membership.scripted.phrasings import PHRASINGS as MEMBERSHIP
 from evals.domains.retail.scripted.phrasings import PHRASINGS as RETAIL
 from evals.domains.retail.scripted.phrasings import REFERENCE as RETAIL_REFERENCE
 from evals.engine.metrics import Report
@@ -28,6 +29,7 @@ from evals.engine.runner import MemorySink, RunSpec, run
 # gains rewordings adds its line here.
 PHRASINGS: Mapping[str, tuple[str, Sequence[str]]] = {
     "retail": (RETAIL_REFERENCE, tuple(RETAIL)),
+    "membership": ("en", tuple(MEMBERSHIP)),
 }
 
 
