@@ -18,6 +18,14 @@ class TaskKind(StrEnum):
     INFO = "info"  # answer a question (information communicated)
 
 
+def kind_of(*, refused: bool, gold: tuple[GoldCall, ...], handoff: str) -> TaskKind:
+    """A composed task's kind: a refusal when a part is refused and nothing is written, a
+    hand-off when the gold hands the case to a human, else an action."""
+    if refused and not gold:
+        return TaskKind.REFUSAL
+    return TaskKind.HANDOFF if handoff else TaskKind.ACTION
+
+
 @dataclass(frozen=True, slots=True)
 class GoldCall:
     """One WRITE of the gold solution: tool name and validated arguments."""

@@ -167,15 +167,18 @@ class ScriptedUserBase(ABC):
                 ), Signal.NONE
             if self.asked("identity"):
                 return self.abandon()
-            text = self._identity()
-            if (
-                self.persona.incoherence is Level.HIGH
-                and self._open()
-                and self._focus() not in self.stated
-            ):
-                text = f"{self._state(self._focus())} oh and {text}"
-            return text, Signal.NONE
+            return self.with_focus_blurted(self._identity()), Signal.NONE
         return None
+
+    def with_focus_blurted(self, text: str) -> str:
+        """An incoherent customer blurts out the request it is on before what it was asked."""
+        if (
+            self.persona.incoherence is Level.HIGH
+            and self._open()
+            and self._focus() not in self.stated
+        ):
+            return f"{self._state(self._focus())} oh and {text}"
+        return text
 
     # -- what each domain implements ---------------------------------------------------------
 
@@ -202,3 +205,37 @@ class ScriptedUserBase(ABC):
     @abstractmethod
     def reply(self, agent_text: str) -> tuple[str, Signal]:
         """The customer's answer to the agent's text, and whether they stop or abandon."""
+
+
+class RequestListUser(ScriptedUserBase):
+    """A customer whose scenario lists its requests (`data["requests"]`, stated in order when
+    `data["ordered"]`) and its identity (`data["identity"]`): which requests are open, which
+    it is on, and how it opens the conversation."""
+
+    VAGUE_OPENINGS: Sequence[str] = ("hi. I have a problem", "hello?? need help")
+
+    def __init__(self, *, scenario: Any, persona: Persona, seed: int) -> None:
+        super().__init__(scenario=scenario, persona=persona, seed=seed)
+        self.requests: list[dict[str, Any]] = [dict(r) for r in self.data["requests"]]
+        self.done: set[int] = set()
+        self.identity = self.data["identity"]
+        self.confirmed: int | None = None
+
+    def _open(self) -> list[int]:
+        return [i for i in range(len(self.requests)) if i not in self.done]
+
+    def _focus(self) -> int:
+        stated_open = [i for i in self._open() if i in self.stated]
+        return stated_open[0] if stated_open else (self._open() or [0])[0]
+
+    def opening(self) -> str:
+        if self.persona.incoherence is Level.HIGH and self.chance(0.7):
+            return self.pick(self.VAGUE_OPENINGS)
+        if self.data.get("ordered") or (len(self.requests) > 1 and self.chance(0.5)):
+            parts = [self._state(i) for i in range(len(self.requests))]
+            text = " Then ".join(parts) if self.data.get("ordered") else " Also, ".join(parts)
+        else:
+            text = self._state(0)
+        if self.persona.skepticism is Level.LOW and self.chance(0.3):
+            text = f"{self._identity()} {text}"
+        return text

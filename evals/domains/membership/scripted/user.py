@@ -23,7 +23,7 @@ from typing import Any
 from evals.domains.membership.scripted import vocab as v
 from evals.engine.messages import Signal
 from evals.engine.persona import Level
-from evals.engine.sandbox import ScriptedUserBase
+from evals.engine.sandbox.user import RequestListUser
 from evals.engine.understanding.utterances import Act, ActKind, Reading, option_key
 
 AFFIRM_EN = [
@@ -72,13 +72,8 @@ def _slip(dob: str) -> str:
     return f"{int(year) - 1}-{month}-{day}"
 
 
-class MembershipScriptedUser(ScriptedUserBase):
-    def __init__(self, *, scenario: Any, persona: Any, seed: int) -> None:
-        super().__init__(scenario=scenario, persona=persona, seed=seed)
-        self.requests: list[dict[str, Any]] = [dict(r) for r in self.data["requests"]]
-        self.done: set[int] = set()
-        self.identity = self.data["identity"]
-        self.confirmed: int | None = None
+class MembershipScriptedUser(RequestListUser):
+    VAGUE_OPENINGS = ("hi. problem with my membership", "hello?? need help with the gym thing")
 
     @classmethod
     def factory(
@@ -211,28 +206,7 @@ class MembershipScriptedUser(ScriptedUserBase):
             ]
         )
 
-    def opening(self) -> str:
-        if self.persona.incoherence is Level.HIGH and self.chance(0.7):
-            return self.pick(
-                ["hi. problem with my membership", "hello?? need help with the gym thing"]
-            )
-        if self.data.get("ordered") or (len(self.requests) > 1 and self.chance(0.5)):
-            parts = [self._state(i) for i in range(len(self.requests))]
-            text = " Then ".join(parts) if self.data.get("ordered") else " Also, ".join(parts)
-        else:
-            text = self._state(0)
-        if self.persona.skepticism is Level.LOW and self.chance(0.3):
-            text = f"{self._identity()} {text}"
-        return text
-
     # -- answering the agent -------------------------------------------------------------
-
-    def _open(self) -> list[int]:
-        return [i for i in range(len(self.requests)) if i not in self.done]
-
-    def _focus(self) -> int:
-        stated_open = [i for i in self._open() if i in self.stated]
-        return stated_open[0] if stated_open else (self._open() or [0])[0]
 
     def _about(self, act: Act, *, settles: bool = False) -> int | None:
         """The open request an act concerns: by its action, else by the entities it names.
@@ -420,13 +394,7 @@ class MembershipScriptedUser(ScriptedUserBase):
         if self.asked("identity"):
             return self.abandon()
         text = self._identity(act.slots)
-        if (
-            self.persona.incoherence is Level.HIGH
-            and self._open()
-            and self._focus() not in self.stated
-        ):
-            text = f"{self._state(self._focus())} oh and {text}"
-        return text, Signal.NONE
+        return self.with_focus_blurted(text), Signal.NONE
 
     def _detail(self, act: Act) -> tuple[str, Signal]:
         """The slot or the choice asked, about the request it concerns."""

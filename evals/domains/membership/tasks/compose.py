@@ -21,7 +21,7 @@ from evals.domains.membership.tasks.recipes import (
     Recipe,
 )
 from evals.domains.membership.world import Member, MembershipWorld
-from evals.engine.task import Scenario, Task, TaskKind
+from evals.engine.task import Scenario, Task, kind_of
 
 VARIANTS = ("email", "number-dob", "wrong-dob-first")
 COMPOUND_VARIANTS = ("email", "wrong-dob-first")
@@ -120,18 +120,11 @@ def _task(n: int, name: str, variant: str, m: Member, parts: list[Part], ordered
     handoff = next(
         (str(g.arguments["category"]) for g in gold if g.name == "transfer_to_human"), ""
     )
-    refusal = any(p.refused for p in parts)
-    kind = (
-        TaskKind.REFUSAL
-        if refusal and not gold
-        else TaskKind.HANDOFF
-        if handoff
-        else TaskKind.ACTION
-    )
+    refused = any(p.refused for p in parts)
     return Task(
         id=f"membership-{n:03d}-{name}-{variant}",
         domain="membership",
-        kind=kind,
+        kind=kind_of(refused=refused, gold=gold, handoff=str(handoff)),
         scenario=_scenario(m, requests, variant, ordered),
         gold=gold,
         world_seed=WORLD_SEED,

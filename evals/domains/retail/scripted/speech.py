@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from evals.engine.persona import Level
-from evals.engine.sandbox import ScriptedUserBase
+from evals.engine.sandbox.user import RequestListUser
 
 AFFIRM_EN = [
     "Yes, please go ahead.",
@@ -35,16 +35,14 @@ def _wrong_id(order_id: str) -> str:
     return order_id[:-1] + str((last + 3) % 10)
 
 
-class RetailSpeech(ScriptedUserBase):
+class RetailSpeech(RequestListUser):
     """The customer's words; the scenario's requests and identity are all it knows."""
+
+    VAGUE_OPENINGS = ("hi. problem with my stuff", "hello?? need help with an order thing")
 
     def __init__(self, *, scenario: Any, persona: Any, seed: int) -> None:
         super().__init__(scenario=scenario, persona=persona, seed=seed)
-        self.requests: list[dict[str, Any]] = [dict(r) for r in self.data["requests"]]
-        self.done: set[int] = set()
-        self.identity = self.data["identity"]
         self.order_known = bool(self.data.get("order_known", True))
-        self.confirmed: int | None = None
 
     # -- what the customer says ----------------------------------------------------------
 
@@ -169,25 +167,6 @@ class RetailSpeech(ScriptedUserBase):
                 f"I'm {name}, zip {zip_code}.",
             ]
         )
-
-    def opening(self) -> str:
-        if self.persona.incoherence is Level.HIGH and self.chance(0.7):
-            return self.pick(["hi. problem with my stuff", "hello?? need help with an order thing"])
-        if self.data.get("ordered") or (len(self.requests) > 1 and self.chance(0.5)):
-            parts = [self._state(i) for i in range(len(self.requests))]
-            text = " Then ".join(parts) if self.data.get("ordered") else " Also, ".join(parts)
-        else:
-            text = self._state(0)
-        if self.persona.skepticism is Level.LOW and self.chance(0.3):
-            text = f"{self._identity()} {text}"
-        return text
-
-    def _open(self) -> list[int]:
-        return [i for i in range(len(self.requests)) if i not in self.done]
-
-    def _focus(self) -> int:
-        stated_open = [i for i in self._open() if i in self.stated]
-        return stated_open[0] if stated_open else (self._open() or [0])[0]
 
     def _affirm(self) -> str:
         """A yes to a proposal that matches what the customer wants."""

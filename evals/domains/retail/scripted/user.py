@@ -18,7 +18,6 @@ from typing import Any
 from evals.domains.retail.scripted import vocab as v
 from evals.domains.retail.scripted.speech import GOODBYE, UNCLEAR, RetailSpeech, items_text
 from evals.engine.messages import Signal
-from evals.engine.persona import Level
 from evals.engine.understanding.utterances import Act, ActKind, Reading, option_key
 
 # The reader's actions (evals.engine.understanding.utterances) that carry out each request.
@@ -197,13 +196,7 @@ class RetailScriptedUser(RetailSpeech):
             text = f"My name is {name} and my zip code is {ident['zip']}."
         else:
             text = self._identity()
-        if (
-            self.persona.incoherence is Level.HIGH
-            and self._open()
-            and self._focus() not in self.stated
-        ):
-            text = f"{self._state(self._focus())} oh and {text}"
-        return text, Signal.NONE
+        return self.with_focus_blurted(text), Signal.NONE
 
     def _slots(self, slots: tuple[str, ...]) -> tuple[str, Signal]:
         r = self.requests[self._focus()]

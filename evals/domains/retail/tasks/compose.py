@@ -18,7 +18,7 @@ from evals.domains.retail.tasks.recipes import (
     upgrade_for,
 )
 from evals.domains.retail.world import Customer, Order, RetailWorld, build_world
-from evals.engine.task import GoldCall, Scenario, Task, TaskKind
+from evals.engine.task import GoldCall, Scenario, Task, kind_of
 
 
 def _gift_card_chain(w: RetailWorld, c: Customer, o: dict[str, Order], n: int) -> list[Part] | None:
@@ -150,19 +150,12 @@ def _task(
     requests = [p.request for p in parts]
     gold = tuple(g for p in parts for g in p.gold)
     communicate = tuple(x for p in parts for x in p.communicate)
-    refusal = any(p.forbidden for p in parts)
+    refused = any(p.forbidden for p in parts)
     handoff = next((g.arguments["category"] for g in gold if g.name == "transfer_to_human"), "")
-    kind = (
-        TaskKind.REFUSAL
-        if refusal and not gold
-        else TaskKind.HANDOFF
-        if handoff
-        else TaskKind.ACTION
-    )
     return Task(
         id=f"retail-{n:03d}-{name}-{variant}",
         domain="retail",
-        kind=kind,
+        kind=kind_of(refused=refused, gold=gold, handoff=str(handoff)),
         scenario=_scenario(c, requests, variant, ordered),
         gold=gold,
         world_seed=WORLD_SEED,
