@@ -207,6 +207,18 @@ class ScriptedUserBase(ABC):
         """The customer's answer to the agent's text, and whether they stop or abandon."""
 
 
+AFFIRM_EN = [
+    "Yes, please go ahead.",
+    "Yes.",
+    "Yep, that's right.",
+    "Confirm.",
+    "Sure, do it.",
+    "Okay, go ahead.",
+    "Yes please.",
+]
+AFFIRM_ZH = ["是的，请继续。", "确认。", "好的，可以。"]
+
+
 class RequestListUser(ScriptedUserBase):
     """A customer whose scenario lists its requests (`data["requests"]`, stated in order when
     `data["ordered"]`) and its identity (`data["identity"]`): which requests are open, which
@@ -227,6 +239,10 @@ class RequestListUser(ScriptedUserBase):
     def _focus(self) -> int:
         stated_open = [i for i in self._open() if i in self.stated]
         return stated_open[0] if stated_open else (self._open() or [0])[0]
+
+    def plain_yes(self) -> str:
+        """A plain yes; one in five in Chinese."""
+        return self.pick(AFFIRM_ZH) if self.chance(0.2) else self.pick(AFFIRM_EN)
 
     def opening(self) -> str:
         if self.persona.incoherence is Level.HIGH and self.chance(0.7):

@@ -26,16 +26,6 @@ from evals.engine.persona import Level
 from evals.engine.sandbox.user import RequestListUser
 from evals.engine.understanding.utterances import Act, ActKind, Reading, option_key
 
-AFFIRM_EN = [
-    "Yes, please go ahead.",
-    "Yes.",
-    "Yep, that's right.",
-    "Confirm.",
-    "Sure, do it.",
-    "Okay, go ahead.",
-    "Yes please.",
-]
-AFFIRM_ZH = ["是的，请继续。", "确认。", "好的，可以。"]
 GOODBYE = ["No, that's all. Thanks!", "That's everything, thank you.", "Nothing else, bye."]
 LABELS = {"guest_pass": "guest passes", "pt_session": "personal-training sessions"}
 UNSURE = [
@@ -259,7 +249,7 @@ class MembershipScriptedUser(RequestListUser):
     def _affirm(self, i: int) -> str:
         """A yes, as this persona says it: hesitant, hurried, or with the next request bundled
         in — each a real way a confirmation gets harder to read."""
-        text = self.pick(AFFIRM_ZH) if self.chance(0.2) else self.pick(AFFIRM_EN)
+        text = self.plain_yes()
         p = self.persona
         if p.incoherence is Level.HIGH and self.chance(0.35):
             return "yes... wait, yes. that's right"

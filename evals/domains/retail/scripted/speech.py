@@ -9,16 +9,6 @@ from typing import Any
 from evals.engine.persona import Level
 from evals.engine.sandbox.user import RequestListUser
 
-AFFIRM_EN = [
-    "Yes, please go ahead.",
-    "Yes.",
-    "Yep, that's right.",
-    "Confirm.",
-    "Sure, do it.",
-    "Okay, go ahead.",
-    "Yes please.",
-]
-AFFIRM_ZH = ["是的，请继续。", "确认。", "好的，可以。"]
 UNCLEAR = [
     "Sorry, what do you need from me?",
     "I'm not sure what you're asking. What do you need from me?",
@@ -170,7 +160,7 @@ class RetailSpeech(RequestListUser):
 
     def _affirm(self) -> str:
         """A yes to a proposal that matches what the customer wants."""
-        return self.pick(AFFIRM_ZH) if self.chance(0.2) else self.pick(AFFIRM_EN)
+        return self.plain_yes()
 
     def _decline(self) -> str:
         """A no to a proposal of something the customer did not ask: what it wants instead."""
