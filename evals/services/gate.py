@@ -109,7 +109,9 @@ class Check:
 
 def _listed(names: list[str], most: int = 10) -> str:
     shown = ", ".join(names[:most])
-    return shown + (f" and {len(names) - most} more" if len(names) > most else "")
+    if len(names) <= most:
+        return shown
+    return _("%(shown)s and %(more)d more") % {"shown": shown, "more": len(names) - most}
 
 
 def _heatmap(rows: list[Row], k: int) -> dict[str, Any]:
@@ -235,10 +237,13 @@ def gate_evaluate(suite: Suite, report: Report, extra: dict[str, Any]) -> tuple[
             measured_ok,
             len(short),
             0,
-            f"{len(short)} cell(s) (domain/task/persona) have fewer than {k} measured trials, "
-            f"so pass^{k} cannot be estimated for them: {_listed(short)}"
+            _(
+                "%(n)d cell(s) (domain/task/persona) have fewer than %(k)d measured trials, "
+                "so pass^%(k)d cannot be estimated for them: %(cells)s"
+            )
+            % {"n": len(short), "k": k, "cells": _listed(short)}
             if short
-            else f"every cell has at least {k} measured trials",
+            else _("every cell has at least %(k)d measured trials") % {"k": k},
         )
     )
     unjudged = list(extra.get("not_judged_tasks", ()))
@@ -249,10 +254,13 @@ def gate_evaluate(suite: Suite, report: Report, extra: dict[str, Any]) -> tuple[
             judged_ok,
             len(unjudged),
             0,
-            f"{len(unjudged)} task(s) depend on natural-language assertions that no judge "
-            f"model judged (configure one): {_listed(unjudged)}"
+            _(
+                "%(n)d task(s) depend on natural-language assertions that no judge model "
+                "judged (configure one): %(tasks)s"
+            )
+            % {"n": len(unjudged), "tasks": _listed(unjudged)}
             if unjudged
-            else "every task was judged on all of its criteria",
+            else _("every task was judged on all of its criteria"),
         )
     )
     for domain in suite.domains:

@@ -11,6 +11,7 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from backoffice.errors import DomainError
@@ -96,10 +97,12 @@ ERROR_HELP = {
     ),
 }
 NOT_JUDGED_HELP = (
-    "Not judged",
-    "Passed every deterministic check, but success also depends on natural-language "
-    "assertions and the run had no judge model: never counted as a pass, and the gate gives "
-    "no verdict while any remain.",
+    gettext_lazy("Not judged"),
+    gettext_lazy(
+        "Passed every deterministic check, but success also depends on natural-language "
+        "assertions and the run had no judge model: never counted as a pass, and the gate "
+        "gives no verdict while any remain."
+    ),
 )
 
 
@@ -137,15 +140,14 @@ def _error_rows(run: Any) -> list[dict[str, Any]]:
     summary = run.summary or {}
     not_judged = int(summary.get("not_judged", 0) or 0)
     trials = int((summary.get("report") or {}).get("trials", 0) or 0)
-    label, help_text = NOT_JUDGED_HELP
     rows.append(
         {
-            "label": label,
+            "label": NOT_JUDGED_HELP[0],
             "count": not_judged,
             "rate": 100 * not_judged / trials if trials else 0.0,
             "max_rate": 0.0,
             "ok": not_judged == 0,
-            "help": help_text,
+            "help": NOT_JUDGED_HELP[1],
         }
     )
     return rows
