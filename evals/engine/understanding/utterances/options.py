@@ -70,7 +70,9 @@ _CONJUNCTION = re.compile(r"(?:and|but|so|oh|well|ok|okay)\b")
 _LEAD = re.compile(
     r"(?:which|what|where|when|how|who|would|should|could|can|do|does|did|is|are|will|shall)\b"
 )
-_ALIGN = frozenset(
+# The function words that may stand before or after an option without changing it: the
+# prepositions, articles and possessives of _FUNCTION, none of its verbs or pronouns.
+_ALIGN = _FUNCTION & frozenset(
     [
         "to",
         "for",
