@@ -306,6 +306,7 @@ def test_sync_calls_keep_their_connections_alive_past_twenty_in_flight(openai_se
 
     def wave() -> set[int]:
         barrier = threading.Barrier(40)
+        start = len(openai_server.requests)
 
         def call() -> None:
             barrier.wait()
@@ -316,13 +317,18 @@ def test_sync_calls_keep_their_connections_alive_past_twenty_in_flight(openai_se
             t.start()
         for t in threads:
             t.join()
-        return {r["_client_port"] for r in openai_server.requests}
+        return {r["_client_port"] for r in openai_server.requests[start:]}
 
     first = wave()
-    both = wave()
+    second = wave()
     assert len(openai_server.requests) == 80
     assert len(first) > 20  # the first wave did overlap past LiteLLM's keep-alive cap
-    assert len(both - first) <= 5  # (a handful of stragglers may still open their own)
+    # How many connections each wave opened depends on how many calls overlapped, which a
+    # loaded machine decides; what the pool promises is that the second wave reused every
+    # connection the first left open, as far as it had calls to put on them (LiteLLM's own
+    # client would have dropped all but 20).
+    reused = len(second & first)
+    assert reused >= min(len(first), len(second)) - 3, (len(first), len(second), reused)
 
 
 def test_a_forked_child_never_writes_to_the_parents_connections(openai_server):
