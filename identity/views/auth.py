@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib.auth import login as auth_login
 from django.contrib.auth import logout as auth_logout
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -202,3 +204,26 @@ def healthz(request: HttpRequest) -> HttpResponse:
     except Exception:
         return JsonResponse({"status": "error"}, status=503)
     return JsonResponse({"status": "ok"})
+
+
+@require_POST
+def language_set(request: HttpRequest) -> HttpResponse:
+    """The header's language switch (a CSRF-protected POST). The choice goes into Django's
+    language cookie, so the login page follows it too, and onto the operator, so it follows
+    them to any browser they log in from."""
+    language = request.POST.get("language", "")
+    if language not in dict(settings.LANGUAGES):
+        return HttpResponse(status=400)
+    if request.user.is_authenticated and not request.user.is_service_principal:
+        services.operator_language_set(actor=request.user, language=language)
+    translation.activate(language)
+    response = redirect(safe_next(request))
+    response.set_cookie(
+        settings.LANGUAGE_COOKIE_NAME,
+        language,
+        max_age=365 * 24 * 3600,
+        samesite="Lax",
+        secure=settings.SESSION_COOKIE_SECURE,
+        httponly=True,
+    )
+    return response
