@@ -20,6 +20,7 @@ PUBLIC = {
     "identity:enroll",
     "identity:logout",
     "identity:healthz",
+    "identity:language",  # the login page's language switch; stores nothing unverified
 }
 CONVERTER_VALUES = {"int": "1", "str": "x", "slug": "x", "path": "x", "uuid": str(uuid.uuid4())}
 ROUTE_PARAM = re.compile(r"<(?:(?P<conv>[^>:]+):)?(?P<name>\w+)>")

@@ -214,7 +214,13 @@ def language_set(request: HttpRequest) -> HttpResponse:
     language = request.POST.get("language", "")
     if language not in dict(settings.LANGUAGES):
         return HttpResponse(status=400)
-    if request.user.is_authenticated and not request.user.is_service_principal:
+    # A password-only session (second factor not yet given) gets the cookie but does not
+    # write to the operator: every write to an account needs a verified session.
+    if (
+        request.user.is_authenticated
+        and request.user.is_verified()
+        and not request.user.is_service_principal
+    ):
         services.operator_language_set(actor=request.user, language=language)
     translation.activate(language)
     response = redirect(safe_next(request))
