@@ -44,6 +44,11 @@ def plan(spec: RunSpec) -> list[WorkUnit]:
         # is a failure — and a gate cannot pass while any is unjudged.
         tasks = domain_tasks(domain, spec.split, spec.task_ids)
         personas = expand_personas(spec.personas, spec.seed)
+        if spec.user == "sandbox/scripted" and domain.scripted_user is None:
+            raise EngineError(
+                f"{domain_name} has no offline customer (sandbox/scripted): its scenarios are "
+                "written for an LLM customer (use an LLM user)"
+            )
         for persona in personas:
             language = parse_persona(persona).language  # fail early on a bad persona spec
             if spec.user == "sandbox/scripted" and language not in domain.scripted_languages:

@@ -98,7 +98,7 @@ BASE: Phrasebook = {
         ),
         "urgent": "我急着要处理好。",
         "polite_thanks": "谢谢！",
-        "why_identity": ("为什么需要我的个人信息？", "你要这个做什么？"),
+        "why_identity": ("为什么需要我的个人信息？", "为什么要这个？"),
         "my_mistake": "不好意思，我说错了：是 {right}，不是 {wrong}。",
         "transfer_thanks": "好的，谢谢。",
         "blurt": "{request}哦对了，{text}",
@@ -120,6 +120,13 @@ def phrasebook(*books: Phrasebook) -> dict[Language, dict[str, Phrase]]:
 
 
 def join(language: Language, *sentences: str) -> str:
-    """Sentences one after the other, as this language writes them."""
+    """Sentences one after the other, as this language writes them: English with a space
+    between them, Chinese without one — except after Latin text (an id, an email), which a
+    Chinese writer keeps apart from the characters that follow with a space."""
     parts = [s for s in sentences if s]
-    return "".join(parts) if language is Language.ZH_HANS else " ".join(parts)
+    if language is not Language.ZH_HANS:
+        return " ".join(parts)
+    out = ""
+    for part in parts:
+        out += " " + part if out and out[-1].isascii() and out[-1].isalnum() else part
+    return out

@@ -26,6 +26,10 @@ _ZH_PUNCTUATION = {"，": ",", "。": ".", "？": "?", "：": ":"}
 _ZH_PARTICLES = frozenset("的了吧呢啊")
 
 
+def _is_cjk(ch: str) -> bool:
+    return "\u4e00" <= ch <= "\u9fff"
+
+
 class ScriptedUserBase(ABC):
     # Its mistakes (a wrong digit, a swapped id) are persona behaviour it corrects when the
     # agent echoes them, not invented facts: the orchestrator does not re-check it.
@@ -74,6 +78,11 @@ class ScriptedUserBase(ABC):
         phrase = self.PHRASES[self.language][key]
         text = phrase if isinstance(phrase, str) else self.pick(phrase)
         return text.format(**values) if values else text
+
+    def options(self, key: str) -> tuple[str, ...]:
+        """The alternatives of phrase `key` in the customer's language, unfilled."""
+        phrase = self.PHRASES[self.language][key]
+        return (phrase,) if isinstance(phrase, str) else phrase
 
     def join(self, *sentences: str) -> str:
         """Sentences one after the other, as the customer's language writes them."""
@@ -140,17 +149,19 @@ class ScriptedUserBase(ABC):
         return " ".join(out)
 
     def _slips(self, text: str, rate: float) -> str:
-        """An incoherent Chinese customer's slips: a character typed twice, a particle left
-        out, a full-width comma or full stop typed as an ASCII one. Ids, amounts, names and
-        emails (no Chinese in them) stay intact, and no word the agent reads loses a
-        character."""
+        """An incoherent Chinese customer's slips, at the end of a run of Chinese characters
+        (before punctuation, a space or Latin text): the last character typed twice, a final
+        particle left out, a full-width comma or full stop typed as an ASCII one. Ids,
+        amounts, names and emails (no Chinese in them) stay intact, and every word inside a
+        run stays whole, as a reader of Chinese would still read it."""
         out = []
-        for ch in text:
+        for i, ch in enumerate(text):
+            last = i + 1 == len(text) or not _is_cjk(text[i + 1])
             if ch in _ZH_PUNCTUATION and self.chance(rate * 3):
                 ch = _ZH_PUNCTUATION[ch]
-            elif ch in _ZH_PARTICLES and self.chance(rate * 2):
+            elif last and ch in _ZH_PARTICLES and self.chance(rate * 3):
                 ch = ""
-            elif "\u4e00" <= ch <= "\u9fff" and self.chance(rate):
+            elif last and _is_cjk(ch) and self.chance(rate * 3):
                 ch = ch * 2
             out.append(ch)
         return "".join(out)

@@ -111,7 +111,7 @@ PHRASES = phrasebook(
             "cancel": ("我想取消{where}。", "请帮我取消{where}。", "我要取消{where}。"),
             "return": (
                 "我想退货：{where} 里的 {items}。",
-                "我想把{where} 里的 {items} 退掉，退货。",
+                "我想把{where} 里的 {items} 退货。",
             ),
             "exchange": (
                 "我想换货：把{where} 里的 {items} 换成 {new} 的。",
