@@ -231,6 +231,10 @@ CELERY_BEAT_SCHEDULE["tickets-loads-recount"] = {
     "task": "tickets.tasks.operator_loads_recount_task",
     "schedule": 24 * 3600.0,
 }
+# Go-live runs started from the web or the API may name Python code as the agent or user
+# (`python:package.module:function`, imported and called inside the web process) only when
+# the exact name is listed here; empty by default. Any `python:` name runs from the CLI.
+EVALS_WEB_PYTHON_AGENTS = env_list("EVALS_WEB_PYTHON_AGENTS")
 TICKETS_ESCALATION_QUEUE = os.environ.get("TICKETS_ESCALATION_QUEUE", "general")
 BACKOFFICE_BASE_URL = os.environ.get("BACKOFFICE_BASE_URL", "")
 
