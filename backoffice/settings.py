@@ -77,6 +77,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "backoffice.middleware.RequestContextMiddleware",
+    "backoffice.middleware.BadInputMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -246,6 +247,12 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "backoffice.errors.api_exception_handler",
+    # JSON with a depth limit and no NUL characters; forms and uploads as DRF's defaults.
+    "DEFAULT_PARSER_CLASSES": [
+        "backoffice.parsers.SafeJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_PAGINATION_CLASS": "backoffice.pagination.StandardPagination",
     "PAGE_SIZE": 50,
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
@@ -274,6 +281,10 @@ LOGIN_IP_MAX_FAILURES = int(os.environ.get("LOGIN_IP_MAX_FAILURES", "20"))
 PAYMENTS_MODE = os.environ.get("PAYMENTS_MODE", "sandbox")
 STRIPE_API_KEY = os.environ.get("STRIPE_API_KEY", "")
 STRIPE_API_BASE = os.environ.get("STRIPE_API_BASE", "")
+# Reconciliation compares at most this many days at once (a period is one provider listing
+# and one query; 0001-01-01..9999-12-31 overflowed the date arithmetic).
+RECONCILIATION_MAX_DAYS = int(os.environ.get("RECONCILIATION_MAX_DAYS", "366"))
+API_JSON_MAX_DEPTH = int(os.environ.get("API_JSON_MAX_DEPTH", "32"))
 IDEMPOTENCY_KEY_TTL_SECONDS = int(os.environ.get("IDEMPOTENCY_KEY_TTL_SECONDS", str(24 * 3600)))
 
 LOGGING = {
