@@ -277,6 +277,21 @@ LOGIN_MAX_FAILURES = int(os.environ.get("LOGIN_MAX_FAILURES", "5"))
 LOGIN_LOCKOUT_SECONDS = int(os.environ.get("LOGIN_LOCKOUT_SECONDS", "900"))
 LOGIN_IP_MAX_FAILURES = int(os.environ.get("LOGIN_IP_MAX_FAILURES", "20"))
 
+# Audit anchors outside the database (identity.audit_anchor): `audit checkpoint` appends
+# HMAC-signed heads to this file, `audit verify` checks the chain against them. Keep the key
+# in the environment (never in the database) and the file on storage the database's users
+# cannot write (another host, an append-only bucket).
+AUDIT_CHECKPOINT_FILE = os.environ.get("AUDIT_CHECKPOINT_FILE", "")
+AUDIT_CHECKPOINT_KEY = os.environ.get("AUDIT_CHECKPOINT_KEY", "")
+AUDIT_CHECKPOINT_SKEW_SECONDS = int(os.environ.get("AUDIT_CHECKPOINT_SKEW_SECONDS", "300"))
+if AUDIT_CHECKPOINT_FILE and AUDIT_CHECKPOINT_KEY:
+    # Periodic checkpoints when both are configured (or run `audit checkpoint` from cron on
+    # the host that holds the file): the file must be reachable from the beat's worker.
+    CELERY_BEAT_SCHEDULE["audit-checkpoint"] = {
+        "task": "identity.tasks.audit_checkpoint",
+        "schedule": float(os.environ.get("AUDIT_CHECKPOINT_SECONDS", "3600")),
+    }
+
 # Payments: one mode per process (see payments_sandbox.adapters).
 PAYMENTS_MODE = os.environ.get("PAYMENTS_MODE", "sandbox")
 STRIPE_API_KEY = os.environ.get("STRIPE_API_KEY", "")
