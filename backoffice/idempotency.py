@@ -289,10 +289,14 @@ def idempotent(*, scope: str) -> Callable[[ViewMethod], ViewMethod]:
         def wrapper(view: Any, request: Request, *args: Any, **kwargs: Any) -> Response:
             key = validate_key(request.headers.get(HEADER))
             principal = principal_label(request.user)
+            body = _request_body(request)
+            # Parse before claiming the key: a body the API's parsers refuse (malformed, nested
+            # too deep, a NUL character) is a 400 that claims nothing.
+            request.data  # noqa: B018
             fingerprint = request_fingerprint(
                 method=request.method or "",
                 path=request.get_full_path(),
-                body=_request_body(request),
+                body=body,
                 principal=principal,
             )
             record, answer = _claim(

@@ -20,10 +20,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from backoffice.errors import Forbidden, NotFound, ValidationFailed
+from backoffice.errors import Forbidden, NotFound
 from backoffice.http import request_operator
 from backoffice.idempotency import idempotent
 from backoffice.pagination import StandardPagination
+from backoffice.params import query_int
 from identity.authentication import scoped
 from tickets import selectors, services
 from tickets import serializers as s
@@ -73,15 +74,6 @@ def _csv(value: str | None) -> tuple[str, ...]:
     return tuple(part.strip() for part in (value or "").split(",") if part.strip())
 
 
-def _int(value: str | None, name: str) -> int | None:
-    if value in (None, ""):
-        return None
-    try:
-        return int(value)
-    except ValueError:
-        raise ValidationFailed("Not a number.", fields={name: ["Must be an integer."]}) from None
-
-
 class TicketListApi(APIView):
     permission_classes = [IsAuthenticated, scoped("tickets:read")]
 
@@ -108,9 +100,9 @@ class TicketListApi(APIView):
         filters = selectors.InboxFilters(
             status=_csv(params.get("status")),
             priority=_csv(params.get("priority")),
-            queue_id=_int(params.get("queue"), "queue"),
+            queue_id=query_int(params.get("queue"), "queue"),
             tag=params.get("tag", ""),
-            assignee_id=None if assignee == "none" else _int(assignee, "assignee"),
+            assignee_id=None if assignee == "none" else query_int(assignee, "assignee"),
             unassigned=assignee == "none",
         )
         # A service principal's "all" is the tickets it escalated (access.visible_q).

@@ -6,7 +6,14 @@ from typing import Any
 
 from django import forms
 
-from evals.services import Suite, SuiteError, suite_list, suite_load, suite_override
+from evals.services import (
+    Suite,
+    SuiteError,
+    suite_check_web_models,
+    suite_list,
+    suite_load,
+    suite_override,
+)
 
 
 class StartRunForm(forms.Form):
@@ -29,8 +36,8 @@ class StartRunForm(forms.Form):
             return data
         try:
             suite = suite_load(data["suite"])
-            self.resolved = suite_override(
-                suite, agent=data.get("agent") or None, trials=data.get("trials")
+            self.resolved = suite_check_web_models(
+                suite_override(suite, agent=data.get("agent") or None, trials=data.get("trials"))
             )
         except SuiteError as exc:
             raise forms.ValidationError(str(exc)) from exc

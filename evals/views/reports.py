@@ -225,8 +225,13 @@ def run_resume(request: HttpRequest, run_id: int) -> HttpResponse:
     run = _run_or_404(run_id)
     try:
         services.eval_run_resume(
-            actor=request_operator(request), run_id=run.pk, executor=Executor.INLINE
+            actor=request_operator(request),
+            run_id=run.pk,
+            executor=Executor.INLINE,
+            suite=services.suite_check_web_models(services.run_suite(run)),
         )
+    except services.SuiteError as exc:
+        messages.error(request, str(exc))
     except DomainError as exc:
         messages.error(request, exc.message)
     return redirect("evals:run_detail", run.pk)

@@ -13,8 +13,10 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from backoffice.errors import Conflict, NotFound, ValidationFailed
 from identity.audit import audit_record
@@ -92,6 +94,15 @@ def reconcile_run(
     if date_to < date_from:
         raise ValidationFailed(
             "The period ends before it starts.", fields={"date_to": ["Must not precede date_from."]}
+        )
+    # A bounded period: one provider listing and one query cover it, and the day after
+    # date_to (the exclusive end) must exist (9999-12-31 + 1 day overflowed).
+    max_days = int(settings.RECONCILIATION_MAX_DAYS)
+    if (date_to - date_from).days + 1 > max_days or date_to >= dt.date.max:
+        raise ValidationFailed(
+            _("The period is longer than %(days)d days; reconcile it in parts.")
+            % {"days": max_days},
+            fields={"date_to": [_("At most %(days)d days from date_from.") % {"days": max_days}]},
         )
     adapter = adapter or get_adapter()
     since = dt.datetime.combine(date_from, dt.time.min, tzinfo=dt.UTC)

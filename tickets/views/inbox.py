@@ -17,6 +17,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from backoffice.errors import Conflict, DomainError, NotFound
 from backoffice.http import request_operator
+from backoffice.params import query_id_or_none
 from identity.models import Operator
 from tickets import access, forms, page_selectors, selectors, services
 from tickets.models import ACTIVE_STATUSES, MessageKind, Priority, Status
@@ -48,15 +49,12 @@ def _filters(request: HttpRequest) -> tuple[selectors.InboxFilters, dict[str, st
         key: get.get(key, "").strip() for key in ("status", "priority", "queue", "tag", "assignee")
     }
 
-    def as_int(value: str) -> int | None:
-        return int(value) if value.isdigit() else None
-
     filters = selectors.InboxFilters(
         status=(raw["status"],) if raw["status"] in Status.values else (),
         priority=(raw["priority"],) if raw["priority"] in Priority.values else (),
-        queue_id=as_int(raw["queue"]),
+        queue_id=query_id_or_none(raw["queue"]),
         tag=raw["tag"],
-        assignee_id=as_int(raw["assignee"]),
+        assignee_id=query_id_or_none(raw["assignee"]),
         unassigned=raw["assignee"] == "none",
     )
     return filters, raw
