@@ -20,6 +20,7 @@ PUBLIC = {
     "identity:enroll",
     "identity:logout",
     "identity:healthz",
+    "favicon",
 }
 CONVERTER_VALUES = {"int": "1", "str": "x", "slug": "x", "path": "x", "uuid": str(uuid.uuid4())}
 ROUTE_PARAM = re.compile(r"<(?:(?P<conv>[^>:]+):)?(?P<name>\w+)>")
