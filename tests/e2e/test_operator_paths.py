@@ -173,3 +173,47 @@ def test_an_approver_asked_to_reverify_gets_the_refund_approved_with_the_note_ke
     assert refund.decided_by == bob
     assert refund.decision_reason == "Photo shows the damage"
     assert refund.status == RefundStatus.SUCCEEDED
+
+
+def test_a_release_manager_sends_a_failing_trial_to_the_inbox_and_works_the_ticket(
+    person_page: Any, rita: Operator
+) -> None:
+    from evals import services as evals_services
+    from evals.services.suites import suite_from_mapping
+    from tests.evals.conftest import suite_dict
+
+    suite = suite_from_mapping(
+        suite_dict(agent={"model": "sandbox/fault:skip_confirmation"}, guard_mode="observe")
+    )
+    run = evals_services.eval_run_create(actor=rita, suite=suite)
+    run = evals_services.eval_run_execute(actor=rita, run_id=run.pk)
+    page = sign_in(person_page, rita, PASSWORD)
+    page.goto(f"/evals/{run.pk}/")
+    read(page)
+    page.click("[data-testid=failing] a >> nth=0")
+    read(page)
+    trial_url = page.url.removeprefix(page.url.split("/evals/")[0])
+    page.click("[data-testid=create-ticket]")
+    page.wait_for_selector("[data-testid=ticket-link]")
+    page.click("[data-testid=ticket-link] a")
+    page.wait_for_url("**/tickets/*/")
+    read(page)
+    screenshot(page, "finding-ticket")
+    # Nobody works the go-live queue yet: Rita, who sent it, owns it and can open it.
+    assert "Rita" in page.inner_text("[data-testid=ticket-owner]")
+    assert "Reported by" in page.inner_text(".escalation")
+    assert page.locator(".msg-customer").count() >= 1
+    assert page.locator(".msg-ai_agent").count() >= 1
+    assert page.locator(".msg-system", has_text="Tool call:").count() >= 1
+    # The trial is a link, and it goes back to the trial.
+    assert page.locator(f"a[href='{trial_url}']").count() == 1
+    # A simulated customer reads nothing: internal notes only.
+    assert page.locator(".reply-form").count() == 0
+    assert page.is_visible("[data-testid=notes-only]")
+    page.fill("#note-body", "The agent skipped the confirmation before the refund.")
+    page.click("text=Add note")
+    page.wait_for_selector(".msg-internal_note")
+    read(page)
+    page.click(f"a[href='{trial_url}']")
+    page.wait_for_url(f"**{trial_url}")
+    assert page.is_visible("[data-testid=ticket-link]")
