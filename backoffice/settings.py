@@ -78,10 +78,14 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "backoffice.middleware.RequestContextMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The language cookie, then Accept-Language; OperatorLanguageMiddleware (after
+    # authentication) then applies the language the operator chose, wherever they log in.
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django_otp.middleware.OTPMiddleware",
+    "identity.middleware.OperatorLanguageMiddleware",
     "identity.middleware.RequireVerifiedOperatorMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -98,6 +102,7 @@ TEMPLATES = [
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "backoffice.context.navigation",
@@ -153,7 +158,11 @@ X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 
-LANGUAGE_CODE = "en-us"
+# Every string a person reads goes through gettext; the catalogues live in locale/ and are
+# compiled from the .po files by `make messages-compile` (pure Python, no gettext tools).
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("zh-hans", "简体中文")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = os.environ.get("TIME_ZONE", "UTC")
 USE_I18N = True
 USE_TZ = True

@@ -26,6 +26,10 @@ class Operator(AbstractUser):
 
     display_name = models.CharField(max_length=150, blank=True)
     kind = models.CharField(max_length=16, choices=OperatorKind.choices, default=OperatorKind.HUMAN)
+    # The language chosen with the header switch ("" = follow the browser); applied on every
+    # request by identity.middleware.OperatorLanguageMiddleware, so it follows the operator
+    # from one browser to the next.
+    language = models.CharField(max_length=16, blank=True, default="")
 
     class Meta:
         ordering = ["username"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login as auth_login
 from django.contrib.auth import logout as auth_logout
@@ -9,6 +10,7 @@ from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import Resolver404, resolve, reverse
+from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.utils.translation import gettext
 from django.views.decorators.cache import never_cache
@@ -252,3 +254,32 @@ def healthz(request: HttpRequest) -> HttpResponse:
     except Exception:
         return JsonResponse({"status": "error"}, status=503)
     return JsonResponse({"status": "ok"})
+
+
+@require_POST
+def language_set(request: HttpRequest) -> HttpResponse:
+    """The header's language switch (a CSRF-protected POST). The choice goes into Django's
+    language cookie, so the login page follows it too, and onto the operator, so it follows
+    them to any browser they log in from."""
+    language = request.POST.get("language", "")
+    if language not in dict(settings.LANGUAGES):
+        return HttpResponse(status=400)
+    # A password-only session (second factor not yet given) gets the cookie but does not
+    # write to the operator: every write to an account needs a verified session.
+    if (
+        request.user.is_authenticated
+        and request.user.is_verified()
+        and not request.user.is_service_principal
+    ):
+        services.operator_language_set(actor=request.user, language=language)
+    translation.activate(language)
+    response = redirect(safe_next(request))
+    response.set_cookie(
+        settings.LANGUAGE_COOKIE_NAME,
+        language,
+        max_age=365 * 24 * 3600,
+        samesite="Lax",
+        secure=settings.SESSION_COOKIE_SECURE,
+        httponly=True,
+    )
+    return response

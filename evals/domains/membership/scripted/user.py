@@ -23,6 +23,7 @@ from typing import Any
 from evals.domains.membership.scripted import vocab as v
 from evals.engine.messages import Signal
 from evals.engine.persona import Level
+from evals.engine.sandbox.phrases import BASE, EN, ZH, phrasebook
 from evals.engine.sandbox.user import RequestListUser
 from evals.engine.understanding.utterances import Act, ActKind, Reading, option_key
 
@@ -63,7 +64,18 @@ def _slip(dob: str) -> str:
 
 
 class MembershipScriptedUser(RequestListUser):
-    VAGUE_OPENINGS = ("hi. problem with my membership", "hello?? need help with the gym thing")
+    PHRASES = phrasebook(
+        BASE,
+        {
+            EN: {
+                "vague_opening": (
+                    "hi. problem with my membership",
+                    "hello?? need help with the gym thing",
+                )
+            },
+            ZH: {"vague_opening": ("你好。我的会员有点问题", "在吗？？健身房的事需要帮忙")},
+        },
+    )
 
     @classmethod
     def factory(

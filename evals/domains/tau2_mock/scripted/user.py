@@ -28,7 +28,6 @@ from evals.domains.tau2_mock.scripted.vocab import (
 from evals.engine.messages import Message, Role, Signal, ToolCall
 from evals.engine.persona import Persona
 from evals.engine.sandbox import ScriptedUserBase
-from evals.engine.sandbox.user import ABANDON
 from evals.engine.understanding.utterances import Act, ActKind, Reading
 
 WHAT_DO_YOU_NEED = "Sorry, what do you need from me?"
@@ -146,7 +145,7 @@ class MockScriptedUser(ScriptedUserBase):
         if any(reading.has(k) for k in (ActKind.NOT_FOUND, ActKind.GREETING, ActKind.CLOSING)):
             return self._restate("request")
         if self.asked("unclear"):
-            return self.pick(ABANDON[:3]), Signal.ABANDON
+            return self.say("walk_away"), Signal.ABANDON
         return WHAT_DO_YOU_NEED, Signal.NONE
 
     # -- what the customer does with each kind of message -------------------------------------
@@ -189,7 +188,7 @@ class MockScriptedUser(ScriptedUserBase):
         verdict = _matches(focus, proposal, reading)
         if verdict is None:
             if self.asked("unclear"):
-                return self.pick(ABANDON[:3]), Signal.ABANDON
+                return self.say("walk_away"), Signal.ABANDON
             return WHAT_DO_YOU_NEED, Signal.NONE
         if verdict:
             return "Yes, please.", Signal.NONE
