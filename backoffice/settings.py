@@ -281,6 +281,11 @@ SPECTACULAR_SETTINGS = {
 
 # Identity
 OTP_TOTP_ISSUER = os.environ.get("OTP_TOTP_ISSUER", "Backoffice")
+# django-otp's own per-device throttle (a wait of 2^n seconds after the n-th wrong code) is
+# off: identity.throttle already locks the account and the address after LOGIN_MAX_FAILURES,
+# and the device throttle rejected a right code typed within a second of a wrong one.
+OTP_TOTP_THROTTLE_FACTOR = 0
+OTP_STATIC_THROTTLE_FACTOR = 0
 STEP_UP_SECONDS = int(os.environ.get("STEP_UP_SECONDS", "300"))
 LOGIN_MAX_FAILURES = int(os.environ.get("LOGIN_MAX_FAILURES", "5"))
 LOGIN_LOCKOUT_SECONDS = int(os.environ.get("LOGIN_LOCKOUT_SECONDS", "900"))

@@ -24,6 +24,7 @@ OPEN_URL_NAMES = frozenset(
         "identity:otp_challenge",
         "identity:enroll",
         "identity:healthz",
+        "favicon",
     }
 )
 # The API answers for itself: DRF returns 401/403 JSON to callers without a verified

@@ -20,6 +20,7 @@ PUBLIC = {
     "identity:enroll",
     "identity:logout",
     "identity:healthz",
+    "favicon",
     "identity:language",  # the login page's language switch; stores nothing unverified
 }
 CONVERTER_VALUES = {"int": "1", "str": "x", "slug": "x", "path": "x", "uuid": str(uuid.uuid4())}

@@ -4,6 +4,7 @@
   assigned to them; any other ticket does not exist for them (404).
 - Supervisors (tickets.view_all_tickets) see every ticket; with tickets.assign_tickets they
   assign and reassign anyone's tickets; with tickets.merge_tickets they merge.
+- Whoever reported a finding (tickets.services.findings) sees that ticket.
 - Service principals never use the UI; through the API their token scopes decide
   (escalations:create to escalate, tickets:read to read the tickets they escalated).
 """
@@ -38,10 +39,11 @@ def visible_q(operator: Operator) -> Q:
         return Q(escalation__created_by=operator)
     if sees_all(operator):
         return Q()
+    reported = Q(escalation__created_by=operator)
     if not operator.has_perm(WORK):
-        return Q(pk__in=[])
+        return reported
     my_queues = QueueMembership.objects.filter(operator=operator).values("queue_id")
-    return Q(queue_id__in=my_queues) | Q(assignee=operator)
+    return Q(queue_id__in=my_queues) | Q(assignee=operator) | reported
 
 
 def is_queue_member(operator: Operator, queue_id: int) -> bool:
@@ -54,6 +56,9 @@ def can_view(operator: Operator, ticket: Ticket) -> bool:
         return escalation is not None and escalation.created_by_id == operator.pk
     if sees_all(operator):
         return True
+    escalation = getattr(ticket, "escalation", None)
+    if escalation is not None and escalation.created_by_id == operator.pk:
+        return True  # the person who reported a finding follows it
     if not operator.has_perm(WORK):
         return False
     return ticket.assignee_id == operator.pk or is_queue_member(operator, ticket.queue_id)
@@ -99,6 +104,16 @@ def can_take(operator: Operator, ticket: Ticket) -> bool:
     return operator.has_perm(ASSIGN) or (
         operator.has_perm(WORK) and is_queue_member(operator, ticket.queue_id)
     )
+
+
+# The customer of the tickets the go-live suite opens about failing trials (see
+# tickets.services.findings): simulated, so nobody would read a public reply.
+SIMULATED_CUSTOMER_EXTERNAL_ID = "evals-sandbox"
+
+
+def can_reply_publicly(ticket: Ticket) -> bool:
+    """Public replies go to a real customer; a simulated one gets internal notes only."""
+    return ticket.customer.external_id != SIMULATED_CUSTOMER_EXTERNAL_ID
 
 
 def can_merge(operator: Operator) -> bool:

@@ -257,7 +257,9 @@ def ticket_get_for_operator(*, operator: Operator, ticket_id: int) -> Ticket:
     """One ticket with its conversation, note revisions, timeline and tags, or NotFound
     when it does not exist or the operator may not see it."""
     ticket = (
-        Ticket.objects.select_related("customer", "queue", "assignee", "merged_into", "escalation")
+        Ticket.objects.select_related(
+            "customer", "queue", "assignee", "merged_into", "escalation__created_by"
+        )
         .prefetch_related(
             Prefetch("tags", queryset=Tag.objects.order_by("name")),
             Prefetch(

@@ -9,6 +9,7 @@ from django.db import transaction
 from django.db.models import Value
 from django.db.models.functions import Upper
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from backoffice.errors import Forbidden, NotFound, ValidationFailed
 from identity.audit import audit_record
@@ -310,6 +311,13 @@ def ticket_reply(
         ticket = c.lock_for_work(actor, ticket_id, expected_version)
         if ticket.merged_into_id or ticket.status == Status.CLOSED:
             raise ValidationFailed("This ticket is closed; reply on the ticket it was merged into.")
+        if not access.can_reply_publicly(ticket):
+            raise ValidationFailed(
+                gettext(
+                    "This customer is simulated by the go-live suite, so nobody would read a "
+                    "public reply. Add an internal note instead."
+                )
+            )
         now = timezone.now()
         old_status = ticket.status
         new_status = status or (

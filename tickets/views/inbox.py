@@ -13,8 +13,10 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
+from backoffice.context import landing_url
 from backoffice.errors import Conflict, DomainError, NotFound
 from backoffice.http import request_operator
 from backoffice.params import query_id_or_none
@@ -62,7 +64,15 @@ def _filters(request: HttpRequest) -> tuple[selectors.InboxFilters, dict[str, st
 
 @require_GET
 def inbox(request: HttpRequest) -> HttpResponse:
-    operator = inbox_user(request)
+    operator = request_operator(request)
+    if not access.can_use_inbox(operator):
+        # An approver, auditor or admin who types the address (or follows an old link) is
+        # sent to their own work, told why, rather than shown a bare 404.
+        messages.info(
+            request,
+            gettext("Your role has no inbox of tickets; this is where your work is."),
+        )
+        return redirect(landing_url(operator))
     views = selectors.views_for(operator)
     view = request.GET.get("view", "mine")
     if view not in views:
@@ -158,6 +168,7 @@ def _detail_context(request: HttpRequest, ticket_id: int, **extra: Any) -> dict[
         "can_reassign": access.can_reassign(operator),
         "can_merge": access.can_merge(operator),
         "can_work": not ticket.merged_into_id and ticket.status != Status.CLOSED,
+        "can_reply_publicly": access.can_reply_publicly(ticket),
         "others": selectors.presence_others(ticket_id=ticket.pk, operator=operator),
         "related": page_selectors.merge_candidates(operator=operator, ticket=ticket),
         "kinds": MessageKind,
