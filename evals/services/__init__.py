@@ -1,6 +1,7 @@
 """Every write of the go-live app: runs (create, execute, resume, interrupt, finalise),
 trial tickets and selftests. Suites and the gate are the pure helpers they use."""
 
+from evals.services.reruns import eval_run_rerun_errors
 from evals.services.runs import (
     Progress,
     code_version,
@@ -29,6 +30,7 @@ __all__ = [
     "eval_run_execute",
     "eval_run_finalise",
     "eval_run_interrupt",
+    "eval_run_rerun_errors",
     "eval_run_resume",
     "eval_run_resume_background",
     "eval_run_start_background",
