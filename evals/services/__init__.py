@@ -1,6 +1,7 @@
 """Every write of the go-live app: runs (create, execute, resume, interrupt, finalise),
 trial tickets and selftests. Suites and the gate are the pure helpers they use."""
 
+from evals.services.probe import suite_models_probe
 from evals.services.reruns import eval_run_rerun_errors
 from evals.services.runs import (
     Progress,
@@ -43,6 +44,7 @@ __all__ = [
     "selftest_missing",
     "suite_list",
     "suite_load",
+    "suite_models_probe",
     "suite_override",
     "trial_execute",
     "trial_store",

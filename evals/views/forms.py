@@ -6,7 +6,14 @@ from typing import Any
 
 from django import forms
 
-from evals.services import Suite, SuiteError, suite_list, suite_load, suite_override
+from evals.services import (
+    Suite,
+    SuiteError,
+    suite_list,
+    suite_load,
+    suite_models_probe,
+    suite_override,
+)
 
 
 class StartRunForm(forms.Form):
@@ -34,4 +41,7 @@ class StartRunForm(forms.Form):
             )
         except SuiteError as exc:
             raise forms.ValidationError(str(exc)) from exc
+        # The models exist and answer (one call per LLM role) before any trial is queued.
+        for role, problem in suite_models_probe(suite=self.resolved).items():
+            self.add_error("agent" if role == "agent" else None, problem)
         return data

@@ -35,9 +35,9 @@ def _run_or_404(run_id: int) -> Any:
         raise Http404 from exc
 
 
-@require_GET
-def run_list(request: HttpRequest) -> HttpResponse:
-    _require(access.can_view_runs(request.user))
+def _run_list_page(
+    request: HttpRequest, form: StartRunForm | None = None, status: int = 200
+) -> HttpResponse:
     page = Paginator(selectors.run_list(), PAGE_SIZE).get_page(request.GET.get("page"))
     can_start = access.can_start_runs(request.user)
     return render(
@@ -46,10 +46,17 @@ def run_list(request: HttpRequest) -> HttpResponse:
         {
             "page": page,
             "can_start": can_start,
-            "form": StartRunForm() if can_start else None,
+            "form": (form or StartRunForm()) if can_start else None,
             "selftest": selectors.selftest_latest(),
         },
+        status=status,
     )
+
+
+@require_GET
+def run_list(request: HttpRequest) -> HttpResponse:
+    _require(access.can_view_runs(request.user))
+    return _run_list_page(request)
 
 
 @require_POST
@@ -59,8 +66,8 @@ def run_start(request: HttpRequest) -> HttpResponse:
         raise Http404
     form = StartRunForm(request.POST)
     if not form.is_valid() or form.resolved is None:
-        messages.error(request, "; ".join(str(e) for errs in form.errors.values() for e in errs))
-        return redirect("evals:run_list")
+        # The form again, with what is wrong beside the field it is about.
+        return _run_list_page(request, form, status=400)
     try:
         run = services.eval_run_start_background(
             actor=request_operator(request), suite=form.resolved
