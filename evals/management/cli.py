@@ -252,6 +252,7 @@ def golive_run(
             intended = services.suite_override(services.run_suite(run), **overrides)
         except services.SuiteError as exc:
             raise Abort(str(exc)) from None
+        probe_models(intended)
         start: Callable[..., EvalRun] = functools.partial(services.eval_run_resume, suite=intended)
     else:
         try:
@@ -260,6 +261,7 @@ def golive_run(
             )
         except services.SuiteError as exc:
             raise Abort(str(exc)) from None
+        probe_models(suite)
         if plan_only:
             print_plan(suite, out)
             return EXIT_PASS
@@ -300,6 +302,14 @@ def golive_run(
     if code == EXIT_ERROR:
         raise Abort(run.error_message or f"run #{run.pk} is {run.get_status_display().lower()}")
     return code
+
+
+def probe_models(suite: services.Suite) -> None:
+    """Exit 2 with one line before anything is created when the agent or the user simulator
+    does not exist or its provider refuses it (one call per LLM role; see evals.services.probe)."""
+    problems = services.suite_models_probe(suite=suite)
+    if problems:
+        raise Abort("; ".join(problems.values()))
 
 
 def ensure_selftest(operator: Operator, domains: Sequence[str], out: Callable[[str], None]) -> None:

@@ -16,10 +16,11 @@ from typing import TYPE_CHECKING
 from django.conf import settings
 from django.db import transaction
 from django.urls import reverse
+from django.utils.translation import gettext as _
 
 from backoffice.errors import Conflict, NotFound, ValidationFailed
 from evals import access
-from evals.models import TrialOutcome, TrialResult
+from evals.models import ERROR_OUTCOMES, TrialOutcome, TrialResult
 from identity.audit import audit_record
 from identity.models import Operator
 from tickets.services import finding_ticket_open
@@ -44,6 +45,12 @@ def eval_trial_ticket_create(*, actor: Operator, trial_id: int) -> Ticket:
             raise NotFound("No such trial.")
         if trial.outcome == TrialOutcome.PASS:
             raise ValidationFailed("Only a failing trial can be turned into a ticket.")
+        if trial.outcome in ERROR_OUTCOMES:
+            # The provider or the simulated customer failed, not the agent: there is
+            # nothing for an operator to review, and the trial is re-run instead.
+            raise ValidationFailed(
+                _("An error trial is not the agent's failure: re-run it instead of a ticket.")
+            )
         if trial.ticket_id is not None:
             raise Conflict(f"This trial already has ticket #{trial.ticket_id}.")
         failure = trial.failure_class or trial.outcome

@@ -12,6 +12,7 @@ from evals.services import (
     suite_check_web_models,
     suite_list,
     suite_load,
+    suite_models_probe,
     suite_override,
 )
 
@@ -41,4 +42,7 @@ class StartRunForm(forms.Form):
             )
         except SuiteError as exc:
             raise forms.ValidationError(str(exc)) from exc
+        # The models exist and answer (one call per LLM role) before any trial is queued.
+        for role, problem in suite_models_probe(suite=self.resolved).items():
+            self.add_error("agent" if role == "agent" else None, problem)
         return data
