@@ -10,14 +10,15 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from evals.domains import domain_names, get_domain
 from evals.engine.errors import EngineError
 from evals.engine.messages import GuardMode
 from evals.engine.metrics import render_table
+from evals.engine.orchestrator import Limits
 from evals.engine.registry import agent_names, user_names
 from evals.engine.runner import (
     JsonlSink,
@@ -55,6 +56,37 @@ def _ks(text: str) -> list[int]:
     return ks
 
 
+def _json_object(flag: str) -> Callable[[str], dict[str, Any]]:
+    """The parser of a JSON-object flag (--agent-args): a malformed one is a one-line error."""
+
+    def parse(text: str) -> dict[str, Any]:
+        try:
+            value = json.loads(text)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(f"{flag} is not valid JSON ({exc})") from None
+        if not isinstance(value, dict):
+            raise argparse.ArgumentTypeError(
+                f"{flag} takes a JSON object such as '{{\"temperature\": 0}}', "
+                f"not {type(value).__name__}"
+            )
+        return value
+
+    return parse
+
+
+def _at_least(low: float, kind: Callable[[str], Any]) -> Callable[[str], Any]:
+    def parse(text: str) -> Any:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"invalid {kind.__name__} value: {text!r}") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"takes at least {low}, not {text}")
+        return value
+
+    return parse
+
+
 def _csv(text: str) -> tuple[str, ...]:
     return tuple(p.strip() for p in text.split(",") if p.strip())
 
@@ -87,6 +119,53 @@ def _parser() -> argparse.ArgumentParser:
         default="",
         help="LiteLLM model judging natural-language assertions (default: none, not judged)",
     )
+    models = r.add_argument_group(
+        "model parameters",
+        "JSON objects, the keys of a suite's params: api_base, api_key or api_key_env, "
+        "timeout_s, retries, retry_delay_s, and what goes to the provider (temperature, "
+        "seed, max_tokens, ...). Credentials are used, never stored.",
+    )
+    models.add_argument("--agent-args", type=_json_object("--agent-args"), default={})
+    models.add_argument("--user-args", type=_json_object("--user-args"), default={})
+    models.add_argument("--judge-args", type=_json_object("--judge-args"), default={})
+    defaults = Limits()
+    limits = r.add_argument_group("limits and retries (all part of the run's fingerprint)")
+    limits.add_argument(
+        "--max-turns",
+        type=_at_least(1, int),
+        default=defaults.max_turns,
+        help="messages with text, agent's and customer's, before the trial ends as a failure",
+    )
+    limits.add_argument(
+        "--max-tool-errors",
+        type=_at_least(0, int),
+        default=defaults.max_tool_errors,
+        help="failed tool calls tolerated; one more ends the trial as a failure",
+    )
+    limits.add_argument(
+        "--wall-time",
+        type=_at_least(0.001, float),
+        default=defaults.wall_time_s,
+        help="seconds per trial before it ends as a failure",
+    )
+    limits.add_argument(
+        "--num-tasks",
+        type=_at_least(0, int),
+        default=0,
+        help="run a sample of this many tasks per domain, drawn from --seed (0: all)",
+    )
+    limits.add_argument(
+        "--retries",
+        type=_at_least(0, int),
+        default=None,
+        help="retries of a failed model call (rate limit, provider error); default 4",
+    )
+    limits.add_argument(
+        "--retry-delay",
+        type=_at_least(0, float),
+        default=None,
+        help="seconds before the first retry, doubling after (default 0.5)",
+    )
     r.add_argument("--seed", type=int, default=0)
     r.add_argument("--workers", type=int, default=1, help="trials in flight (threads)")
     r.add_argument(
@@ -109,6 +188,16 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _with_retries(params: dict[str, Any], args: argparse.Namespace) -> dict[str, Any]:
+    """A role's parameters with --retries / --retry-delay added, unless they set their own."""
+    out = dict(params)
+    if args.retries is not None:
+        out.setdefault("retries", args.retries)
+    if args.retry_delay is not None:
+        out.setdefault("retry_delay_s", args.retry_delay)
+    return out
+
+
 def _run(args: argparse.Namespace) -> int:
     spec = RunSpec(
         domains=_csv(args.domain),
@@ -122,6 +211,15 @@ def _run(args: argparse.Namespace) -> int:
         guard_mode=GuardMode(args.guard),
         include_trajectory=not args.no_trajectory,
         judge_model=args.judge_model,
+        agent_params=_with_retries(args.agent_args, args),
+        user_params=_with_retries(args.user_args, args),
+        judge_params=_with_retries(args.judge_args, args),
+        limits=Limits(
+            max_turns=args.max_turns,
+            max_tool_errors=args.max_tool_errors,
+            wall_time_s=args.wall_time,
+        ),
+        num_tasks=args.num_tasks,
     )
     out = Path(args.out) if args.out else default_out(spec)
     keys = {u.key for u in plan(spec)}

@@ -8,6 +8,7 @@ would otherwise let it find its task by hashing every task id of the domain."""
 
 from __future__ import annotations
 
+import random
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -30,6 +31,7 @@ from evals.engine.runner.processes import execute_in_processes
 from evals.engine.runner.records import TrialRecord
 from evals.engine.runner.sink import Sink
 from evals.engine.runner.spec import RunSpec, WorkUnit, agent_seed, derive_seed, new_agent_key
+from evals.engine.task import Task
 
 Progress = Callable[[TrialRecord, int, int], None]
 
@@ -42,7 +44,7 @@ def plan(spec: RunSpec) -> list[WorkUnit]:
         # Without a judge model, tasks judged in prose still run: a trial that passes every
         # deterministic check is reported "not judged" (never a pass), one that fails them
         # is a failure — and a gate cannot pass while any is unjudged.
-        tasks = domain_tasks(domain, spec.split, spec.task_ids)
+        tasks = _sample(domain_tasks(domain, spec.split, spec.task_ids), spec, domain_name)
         personas = expand_personas(spec.personas, spec.seed)
         for persona in personas:
             language = parse_persona(persona).language  # fail early on a bad persona spec
@@ -57,6 +59,16 @@ def plan(spec: RunSpec) -> list[WorkUnit]:
                     seed = derive_seed(spec.seed, domain_name, task.id, persona, trial)
                     units.append(WorkUnit(domain_name, task.id, persona, trial, seed))
     return units
+
+
+def _sample(tasks: list[Task], spec: RunSpec, domain_name: str) -> list[Task]:
+    """`spec.num_tasks` of `tasks`, in their order, drawn by a generator seeded from the run's
+    seed and the domain: the same sample for the same seed, whatever else the run changes."""
+    if not spec.num_tasks or spec.num_tasks >= len(tasks):
+        return tasks
+    rng = random.Random(derive_seed(spec.seed, domain_name, "num_tasks"))
+    chosen = set(rng.sample(range(len(tasks)), spec.num_tasks))
+    return [t for i, t in enumerate(tasks) if i in chosen]
 
 
 _process_key: bytes | None = None
