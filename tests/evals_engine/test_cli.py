@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -122,3 +123,14 @@ def test_limits_from_flags_end_the_trial(capsys, tmp_path):
     assert code == 0, err
     (record,) = read_records(out)
     assert record.termination == "max_turns" and record.reward == 0.0
+
+
+def test_the_json_report_and_the_table_say_how_the_trials_ended(capsys, tmp_path):
+    args = ["--tasks", "retail-000-cancel-email,retail-003-return-one-email", "--max-turns", "2"]
+    code, stdout, err = _in_process(capsys, "--out", str(tmp_path / "a.jsonl"), *args, "--json")
+    assert code == 0, err
+    assert json.loads(stdout)["terminations"] == {"max_turns": 2}
+
+    code, stdout, err = _in_process(capsys, "--out", str(tmp_path / "b.jsonl"), *args[:2])
+    assert code == 0, err
+    assert "ended by: customer stop 2" in stdout
