@@ -157,3 +157,43 @@ def test_a_malformed_model_or_limit_flag_is_one_line_and_exit_2(
     assert exit_.value.code == 2
     assert len(err.strip().splitlines()) == 1 and says in err and flag in err
     assert not (tmp_path / "x.jsonl").exists()
+
+
+def test_each_message_records_its_time_latency_tokens_and_cost(capsys, tmp_path, openai_server):
+    openai_server.set_default(text("Could you tell me your email address?", prompt_tokens=50))
+    out = tmp_path / "run.jsonl"
+    agent_args = {
+        "api_base": openai_server.url,
+        "api_key": "k",
+        "input_cost_per_token": 0.001,
+        "output_cost_per_token": 0.002,
+    }
+    code, _, stderr = _run(
+        capsys, out, "--agent", "openai/agent-x", "--agent-args", json.dumps(agent_args),
+        "--max-turns", "4",
+    )  # fmt: skip
+    assert code == 0, stderr
+
+    (record,) = read_records(out)
+    messages = record.trajectory["messages"]
+    turns = record.trajectory["message_records"]
+    agent = [t for t in turns if t["actor"] == "agent"]
+    user = [t for t in turns if t["actor"] == "user"]
+    assert len(agent) == record.usage["agent.calls"] == len(openai_server.requests)
+    for t in agent:
+        assert messages[t["message"]]["role"] == "assistant"
+        assert messages[t["message"]]["content"] == "Could you tell me your email address?"
+        (call,) = t["calls"]
+        assert (
+            (t["tokens_in"], t["tokens_out"]) == (50, 7) == (call["tokens_in"], call["tokens_out"])
+        )
+        assert t["cost_usd"] == pytest.approx(50 * 0.001 + 7 * 0.002)
+        assert 0 < call["latency_s"] <= t["seconds"]
+        assert t["at"] <= call["at"]
+    for t in user:  # the offline customer: timed, no model call
+        assert messages[t["message"]]["role"] == "user" and t["calls"] == []
+    indices = [t["message"] for t in turns]
+    assert indices == sorted(indices) and len(set(indices)) == len(indices)
+    ats = [t["at"] for t in turns]
+    assert ats == sorted(ats)  # conversation order is time order
+    assert sum(t["cost_usd"] for t in turns) == pytest.approx(record.usage["agent.cost_usd"])

@@ -31,6 +31,7 @@ from evals.engine.runner.processes import execute_in_processes
 from evals.engine.runner.records import TrialRecord
 from evals.engine.runner.sink import Sink
 from evals.engine.runner.spec import RunSpec, WorkUnit, agent_seed, derive_seed, new_agent_key
+from evals.engine.runner.turns import Timed, message_records
 from evals.engine.task import Task
 
 Progress = Callable[[TrialRecord, int, int], None]
@@ -103,6 +104,7 @@ def _record(
     models: Mapping[str, str],
     nl: Sequence[NLVerdict] = (),
     usage: Mapping[str, float] | None = None,
+    turns: Sequence[Mapping[str, Any]] = (),
 ) -> TrialRecord:
     texts = [m for m in trajectory.messages[2:] if m.role is Role.ASSISTANT and m.content]
     user_turns = sum(
@@ -134,7 +136,11 @@ def _record(
         notes=evaluation.notes,
         error=trajectory.error,
         usage=trajectory.usage if usage is None else usage,
-        trajectory=trajectory.to_dict() if spec.include_trajectory else None,
+        trajectory=(
+            replace(trajectory, message_records=tuple(turns)).to_dict()
+            if spec.include_trajectory
+            else None
+        ),
         models=models,
         nl_assertions=tuple(v.to_dict() for v in nl),
         published_reward=evaluation.published_reward,
@@ -178,6 +184,7 @@ def run_unit(spec: RunSpec, unit: WorkUnit, agent_key: bytes | None = None) -> T
             models={"agent": spec.agent, "user": spec.user},
             fingerprint=spec.fingerprint(),
         )
+    agent, user = Timed(agent), Timed(user)
     trajectory = Orchestrator(
         domain=domain,
         world=world,
@@ -207,7 +214,9 @@ def run_unit(spec: RunSpec, unit: WorkUnit, agent_key: bytes | None = None) -> T
         evaluation = with_nl_verdicts(evaluation, nl)
     if spec.judge_model and task.judged_in_prose:
         models["judge"] = spec.judge_model
-    return _record(spec, unit, trajectory, evaluation, started, models, nl, usage)
+    opening = 1 + (len(tuple(getattr(task, "history", ()) or ())) or 1)  # system, history
+    turns = message_records(trajectory.messages, opening, agent, user)
+    return _record(spec, unit, trajectory, evaluation, started, models, nl, usage, turns)
 
 
 def _judge(
