@@ -197,3 +197,25 @@ def test_each_message_records_its_time_latency_tokens_and_cost(capsys, tmp_path,
     ats = [t["at"] for t in turns]
     assert ats == sorted(ats)  # conversation order is time order
     assert sum(t["cost_usd"] for t in turns) == pytest.approx(record.usage["agent.cost_usd"])
+
+
+def test_evaluate_regrades_an_llm_run_with_the_server_gone(capsys, tmp_path, openai_server):
+    openai_server.set_default(text("Could you tell me your email address?"))
+    out = tmp_path / "run.jsonl"
+    args = json.dumps({"api_base": openai_server.url, "api_key": SECRET})
+    code, stdout, _ = _run(
+        capsys, out, "--agent", "openai/agent-x", "--agent-args", args, "--max-turns", "4", "--json"
+    )
+    assert code == 0
+    openai_server.stop()
+    served = len(openai_server.requests)
+
+    from tests.evals_engine.test_evaluate import NoModel
+
+    set_default_client(NoModel())
+    code = engine_main(["evaluate", str(out), "--json", "--ks", "1"])
+    again = capsys.readouterr().out
+
+    assert code == 0
+    assert json.loads(again) == json.loads(stdout)
+    assert len(openai_server.requests) == served

@@ -203,7 +203,7 @@ def run_unit(spec: RunSpec, unit: WorkUnit, agent_key: bytes | None = None) -> T
             error="; ".join(evaluation.notes),
         )
     models = {"agent": _resolved(agent, spec.agent), "user": _resolved(user, spec.user)}
-    nl, usage, judge_error = _judge(spec, unit, task.judged_in_prose, trajectory)
+    nl, usage, judge_error = judge_trial(spec, unit, task.judged_in_prose, trajectory)
     if judge_error:
         # The judge failed: not the agent's outcome. Excluded, counted, re-run by resume.
         evaluation = Evaluation(0.0, {}, FailureClass.INFRASTRUCTURE, notes=(judge_error,))
@@ -219,7 +219,7 @@ def run_unit(spec: RunSpec, unit: WorkUnit, agent_key: bytes | None = None) -> T
     return _record(spec, unit, trajectory, evaluation, started, models, nl, usage, turns)
 
 
-def _judge(
+def judge_trial(
     spec: RunSpec, unit: WorkUnit, assertions: Sequence[str], trajectory: Trajectory
 ) -> tuple[tuple[NLVerdict, ...], Mapping[str, float], str]:
     """The natural-language verdicts of one trial (not judged without a judge model, or when
