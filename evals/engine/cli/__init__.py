@@ -1,4 +1,4 @@
-"""`python -m evals.engine run|list`: the engine alone, without Django.
+"""`python -m evals.engine run|evaluate|list`: the engine alone, without Django.
 
 Bad input (an unknown domain, a persona the offline customer cannot speak, a malformed flag)
 is one line on stderr and exit status 2, never a traceback: `CommandError` and the engine's
@@ -12,12 +12,15 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import NoReturn
+from typing import Any
 
 from evals.domains import domain_names, get_domain
+from evals.engine.cli import evaluate as evaluate_command
+from evals.engine.cli.args import CommandError, Parser, at_least, csv, json_object, ks_list
 from evals.engine.errors import EngineError
 from evals.engine.messages import GuardMode
 from evals.engine.metrics import render_table
+from evals.engine.orchestrator import Limits
 from evals.engine.registry import agent_names, user_names
 from evals.engine.runner import (
     JsonlSink,
@@ -32,33 +35,6 @@ from evals.engine.runner import (
 )
 
 
-class CommandError(Exception):
-    """A command-line mistake; `str()` is the one line printed."""
-
-
-class _Parser(argparse.ArgumentParser):
-    """argparse's errors as one line ("python -m evals.engine run: ..."), exit status 2."""
-
-    def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: {message}\n")
-
-
-def _ks(text: str) -> list[int]:
-    try:
-        ks = [int(k) for k in _csv(text)]
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"--ks takes whole numbers, comma-separated, not {text!r}"
-        ) from None
-    if not ks or min(ks) < 1:
-        raise argparse.ArgumentTypeError(f"--ks takes numbers of at least 1, not {text!r}")
-    return ks
-
-
-def _csv(text: str) -> tuple[str, ...]:
-    return tuple(p.strip() for p in text.split(",") if p.strip())
-
-
 def _personas(text: str) -> tuple[str, ...]:
     """Persona specs separated by ';' when they contain '=' (compositions use commas),
     otherwise by ','."""
@@ -66,8 +42,8 @@ def _personas(text: str) -> tuple[str, ...]:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="python -m evals.engine")
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    parser = Parser(prog="python -m evals.engine")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
     r = sub.add_parser("run", help="run trials and print the pass^k table")
     r.add_argument("--domain", required=True, help="domain name(s), comma-separated")
     r.add_argument("--trials", type=int, default=4)
@@ -87,6 +63,53 @@ def _parser() -> argparse.ArgumentParser:
         default="",
         help="LiteLLM model judging natural-language assertions (default: none, not judged)",
     )
+    models = r.add_argument_group(
+        "model parameters",
+        "JSON objects, the keys of a suite's params: api_base, api_key or api_key_env, "
+        "timeout_s, retries, retry_delay_s, and what goes to the provider (temperature, "
+        "seed, max_tokens, ...). Credentials are used, never stored.",
+    )
+    models.add_argument("--agent-args", type=json_object("--agent-args"), default={})
+    models.add_argument("--user-args", type=json_object("--user-args"), default={})
+    models.add_argument("--judge-args", type=json_object("--judge-args"), default={})
+    defaults = Limits()
+    limits = r.add_argument_group("limits and retries (all part of the run's fingerprint)")
+    limits.add_argument(
+        "--max-turns",
+        type=at_least(1, int),
+        default=defaults.max_turns,
+        help="messages with text, agent's and customer's, before the trial ends as a failure",
+    )
+    limits.add_argument(
+        "--max-tool-errors",
+        type=at_least(0, int),
+        default=defaults.max_tool_errors,
+        help="failed tool calls tolerated; one more ends the trial as a failure",
+    )
+    limits.add_argument(
+        "--wall-time",
+        type=at_least(0.001, float),
+        default=defaults.wall_time_s,
+        help="seconds per trial before it ends as a failure",
+    )
+    limits.add_argument(
+        "--num-tasks",
+        type=at_least(0, int),
+        default=0,
+        help="run a sample of this many tasks per domain, drawn from --seed (0: all)",
+    )
+    limits.add_argument(
+        "--retries",
+        type=at_least(0, int),
+        default=None,
+        help="retries of a failed model call (rate limit, provider error); default 4",
+    )
+    limits.add_argument(
+        "--retry-delay",
+        type=at_least(0, float),
+        default=None,
+        help="seconds before the first retry, doubling after (default 0.5)",
+    )
     r.add_argument("--seed", type=int, default=0)
     r.add_argument("--workers", type=int, default=1, help="trials in flight (threads)")
     r.add_argument(
@@ -96,7 +119,7 @@ def _parser() -> argparse.ArgumentParser:
         help="worker processes sharing --workers (LLM runs: one per core)",
     )
     r.add_argument("--guard", choices=[m.value for m in GuardMode], default="enforce")
-    r.add_argument("--ks", type=_ks, default=[1, 2, 4], help="k values for pass^k")
+    r.add_argument("--ks", type=ks_list, default=[1, 2, 4], help="k values for pass^k")
     r.add_argument(
         "--out",
         default="",
@@ -105,23 +128,43 @@ def _parser() -> argparse.ArgumentParser:
     )
     r.add_argument("--no-trajectory", action="store_true", help="store records without messages")
     r.add_argument("--json", action="store_true", help="print the report as JSON")
+    evaluate_command.add_parser(sub)
     sub.add_parser("list", help="domains, splits, task counts and models")
     return parser
 
 
+def _with_retries(params: dict[str, Any], args: argparse.Namespace) -> dict[str, Any]:
+    """A role's parameters with --retries / --retry-delay added, unless they set their own."""
+    out = dict(params)
+    if args.retries is not None:
+        out.setdefault("retries", args.retries)
+    if args.retry_delay is not None:
+        out.setdefault("retry_delay_s", args.retry_delay)
+    return out
+
+
 def _run(args: argparse.Namespace) -> int:
     spec = RunSpec(
-        domains=_csv(args.domain),
+        domains=csv(args.domain),
         personas=_personas(args.personas),
         trials=args.trials,
         seed=args.seed,
         split=args.split,
-        task_ids=_csv(args.tasks),
+        task_ids=csv(args.tasks),
         agent=args.agent,
         user=args.user,
         guard_mode=GuardMode(args.guard),
         include_trajectory=not args.no_trajectory,
         judge_model=args.judge_model,
+        agent_params=_with_retries(args.agent_args, args),
+        user_params=_with_retries(args.user_args, args),
+        judge_params=_with_retries(args.judge_args, args),
+        limits=Limits(
+            max_turns=args.max_turns,
+            max_tool_errors=args.max_tool_errors,
+            wall_time_s=args.wall_time,
+        ),
+        num_tasks=args.num_tasks,
     )
     out = Path(args.out) if args.out else default_out(spec)
     keys = {u.key for u in plan(spec)}
@@ -180,7 +223,11 @@ def _list() -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
-        return _run(args) if args.command == "run" else _list()
+        if args.command == "run":
+            return _run(args)
+        if args.command == "evaluate":
+            return evaluate_command.command(args)
+        return _list()
     except (CommandError, EngineError) as exc:
         print(f"python -m evals.engine {args.command}: {exc}", file=sys.stderr)
         return 2
