@@ -6,20 +6,22 @@ from typing import Any
 
 from django.http import HttpRequest
 from django.urls import NoReverseMatch, reverse
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy
 
 from identity import otp
 
 # (label, url name, permission required or None for any verified operator)
-NAV: list[tuple[str, str, str | None]] = [
-    ("Home", "home", None),
-    ("Inbox", "tickets:inbox", None),
-    ("Queues", "tickets:queue_list", "tickets.manage_queues"),
-    ("Approvals", "payments_sandbox:approvals", "payments_sandbox.view_refund"),
-    ("Payments", "payments_sandbox:payment_list", "payments_sandbox.view_payment"),
-    ("Go-live", "evals:run_list", "evals.view_evalrun"),
-    ("Audit", "identity:audit_list", "identity.view_audit_trail"),
-    ("Operators", "identity:operator_list", "identity.manage_operators"),
-    ("My security", "identity:security", None),
+NAV: list[tuple[Promise, str, str | None]] = [
+    (gettext_lazy("Home"), "home", None),
+    (gettext_lazy("Inbox"), "tickets:inbox", None),
+    (gettext_lazy("Queues"), "tickets:queue_list", "tickets.manage_queues"),
+    (gettext_lazy("Approvals"), "payments_sandbox:approvals", "payments_sandbox.view_refund"),
+    (gettext_lazy("Payments"), "payments_sandbox:payment_list", "payments_sandbox.view_payment"),
+    (gettext_lazy("Go-live"), "evals:run_list", "evals.view_evalrun"),
+    (gettext_lazy("Audit"), "identity:audit_list", "identity.view_audit_trail"),
+    (gettext_lazy("Operators"), "identity:operator_list", "identity.manage_operators"),
+    (gettext_lazy("My security"), "identity:security", None),
 ]
 
 

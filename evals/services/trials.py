@@ -12,6 +12,7 @@ from django.conf import settings
 from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from backoffice.errors import Conflict, NotFound, ValidationFailed
 from evals import access
@@ -58,11 +59,14 @@ def eval_trial_ticket_create(*, actor: Operator, trial_id: int) -> Ticket:
             .first()
         )
         if trial is None:
-            raise NotFound("No such trial.")
+            raise NotFound(gettext("No such trial."))
         if trial.outcome == TrialOutcome.PASS:
-            raise ValidationFailed("Only a failing trial can be turned into a ticket.")
+            raise ValidationFailed(gettext("Only a failing trial can be turned into a ticket."))
         if trial.ticket_id is not None:
-            raise Conflict(f"This trial already has ticket #{trial.ticket_id}.")
+            raise Conflict(
+                gettext("This trial already has ticket #%(ticket_id)s.")
+                % {"ticket_id": trial.ticket_id}
+            )
         now = timezone.now()
         queue = _queue()
         customer = customer_upsert(name="Go-live simulated customer", external_id="evals-sandbox")

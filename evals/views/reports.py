@@ -11,7 +11,7 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from backoffice.errors import DomainError
@@ -68,7 +68,11 @@ def run_start(request: HttpRequest) -> HttpResponse:
     except DomainError as exc:
         messages.error(request, exc.message)
         return redirect("evals:run_list")
-    messages.success(request, f"Run #{run.pk} started ({run.total_units} trials).")
+    messages.success(
+        request,
+        gettext("Run #%(pk)s started (%(total_units)s trials).")
+        % {"pk": run.pk, "total_units": run.total_units},
+    )
     return redirect("evals:run_detail", run.pk)
 
 
@@ -246,7 +250,11 @@ def run_selftest(request: HttpRequest, run_id: int) -> HttpResponse:
     except DomainError as exc:
         messages.error(request, exc.message)
     else:
-        messages.success(request, f"Selftest #{selftest.pk} finished in {selftest.seconds:.1f} s.")
+        messages.success(
+            request,
+            gettext("Selftest #%(pk)s finished in %(seconds).1f s.")
+            % {"pk": selftest.pk, "seconds": selftest.seconds},
+        )
     return redirect("evals:run_detail", run.pk)
 
 
@@ -306,7 +314,11 @@ def trial_ticket(request: HttpRequest, run_id: int, trial_id: int) -> HttpRespon
     except DomainError as exc:
         messages.error(request, exc.message)
         return redirect("evals:trial_detail", run_id, trial_id)
-    messages.success(request, f"Ticket #{ticket.pk} created in the {ticket.queue.name} queue.")
+    messages.success(
+        request,
+        gettext("Ticket #%(pk)s created in the %(name)s queue.")
+        % {"pk": ticket.pk, "name": ticket.queue.name},
+    )
     return redirect("evals:trial_detail", run_id, trial_id)
 
 
@@ -315,7 +327,7 @@ def compare(request: HttpRequest) -> HttpResponse:
     _require(access.can_view_runs(request.user))
     a, b = request.GET.get("a", ""), request.GET.get("b", "")
     if not (a.isdigit() and b.isdigit()):
-        messages.error(request, "Pick two runs to compare.")
+        messages.error(request, gettext("Pick two runs to compare."))
         return redirect(reverse("evals:run_list"))
     try:
         comparison = selectors.run_compare(run_a=int(a), run_b=int(b))
