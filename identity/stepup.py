@@ -19,6 +19,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.http import urlencode
+from django.utils.translation import gettext
 from rest_framework.permissions import BasePermission
 
 from backoffice.errors import StepUpRequired
@@ -102,6 +103,8 @@ class StepUpFresh(BasePermission):
             return False
         if not is_fresh(request._request):
             raise StepUpRequired(
-                "Re-enter a one-time code to continue: this action needs a recent verification."
+                gettext(
+                    "Re-enter a one-time code to continue: this action needs a recent verification."
+                )
             )
         return True

@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 from django.db.models import Q
+from django.utils.translation import gettext
 
 from backoffice.errors import Forbidden, NotFound
 from identity.models import Operator
@@ -67,7 +68,7 @@ def can_view(operator: Operator, ticket: Ticket) -> bool:
 def ensure_view(operator: Operator, ticket: Ticket | None) -> Ticket:
     """The ticket, or NotFound when it does not exist or must stay invisible to operator."""
     if ticket is None or not can_view(operator, ticket):
-        raise NotFound("No such ticket.")
+        raise NotFound(gettext("No such ticket."))
     return ticket
 
 
@@ -76,7 +77,7 @@ def ensure_work(operator: Operator, ticket: Ticket | None) -> Ticket:
     supervisor permission."""
     ticket = ensure_view(operator, ticket)
     if operator.is_service_principal or not (operator.has_perm(WORK) or operator.has_perm(ASSIGN)):
-        raise Forbidden("You may read this ticket but not change it.")
+        raise Forbidden(gettext("You may read this ticket but not change it."))
     return ticket
 
 

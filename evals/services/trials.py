@@ -42,9 +42,9 @@ def eval_trial_ticket_create(*, actor: Operator, trial_id: int) -> Ticket:
             .first()
         )
         if trial is None:
-            raise NotFound("No such trial.")
+            raise NotFound(_("No such trial."))
         if trial.outcome == TrialOutcome.PASS:
-            raise ValidationFailed("Only a failing trial can be turned into a ticket.")
+            raise ValidationFailed(_("Only a failing trial can be turned into a ticket."))
         if trial.outcome in ERROR_OUTCOMES:
             # The provider or the simulated customer failed, not the agent: there is
             # nothing for an operator to review, and the trial is re-run instead.
@@ -52,7 +52,9 @@ def eval_trial_ticket_create(*, actor: Operator, trial_id: int) -> Ticket:
                 _("An error trial is not the agent's failure: re-run it instead of a ticket.")
             )
         if trial.ticket_id is not None:
-            raise Conflict(f"This trial already has ticket #{trial.ticket_id}.")
+            raise Conflict(
+                _("This trial already has ticket #%(ticket_id)s.") % {"ticket_id": trial.ticket_id}
+            )
         failure = trial.failure_class or trial.outcome
         components = ", ".join(f"{k}={v:g}" for k, v in trial.components.items()) or "none"
         ticket = finding_ticket_open(

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext_lazy
 
 from evals.services import (
     Suite,
@@ -19,7 +20,9 @@ from evals.services import (
 
 class StartRunForm(forms.Form):
     suite = forms.ChoiceField()
-    agent = forms.CharField(required=False, max_length=200, help_text="Blank: the suite's agent.")
+    agent = forms.CharField(
+        required=False, max_length=200, help_text=gettext_lazy("Blank: the suite's agent.")
+    )
     trials = forms.IntegerField(required=False, min_value=1, max_value=64)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

@@ -121,7 +121,9 @@ def bulk(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         for problems in form.errors.values():
             for problem in problems:
-                messages.error(request, f"Nothing changed: {problem}")
+                messages.error(
+                    request, gettext("Nothing changed: %(problem)s") % {"problem": problem}
+                )
         return redirect(back)
     try:
         result = services.ticket_bulk_update(
@@ -134,9 +136,15 @@ def bulk(request: HttpRequest) -> HttpResponse:
         messages.error(request, error.message)
         return redirect(back)
     if result.updated:
-        messages.success(request, f"Updated {len(result.updated)} ticket(s).")
+        messages.success(
+            request, gettext("Updated %(count)s ticket(s).") % {"count": len(result.updated)}
+        )
     for ticket_id, reason in result.skipped.items():
-        messages.warning(request, f"#{ticket_id} skipped: {reason}")
+        messages.warning(
+            request,
+            gettext("#%(ticket_id)s skipped: %(reason)s")
+            % {"ticket_id": ticket_id, "reason": reason},
+        )
     return redirect(back)
 
 
@@ -147,9 +155,15 @@ def duty(request: HttpRequest) -> HttpResponse:
     routed = services.operator_duty_set(actor=operator, on_duty=on_duty)
     if on_duty:
         mine = [r for r in routed if r.operator_id == operator.pk]
-        messages.success(request, f"You are on duty. {len(mine)} waiting ticket(s) routed to you.")
+        messages.success(
+            request,
+            gettext("You are on duty. %(count)s waiting ticket(s) routed to you.")
+            % {"count": len(mine)},
+        )
     else:
-        messages.success(request, "You are off duty; new tickets will not be routed to you.")
+        messages.success(
+            request, gettext("You are off duty; new tickets will not be routed to you.")
+        )
     return redirect(reverse("tickets:inbox"))
 
 
@@ -203,7 +217,7 @@ def _act(
     form = form_class(request.POST)
     if not form.is_valid():
         errors = "; ".join(f"{k}: {' '.join(map(str, v))}" for k, v in form.errors.items())
-        messages.error(request, f"Not saved: {errors}")
+        messages.error(request, gettext("Not saved: %(errors)s") % {"errors": errors})
         return redirect(reverse("tickets:detail", args=[ticket_id]))
     try:
         done = action(form)
@@ -340,7 +354,7 @@ def merge(request: HttpRequest, ticket_id: int) -> HttpResponse:
     operator = inbox_user(request)
     form = forms.MergeForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "Give the number of the ticket to merge into.")
+        messages.error(request, gettext("Give the number of the ticket to merge into."))
         return redirect(reverse("tickets:detail", args=[ticket_id]))
     target_id = form.cleaned_data["target"]
     # The operator saw the source; the target's version is the one current now unless the
@@ -359,7 +373,10 @@ def merge(request: HttpRequest, ticket_id: int) -> HttpResponse:
     except DomainError as error:
         messages.error(request, error.message)
         return redirect(reverse("tickets:detail", args=[ticket_id]))
-    messages.success(request, f"Ticket #{ticket_id} merged into this ticket.")
+    messages.success(
+        request,
+        gettext("Ticket #%(ticket_id)s merged into this ticket.") % {"ticket_id": ticket_id},
+    )
     return redirect(reverse("tickets:detail", args=[target.pk]))
 
 
@@ -395,5 +412,5 @@ def notifications_read(request: HttpRequest) -> HttpResponse:
     operator = inbox_user(request)
     ids = [int(v) for v in request.POST.getlist("id") if v.isdigit()]
     count = services.notifications_mark_read(actor=operator, notification_ids=ids or None)
-    messages.success(request, f"Marked {count} notification(s) read.")
+    messages.success(request, gettext("Marked %(count)s notification(s) read.") % {"count": count})
     return redirect(_safe_next(request, reverse("tickets:notifications")))
