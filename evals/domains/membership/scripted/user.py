@@ -63,6 +63,8 @@ def _slip(dob: str) -> str:
 
 
 class MembershipScriptedUser(RequestListUser):
+    reader = v.READER
+
     VAGUE_OPENINGS = ("hi. problem with my membership", "hello?? need help with the gym thing")
 
     @classmethod

@@ -36,6 +36,8 @@ _ASKS = (ActKind.ASK, ActKind.VERIFY, ActKind.CHOICE)
 
 
 class MockScriptedUser(ScriptedUserBase):
+    reader = READER
+
     def __init__(self, *, scenario: Any, persona: Persona, seed: int) -> None:
         self.told: list[str] = []
         super().__init__(scenario=scenario, persona=persona, seed=seed)
