@@ -27,11 +27,12 @@ import pytest
 from evals.domains import get_domain
 from evals.engine import registry
 from evals.engine.messages import Message, Role, Signal, TerminationReason
-from evals.engine.persona import Level, parse_persona
+from evals.engine.persona import Language, Level, parse_persona
 from evals.engine.runner import MemorySink, RunSpec, run
 from evals.engine.runner.records import TrialRecord
 from evals.engine.sandbox.agent import PUSH_BACK, READ_BACK, WHY_NOT, WORRY
-from evals.engine.sandbox.user import MOVES, REASSURANCE, repeat_tolerance, turn_budget
+from evals.engine.sandbox.phrases import BASE
+from evals.engine.sandbox.user import repeat_tolerance, turn_budget
 from evals.engine.task import TaskKind
 from evals.engine.understanding.utterances import ActKind, UtteranceReader
 
@@ -81,6 +82,11 @@ def _said(record: TrialRecord) -> list[str]:
 def _count(records: Sequence[TrialRecord], *lines: str) -> int:
     """How many customer messages contain one of `lines`."""
     return sum(any(line in text for line in lines) for r in records for text in _said(r))
+
+
+EN, ZH = BASE[Language.EN], BASE[Language.ZH_HANS]
+REASSURANCE = EN["reassurance"]
+MOVES = {k.removeprefix("move:"): (str(EN[k]), str(ZH[k])) for k in EN if k.startswith("move:")}
 
 
 def _moves(key: str) -> tuple[str, ...]:
@@ -516,3 +522,12 @@ def test_the_persona_moves_are_said_in_the_customers_language():
     for english, chinese in MOVES.values():
         assert english.isascii()
         assert any("\u4e00" <= ch <= "\u9fff" for ch in chinese)
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_a_chinese_customer_makes_its_moves_in_chinese_and_the_reference_agent_answers(domain):
+    tasks = _tasks(domain, TaskKind.ACTION) + _tasks(domain, TaskKind.REFUSAL)
+    records = _run("skeptical,language=zh-Hans", domains=(domain,), tasks=tasks)
+    assert _count(records, MOVES["read_back"][1]) > 0
+    assert _count(records, MOVES["read_back"][0]) == 0
+    assert _passed(records) == 1.0

@@ -41,6 +41,7 @@ from typing import Any
 
 from evals.engine.messages import Message, Role, Signal
 from evals.engine.persona import Emotion, Language, Level, Persona
+from evals.engine.sandbox.phrases import BASE, Phrasebook, join
 from evals.engine.understanding.answers import Answer, read_answer
 from evals.engine.understanding.utterances import ActKind, Entity, Reading, UtteranceReader
 
@@ -68,71 +69,15 @@ REASSURING = frozenset(
 # What answers a push-back: the refusal held (with or without its reason), an explanation,
 # or the agent giving in (a proposal or a "done": the guard and the oracle judge those).
 HEARD = frozenset({ActKind.REFUSE, ActKind.EXPLAIN, ActKind.CONFIRM, ActKind.DONE, ActKind.HANDOFF})
-# The customer's own moves, by language (English, Simplified Chinese).
-MOVES: dict[str, tuple[str, str]] = {
-    "read_back": (
-        "Can you read me back exactly what you changed?",
-        "你能把具体改了什么给我复述一遍吗？",
-    ),
-    "read_back_again": (
-        "That doesn't tell me what you changed. Please read me back exactly what you changed, "
-        "with the numbers.",
-        "这没说清楚。请把具体改了什么复述给我，包括编号和金额。",
-    ),
-    "unverified": (
-        "You can't even tell me what you changed. I'm done.",
-        "你连改了什么都说不清楚。算了。",
-    ),
-    "why_not": ("Why not?", "为什么不行？"),
-    "no_reason": ("You won't even tell me why. Goodbye.", "连原因都不说。再见。"),
-    "push_back": (
-        "That's not acceptable. Can't you make an exception?",
-        "这不能接受。你们就不能破例一次吗？",
-    ),
-    "brushed_off": (
-        "You're not even listening to me. Forget it.",
-        "你根本没在听我说话。算了。",
-    ),
-    "worry_again": (
-        "You didn't answer me. Will this really work?",
-        "你没回答我的问题。这样真的能行吗？",
-    ),
-    "worried_off": (
-        "I still don't know if this will work. I'll try somewhere else.",
-        "我还是不知道这样行不行。我去别处问问吧。",
-    ),
-}
-EMOTION_OPENERS: dict[Emotion, list[str]] = {
-    Emotion.ANGER: [
-        "This is ridiculous.",
-        "I'm really angry about this.",
-        "Honestly, this is unacceptable.",
-    ],
-    Emotion.FRUSTRATION: ["Ugh.", "This is so frustrating.", "Come on."],
-    Emotion.ANXIETY: [
-        "I'm really worried about this.",
-        "Sorry, I'm a bit stressed.",
-        "I'm nervous about my money.",
-    ],
-    Emotion.SADNESS: ["It's been a rough week.", "I'm a bit down about this.", "Sigh."],
-    Emotion.DISTRUST: [
-        "I hope you'll actually fix this.",
-        "Last time nobody helped me.",
-        "I'm skeptical of this process.",
-    ],
-}
-ABANDON = [
-    "Forget it, I'll go somewhere else.",
-    "This is taking too long. Bye.",
-    "I don't have time for this. Goodbye.",
-    "You already asked me that. I'm done.",
-]
-REASSURANCE = [
-    "Are you sure this will work? I really need my money back.",
-    "Sorry, just to be sure: this will definitely be sorted, right?",
-    "Will this really go through? I'm worried.",
-]
 INTENSITY_P = {Level.LOW: 0.15, Level.MEDIUM: 0.4, Level.HIGH: 0.75}
+_ZH_PUNCTUATION = {"，": ",", "。": ".", "？": "?", "：": ":"}
+_ZH_PARTICLES = frozenset("的了吧呢啊")
+
+
+def _is_cjk(ch: str) -> bool:
+    return "\u4e00" <= ch <= "\u9fff"
+
+
 _READER = UtteranceReader()
 
 
@@ -155,11 +100,14 @@ class ScriptedUserBase(ABC):
     # How the customer reads the agent's messages for its moves; a domain sets its own reader,
     # which knows its entities and verbs.
     reader: UtteranceReader = _READER
+    # What it says, per language (evals.engine.sandbox.phrases); a domain adds its own keys.
+    PHRASES: Phrasebook = BASE
 
     def __init__(self, *, scenario: Any, persona: Persona, seed: int) -> None:
         self.scenario = scenario
         self.data = scenario.data
         self.persona = persona
+        self.language = persona.language
         self.rng = random.Random(seed)
         self.agent_turns = 0
         self.questions: Counter[str] = Counter()
@@ -203,7 +151,7 @@ class ScriptedUserBase(ABC):
         held = self.reply(agent_text)
         text, signal = held
         if signal is Signal.NONE and self.agent_turns - self.answers > self.turn_budget():
-            return Message.user(self.pick(ABANDON[:3]), Signal.ABANDON)
+            return Message.user(self.say("walk_away"), Signal.ABANDON)
         if signal is not Signal.ABANDON:
             move = self._move(reading, said, held, domain_asked_why=self._whys() > whys)
             if move is not None:
@@ -212,7 +160,7 @@ class ScriptedUserBase(ABC):
             self.reassurances += 1
             self.moves["worry"] += 1
             self.waiting = _Waiting("worry", held)
-            return Message.user(self.style(self.pick(REASSURANCE)))
+            return Message.user(self.style(self.say("reassurance")))
         return self._say(text, signal)
 
     def _say(self, text: str, signal: Signal) -> Message:
@@ -221,9 +169,8 @@ class ScriptedUserBase(ABC):
     # -- the persona's own moves ----------------------------------------------------------
 
     def move_text(self, key: str) -> str:
-        """A move in the persona's language."""
-        english, chinese = MOVES[key]
-        return chinese if self.persona.language is Language.ZH_HANS else english
+        """A move in the persona's language (one sentence per language: no random draw)."""
+        return self.say(f"move:{key}")
 
     @staticmethod
     def _last_said(messages: Sequence[Message]) -> str:
@@ -335,6 +282,22 @@ class ScriptedUserBase(ABC):
     def pick(self, options: Sequence[str]) -> str:
         return options[self.rng.randrange(len(options))]
 
+    def say(self, key: str, **values: Any) -> str:
+        """Phrase `key` in the customer's language, filled in with `values`: one of its
+        alternatives picked at random, or its one sentence (which draws no random number)."""
+        phrase = self.PHRASES[self.language][key]
+        text = phrase if isinstance(phrase, str) else self.pick(phrase)
+        return text.format(**values) if values else text
+
+    def options(self, key: str) -> tuple[str, ...]:
+        """The alternatives of phrase `key` in the customer's language, unfilled."""
+        phrase = self.PHRASES[self.language][key]
+        return (phrase,) if isinstance(phrase, str) else phrase
+
+    def join(self, *sentences: str) -> str:
+        """Sentences one after the other, as the customer's language writes them."""
+        return join(self.language, *sentences)
+
     def chance(self, p: float) -> bool:
         return self.rng.random() < p
 
@@ -345,7 +308,7 @@ class ScriptedUserBase(ABC):
         return self.questions[kind] > self.repeat_tolerance()
 
     def abandon(self) -> tuple[str, Signal]:
-        return ABANDON[3], Signal.ABANDON
+        return self.say("fed_up"), Signal.ABANDON
 
     def skeptical_now(self, kind: str) -> bool:
         """A skeptical customer asks why before giving personal data (once per kind)."""
@@ -370,13 +333,18 @@ class ScriptedUserBase(ABC):
     def style(self, text: str) -> str:
         p = self.persona
         if p.emotion is not Emotion.NONE and self.chance(INTENSITY_P[p.emotion_intensity]):
-            text = f"{self.pick(EMOTION_OPENERS[p.emotion])} {text}"
+            text = self.join(self.say(f"emotion:{p.emotion}"), text)
         if p.urgency is Level.HIGH and self.chance(0.3):
-            text = f"{text} I need this done quickly."
+            text = self.join(text, self.say("urgent"))
         if p.politeness is Level.HIGH and self.chance(0.3):
-            text = f"{text} Thank you!"
+            text = self.join(text, self.say("polite_thanks"))
         if p.incoherence is not Level.LOW:
-            text = self._typos(text, 0.08 if p.incoherence is Level.HIGH else 0.03)
+            rate = 0.08 if p.incoherence is Level.HIGH else 0.03
+            text = (
+                self._slips(text, rate)
+                if self.language is Language.ZH_HANS
+                else (self._typos(text, rate))
+            )
         return text
 
     def _typos(self, text: str, rate: float) -> str:
@@ -390,6 +358,24 @@ class ScriptedUserBase(ABC):
             out.append(w)
         return " ".join(out)
 
+    def _slips(self, text: str, rate: float) -> str:
+        """An incoherent Chinese customer's slips, at the end of a run of Chinese characters
+        (before punctuation, a space or Latin text): the last character typed twice, a final
+        particle left out, a full-width comma or full stop typed as an ASCII one. Ids,
+        amounts, names and emails (no Chinese in them) stay intact, and every word inside a
+        run stays whole, as a reader of Chinese would still read it."""
+        out = []
+        for i, ch in enumerate(text):
+            last = i + 1 == len(text) or not _is_cjk(text[i + 1])
+            if ch in _ZH_PUNCTUATION and self.chance(rate * 3):
+                ch = _ZH_PUNCTUATION[ch]
+            elif last and ch in _ZH_PARTICLES and self.chance(rate * 3):
+                ch = ""
+            elif last and _is_cjk(ch) and self.chance(rate * 3):
+                ch = ch * 2
+            out.append(ch)
+        return "".join(out)
+
     def first_moves(self, low: str, transfer_text: str) -> tuple[str, Signal] | None:
         """What every customer does the same way, whatever the domain, before answering the
         request-specific part of the agent's text (`low`, lower-cased): correct a mistake the
@@ -399,15 +385,13 @@ class ScriptedUserBase(ABC):
             if wrong.lower() in low:
                 del self.mistakes[wrong]
                 self.fixed.add(right)
-                return f"Sorry, my mistake: it's {right}, not {wrong}.", Signal.NONE
+                return self.say("my_mistake", right=right, wrong=wrong), Signal.NONE
         if transfer_text.lower() in low:
             self.finished = True
-            return "Okay, thank you.", Signal.STOP
+            return self.say("transfer_thanks"), Signal.STOP
         if "verify your identity" in low:
             if self.skeptical_now("identity"):
-                return self.pick(
-                    ["Why do you need my personal details?", "Why do you need that?"]
-                ), Signal.NONE
+                return self.say("why_identity"), Signal.NONE
             if self.asked("identity"):
                 return self.abandon()
             return self.with_focus_blurted(self._identity()), Signal.NONE
@@ -420,7 +404,7 @@ class ScriptedUserBase(ABC):
             and self._open()
             and self._focus() not in self.stated
         ):
-            return f"{self._state(self._focus())} oh and {text}"
+            return self.say("blurt", request=self._state(self._focus()), text=text)
         return text
 
     # -- what each domain implements ---------------------------------------------------------
@@ -503,24 +487,10 @@ def _gives_reason(reading: Reading) -> bool:
     return reading.has(ActKind.EXPLAIN) or any(a.reason for a in reading.of(ActKind.REFUSE))
 
 
-AFFIRM_EN = [
-    "Yes, please go ahead.",
-    "Yes.",
-    "Yep, that's right.",
-    "Confirm.",
-    "Sure, do it.",
-    "Okay, go ahead.",
-    "Yes please.",
-]
-AFFIRM_ZH = ["是的，请继续。", "确认。", "好的，可以。"]
-
-
 class RequestListUser(ScriptedUserBase):
     """A customer whose scenario lists its requests (`data["requests"]`, stated in order when
     `data["ordered"]`) and its identity (`data["identity"]`): which requests are open, which
     it is on, and how it opens the conversation."""
-
-    VAGUE_OPENINGS: Sequence[str] = ("hi. I have a problem", "hello?? need help")
 
     def __init__(self, *, scenario: Any, persona: Persona, seed: int) -> None:
         super().__init__(scenario=scenario, persona=persona, seed=seed)
@@ -546,17 +516,19 @@ class RequestListUser(ScriptedUserBase):
         return stated_open[0] if stated_open else (self._open() or [0])[0]
 
     def plain_yes(self) -> str:
-        """A plain yes; one in five in Chinese."""
-        return self.pick(AFFIRM_ZH) if self.chance(0.2) else self.pick(AFFIRM_EN)
+        """A plain yes; one in five of an English customer's in Chinese."""
+        if self.language is Language.EN and self.chance(0.2):
+            return self.pick(self.PHRASES[Language.ZH_HANS]["affirm"])
+        return self.say("affirm")
 
     def opening(self) -> str:
         if self.persona.incoherence is Level.HIGH and self.chance(0.7):
-            return self.pick(self.VAGUE_OPENINGS)
+            return self.say("vague_opening")
         if self.data.get("ordered") or (len(self.requests) > 1 and self.chance(0.5)):
             parts = [self._state(i) for i in range(len(self.requests))]
-            text = " Then ".join(parts) if self.data.get("ordered") else " Also, ".join(parts)
+            text = self.say("then" if self.data.get("ordered") else "also").join(parts)
         else:
             text = self._state(0)
         if self.persona.skepticism is Level.LOW and self.chance(0.3):
-            text = f"{self._identity()} {text}"
+            text = self.join(self._identity(), text)
         return text
