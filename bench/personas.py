@@ -34,9 +34,16 @@ from evals.engine.runner import MemorySink, RunSpec, run  # noqa: E402
 
 # dimension -> (high, low) persona specs; each side differs from the other in that dimension
 # only, over a background that lets its mechanism show.
+LONG = "incoherence=high,skepticism=high,trust=low"
 DIMENSIONS: dict[str, tuple[str, str]] = {
     "impatience": ("impatience=high", "impatience=low"),
     "urgency": ("impatience=high,urgency=high", "impatience=high,urgency=low"),
+    # Long conversations (typos, why-questions, read-backs): where the budgets bite.
+    "impatience (long conversations)": (f"{LONG},impatience=high", f"{LONG},impatience=low"),
+    "urgency (long conversations)": (
+        f"{LONG},impatience=high,urgency=high",
+        f"{LONG},impatience=high,urgency=low",
+    ),
     "skepticism": ("skepticism=high", "skepticism=low"),
     "confusion": ("confusion=high", "confusion=low"),
     "incoherence": ("incoherence=high", "incoherence=low"),
@@ -93,6 +100,8 @@ def effect_table(args: argparse.Namespace) -> None:
     params = _params(args.agent_params)
     rows = []
     for dimension, sides in DIMENSIONS.items():
+        if args.only and args.only not in dimension:
+            continue
         for side, persona in zip(("high", "low"), sides, strict=True):
             turns, abandoned, pass1 = measure(domains, persona, args.trials, args.seed, params)
             rows.append(
@@ -153,6 +162,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--agent-params", default="", help="e.g. phrasing=zh")
     parser.add_argument("--suite", default="", help="a suite in suites/: pass^k per cell")
+    parser.add_argument("--only", default="", help="the dimensions whose name contains this")
     args = parser.parse_args()
     if args.suite:
         suite_table(args)

@@ -531,3 +531,39 @@ def test_a_chinese_customer_makes_its_moves_in_chinese_and_the_reference_agent_a
     assert _count(records, MOVES["read_back"][1]) > 0
     assert _count(records, MOVES["read_back"][0]) == 0
     assert _passed(records) == 1.0
+
+
+def test_an_agent_that_gives_in_to_a_push_back_gets_the_yes_a_real_customer_gives():
+    # The customer wants what it asked for; the guard and the oracle, not the customer, judge
+    # an agent that caves: the refused request is open again when the agent proposes it.
+    from evals.domains.retail.scripted import RetailScriptedUser
+    from evals.engine.understanding.answers import read_answer
+
+    task = next(
+        t
+        for t in get_domain("retail").tasks()
+        if "refuse-cancel-delivered" in t.id and t.id.endswith("-email")
+    )
+    user = RetailScriptedUser(
+        scenario=task.scenario, persona=parse_persona("emotion=anger:high,politeness=low"), seed=1
+    )
+    order = user.requests[0]["order_id"]
+    messages = [Message.assistant("Hi! How can I help you today?")]
+    messages.append(user.respond(messages))
+    messages.append(
+        Message.assistant(
+            f"I'm sorry, I can't cancel order {order}: it is already delivered, and only pending "
+            "orders can be cancelled. Is there anything else I can help you with?"
+        )
+    )
+    push = user.respond(messages)
+    assert push.content == MOVES["push_back"][0]
+    messages += [
+        push,
+        Message.assistant(
+            f"Fine, just this once. To confirm: I will cancel order {order}. Shall I proceed?"
+        ),
+    ]
+    answer = user.respond(messages)
+    assert answer.signal is Signal.NONE
+    assert read_answer(answer.content).confirms, answer.content

@@ -148,6 +148,7 @@ class ScriptedUserBase(ABC):
         if reading.has(ActKind.CONFIRM):
             self.proposal = _proposed(reading)
         whys = self._whys()
+        self.hold()  # what the customer had settled before this message, for a push-back
         held = self.reply(agent_text)
         text, signal = held
         if signal is Signal.NONE and self.agent_turns - self.answers > self.turn_budget():
@@ -216,7 +217,6 @@ class ScriptedUserBase(ABC):
         if not self.moves["push_back"] and self.pushes_back():
             self.moves["push_back"] += 1
             self.waiting = _Waiting("push_back", held)
-            self.hold()
             return Message.user(self.move_text("push_back"))
         return None
 
@@ -253,8 +253,8 @@ class ScriptedUserBase(ABC):
         return Message.user(self.move_text(leave), Signal.ABANDON)
 
     def hold(self) -> None:
-        """Remember what a refusal settled, in case the agent gives in to a push-back (a
-        subclass adds its own notes)."""
+        """Remember what was settled before the agent's message, in case it refuses and then
+        gives in to a push-back (a subclass adds its own notes)."""
         self._held_finished = self.finished
 
     def restore(self) -> None:
