@@ -205,6 +205,22 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # this is set: a fresh PostgreSQL backend (fork, auth, cold catalog caches) per task cost more
 # than an offline go-live trial itself (bench/golive.py). Reuse it for this many tasks.
 CELERY_DB_REUSE_MAX = int(os.environ.get("CELERY_DB_REUSE_MAX", "1000"))
+# Every task's hard time limit (the worker kills it past this; the soft limit a minute earlier
+# lets it clean up). Go-live trials end on their suite's `limits.wall_time_s` (300 s by
+# default) well before it: keep this above the longest wall time your suites set.
+CELERY_TASK_TIME_LIMIT = int(os.environ.get("CELERY_TASK_TIME_LIMIT", "600"))
+CELERY_TASK_SOFT_TIME_LIMIT = max(1, CELERY_TASK_TIME_LIMIT - 60)
+# The longest a task retries after (refund_execute backs off to at most 300 s; a worker holds
+# a message with a countdown unacknowledged until it runs).
+CELERY_LONGEST_RETRY_COUNTDOWN = 300
+# Redis and SQS redeliver a message that was not acknowledged within the visibility timeout:
+# that is how a task of a worker killed with `kill -9` runs again (tasks are acknowledged
+# late). Their default is one hour, which stalled a go-live run for an hour; derived here
+# from the longest a message may legitimately stay unacknowledged (its countdown, then its
+# run up to the hard limit), plus a margin, so no running task is ever delivered twice.
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": CELERY_LONGEST_RETRY_COUNTDOWN + CELERY_TASK_TIME_LIMIT + 60
+}
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]

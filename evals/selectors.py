@@ -264,6 +264,15 @@ class LiveCounts:
         judged = self.passed + self.failed
         return self.passed / judged if judged else None
 
+    @property
+    def pass_percent(self) -> int | None:
+        rate = self.pass_rate
+        return None if rate is None else round(100 * rate)
+
+    @property
+    def not_passing(self) -> int:
+        return self.failed + self.errors + self.not_judged
+
 
 def run_live_counts(*, run: EvalRun) -> LiveCounts:
     by = dict(

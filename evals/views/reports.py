@@ -205,29 +205,45 @@ def run_detail(request: HttpRequest, run_id: int) -> HttpResponse:
             ],
             "slowest": slowest,
             "failing": selectors.run_failing_trials(run_id=run.pk, limit=100),
-            "done": selectors.run_trials_done(run_id=run.pk),
+            **_live_context(run),
             "selftest": selftest,
             "run_domains": domains,
             "can_selftest": can_start,
             "error_rows": _error_rows(run),
             "other_models": selectors.run_trials_with_other_models(run=run),
             "finished": run.status in (RunStatus.COMPLETED, RunStatus.ERROR),
-            "can_resume": can_start and run.status in (RunStatus.FAILED, RunStatus.QUEUED),
+            # A queued run is about to start (a worker picks it up): resuming it too would
+            # run it twice over; only an interrupted run is resumed from here.
+            "can_resume": can_start and run.status == RunStatus.FAILED,
             "other_runs": selectors.run_list().exclude(pk=run.pk)[:20],
         },
     )
 
 
+LIVE = (RunStatus.QUEUED, RunStatus.RUNNING)
+
+
+def _live_context(run: Any) -> dict[str, Any]:
+    """The live panel: counts by outcome and the newest non-passing trials, from the rows
+    stored so far (one place, so the page never shows two different counts)."""
+    return {
+        "run": run,
+        "live": run.status in LIVE,
+        "counts": selectors.run_live_counts(run=run),
+        "latest_failing": selectors.run_latest_failing(run_id=run.pk),
+    }
+
+
 @require_GET
 def run_progress(request: HttpRequest, run_id: int) -> HttpResponse:
-    """The htmx fragment polled while a run is in progress."""
+    """The live panel, polled by htmx every 2 s while the run is queued or running. Once it
+    has finished, the page reloads itself (HX-Refresh) to show the verdict and the report."""
     _require(access.can_view_runs(request.user))
     run = _run_or_404(run_id)
-    return render(
-        request,
-        "evals/_progress.html",
-        {"run": run, "done": selectors.run_trials_done(run_id=run.pk)},
-    )
+    response = render(request, "evals/_progress.html", _live_context(run))
+    if run.status not in LIVE and request.headers.get("HX-Request"):
+        response["HX-Refresh"] = "true"
+    return response
 
 
 @require_POST

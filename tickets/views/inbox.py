@@ -22,6 +22,7 @@ from backoffice.http import request_operator
 from backoffice.params import query_id_or_none
 from identity.models import Operator
 from tickets import access, forms, page_selectors, selectors, services
+from tickets import search as ticket_search
 from tickets.models import ACTIVE_STATUSES, MessageKind, Priority, Status
 from tickets.services.queues import can_manage_queues
 
@@ -80,8 +81,17 @@ def inbox(request: HttpRequest) -> HttpResponse:
     filters, raw = _filters(request)
     search = request.GET.get("q", "").strip()
     sort = request.GET.get("sort", "newest")
+    number = ticket_search.ticket_number(search)
+    if number is not None and selectors.ticket_visible(operator=operator, ticket_id=number):
+        return redirect(reverse("tickets:detail", args=[number]))
+    # A search looks through every ticket the operator may see, in any status, whichever
+    # tab it was typed in; the other filters still apply.
     tickets = selectors.ticket_list_for_inbox(
-        operator=operator, view=view, filters=filters, search=search, sort=sort
+        operator=operator,
+        view=selectors.SEARCH_VIEW if search else view,
+        filters=filters,
+        search=search,
+        sort=sort,
     )
     page = Paginator(tickets, PAGE_SIZE).get_page(request.GET.get("page"))
     query = request.GET.copy()
@@ -97,6 +107,7 @@ def inbox(request: HttpRequest) -> HttpResponse:
             "page": page,
             "filters": raw,
             "search": search,
+            "searching": bool(search),
             "sort": sort,
             "sorts": selectors.SORT_LABELS,
             "statuses": Status.choices,

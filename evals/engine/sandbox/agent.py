@@ -46,24 +46,28 @@ class Fault(StrEnum):
 
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 _LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
-# A message with fewer words than this (a Chinese character counts as one) says too little
-# to tell its language: "Yes.", "确认。" — an English customer's Chinese "okay" does not make
-# the agent switch, nor a Chinese customer's "OK" switch it back.
+# A message says enough to tell its language when it has this many words of it (a Chinese
+# character counts as one): "Yes.", "确认。" or "是的，请继续。 Thank you!" do not — an English
+# customer's Chinese "okay" does not make the agent switch, nor a Chinese customer's "OK"
+# switch it back.
 _SUBSTANTIVE = 6
 
 
 def customer_language(messages: Sequence[Message]) -> Language:
     """The language the customer writes, from its messages alone (an honest agent knows no
-    persona): that of its latest message long enough to tell, Chinese when Chinese characters
-    are at least as many as the Latin words (ids, emails and names are Latin in any language).
-    English until the customer has said enough."""
+    persona): that of its latest message that says enough in one language — Chinese with at
+    least six Chinese characters and no fewer than its Latin words (ids, emails and names are
+    Latin in any language), English with at least six Latin words and more of them than
+    Chinese characters. English until the customer has said enough."""
     for m in reversed(messages):
         if m.role is not Role.USER or not m.content:
             continue
         cjk = len(_CJK.findall(m.content))
         latin = len(_LATIN_WORD.findall(m.content))
-        if cjk + latin >= _SUBSTANTIVE:
-            return Language.ZH_HANS if cjk >= latin else Language.EN
+        if cjk >= _SUBSTANTIVE and cjk >= latin:
+            return Language.ZH_HANS
+        if latin >= _SUBSTANTIVE and latin > cjk:
+            return Language.EN
     return Language.EN
 
 

@@ -96,7 +96,7 @@ class RetailReferenceAgent(ReferenceAgentBase):
             self.name = (name.group(1), name.group(2))
         address = v.ADDRESS.search(text)
         rest = v.ADDRESS.sub(" ", text)
-        zip_code = v.ZIP.search(re.sub(r"(?:not|不是) ?\d{5}", " ", rest))
+        zip_code = v.ZIP.search(re.sub(r"(?:not|不是+) ?\d{5}", " ", rest))
         if zip_code and (name or self.name or re.search(r"zip|邮编", text, re.I)):
             self.zip = zip_code.group(1)
         for sentence in v.SENTENCE.split(text):
