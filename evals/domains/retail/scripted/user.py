@@ -84,6 +84,8 @@ def _does(r: dict[str, Any], action: str) -> bool:
 
 
 class RetailScriptedUser(RetailSpeech):
+    reader = v.READER
+
     @classmethod
     def factory(
         cls, *, domain: Any, scenario: Any, persona: Any, params: Any, seed: int
