@@ -115,6 +115,7 @@ class _Contribution:
     questions: int
     not_judged: bool = False
     published: float | None = None
+    published_criteria: tuple[tuple[str, float], ...] = ()
 
 
 @dataclass
@@ -137,6 +138,10 @@ class Aggregator:
     not_judged: int = 0
     published_sum: float = 0.0
     published_trials: int = 0
+    # Per criterion of the published reward: [sum, trials with a value].
+    published_criteria: dict[str, list[float]] = field(
+        default_factory=lambda: defaultdict(lambda: [0.0, 0])
+    )
     by_key: dict[str, _Contribution] = field(default_factory=dict)
 
     def add(self, r: RecordLike) -> None:
@@ -154,6 +159,11 @@ class Aggregator:
             r.questions,
             not_judged,
             getattr(r, "published_reward", None),
+            tuple(
+                (name, value)
+                for name, value in (getattr(r, "published_criteria", None) or {}).items()
+                if value is not None
+            ),
         )
         key = getattr(r, "key", None)
         if key is not None:
@@ -180,6 +190,12 @@ class Aggregator:
         if x.published is not None:
             self.published_sum += sign * x.published
             self.published_trials += sign
+        for name, value in x.published_criteria:
+            total = self.published_criteria[name]
+            total[0] += sign * value
+            total[1] += sign
+            if total[1] == 0:
+                del self.published_criteria[name]
         if x.reward >= 1.0:
             cell.c += sign
             self.resolved += sign
@@ -232,6 +248,9 @@ class Report:
     # evaluated trials that have one: shown beside ours, never part of it.
     published_mean_reward: float | None = None
     published_trials: int = 0
+    # Its criteria (τ²'s database, communicate, env assertions, actions...): (mean, trials)
+    # over the evaluated trials that have a value for it.
+    published_criteria: Mapping[str, tuple[float, int]] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         def est(m: Mapping[int, Estimate]) -> dict[str, Any]:
@@ -263,6 +282,7 @@ class Report:
             "short_cells": {str(k): list(v) for k, v in self.short_cells.items()},
             "published_mean_reward": self.published_mean_reward,
             "published_trials": self.published_trials,
+            "published_criteria": {k: list(v) for k, v in self.published_criteria.items()},
         }
 
 
@@ -328,6 +348,10 @@ def summarise_cells(agg: Aggregator, ks: Sequence[int], *, seed: int = 0) -> Rep
             agg.published_sum / agg.published_trials if agg.published_trials else None
         ),
         published_trials=agg.published_trials,
+        published_criteria={
+            name: (total / int(n), int(n))
+            for name, (total, n) in sorted(agg.published_criteria.items())
+        },
     )
 
 
@@ -386,6 +410,13 @@ def render_table(report: Report) -> str:
             f"published benchmark's own reward (its definition, not part of ours): mean "
             f"{report.published_mean_reward:.3f} over {report.published_trials} of "
             f"{report.evaluated} evaluated trials"
+        )
+    if report.published_criteria:
+        lines.append(
+            "its criteria, mean (trials): "
+            + ", ".join(
+                f"{n} {mean:.3f} ({t})" for n, (mean, t) in report.published_criteria.items()
+            )
         )
     if report.not_judged:
         lines.append(
