@@ -149,6 +149,7 @@ def _record(
         models=models,
         nl_assertions=tuple(v.to_dict() for v in nl),
         published_reward=evaluation.published_reward,
+        published_criteria=evaluation.published,
         fingerprint=spec.fingerprint(),
     )
 
