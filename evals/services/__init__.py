@@ -1,6 +1,8 @@
 """Every write of the go-live app: runs (create, execute, resume, interrupt, finalise),
 trial tickets and selftests. Suites and the gate are the pure helpers they use."""
 
+from evals.services.probe import suite_models_probe
+from evals.services.reruns import eval_run_rerun_errors
 from evals.services.runs import (
     Progress,
     code_version,
@@ -17,18 +19,28 @@ from evals.services.runs import (
 )
 from evals.services.selftest import eval_selftest_run, selftest_evidence, selftest_missing
 from evals.services.store import finished_keys, trial_store
-from evals.services.suites import Suite, SuiteError, suite_list, suite_load, suite_override
+from evals.services.suites import (
+    Suite,
+    SuiteCodeRefused,
+    SuiteError,
+    suite_check_web_models,
+    suite_list,
+    suite_load,
+    suite_override,
+)
 from evals.services.trials import eval_trial_ticket_create
 
 __all__ = [
     "Progress",
     "Suite",
+    "SuiteCodeRefused",
     "SuiteError",
     "code_version",
     "eval_run_create",
     "eval_run_execute",
     "eval_run_finalise",
     "eval_run_interrupt",
+    "eval_run_rerun_errors",
     "eval_run_resume",
     "eval_run_resume_background",
     "eval_run_start_background",
@@ -39,8 +51,10 @@ __all__ = [
     "run_units",
     "selftest_evidence",
     "selftest_missing",
+    "suite_check_web_models",
     "suite_list",
     "suite_load",
+    "suite_models_probe",
     "suite_override",
     "trial_execute",
     "trial_store",

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from backoffice.errors import DomainError, Forbidden, ValidationFailed
 from identity.audit import audit_record
@@ -81,11 +82,18 @@ def refund_preview(*, actor: Operator, payment_id: int, amount: Money | str) -> 
 def _clean_reason(reason: str, *, required: bool) -> str:
     reason = (reason or "").strip()
     if required and not reason:
-        raise ValidationFailed("Give a reason.", fields={"reason": ["This field is required."]})
+        raise ValidationFailed(
+            gettext("Give a reason."), fields={"reason": [gettext("This field is required.")]}
+        )
     if len(reason) > MAX_REASON:
         raise ValidationFailed(
-            f"The reason is longer than {MAX_REASON} characters.",
-            fields={"reason": [f"At most {MAX_REASON} characters."]},
+            gettext("The reason is longer than %(MAX_REASON)s characters.")
+            % {"MAX_REASON": MAX_REASON},
+            fields={
+                "reason": [
+                    gettext("At most %(MAX_REASON)s characters.") % {"MAX_REASON": MAX_REASON}
+                ]
+            },
         )
     return reason
 
@@ -103,11 +111,16 @@ def refund_request(
     access.require(access.can_request_refund(actor), "You may not request refunds.")
     reason = _clean_reason(reason, required=True)
     if ticket_id is not None:
+        from tickets import access as tickets_access
         from tickets.models import Ticket
 
-        if not Ticket.objects.filter(pk=ticket_id).exists():
+        # Only a ticket the requester may see: linking another team's ticket would put its
+        # customer's case in front of this refund's approver (and confirm that it exists).
+        visible = Ticket.objects.filter(tickets_access.visible_q(actor), pk=ticket_id)
+        if not visible.exists():
             raise ValidationFailed(
-                "No such ticket.", fields={"ticket_id": ["No ticket with this id."]}
+                gettext("No such ticket."),
+                fields={"ticket_id": [gettext("No ticket with this id.")]},
             )
     # No savepoint: under the Idempotency-Key layer this transaction is nested in the one
     # that also completes the key, and SAVEPOINT/RELEASE were two more round trips, one of
@@ -188,6 +201,26 @@ def _notify_decision(refund: Refund, actor: Operator, verb: str) -> None:
         post_system_note(ticket_id=refund.ticket_id, body=note)
 
 
+def _parties(refund: Refund) -> set[int]:
+    """Who took part in the request: its requester and, when it is linked to a ticket, the
+    ticket's assignee and whoever escalated it. None of them may decide it: an operator who
+    owns the customer's case could otherwise have a colleague (or the agent) request the
+    refund and approve it themselves."""
+    parties = {refund.requested_by_id}
+    if refund.ticket_id is not None:
+        from tickets.models import Ticket
+
+        ticket = (
+            Ticket.objects.filter(pk=refund.ticket_id)
+            .values("assignee_id", "escalation__created_by_id")
+            .first()
+        )
+        if ticket is not None:
+            parties |= {ticket["assignee_id"], ticket["escalation__created_by_id"]}
+    parties.discard(None)
+    return parties
+
+
 def _decide(*, actor: Operator, refund_id: int, reason: str, approve: bool) -> Refund:
     access.require(
         access.can_approve_refund(actor),
@@ -196,9 +229,12 @@ def _decide(*, actor: Operator, refund_id: int, reason: str, approve: bool) -> R
     reason = _clean_reason(reason, required=not approve)
     with transaction.atomic():
         refund = lock_refund(refund_id)
-        if refund.requested_by_id == actor.pk:
+        if actor.pk in _parties(refund):
             raise Forbidden(
-                "Four eyes: a refund must be decided by someone other than its requester.",
+                gettext(
+                    "Four eyes: a refund must be decided by someone other than its requester "
+                    "and anyone else who took part in its request."
+                ),
                 code="four_eyes",
             )
         before = refund_snapshot(refund)
