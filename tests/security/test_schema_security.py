@@ -1,5 +1,5 @@
 """Finding 7 (Low), the schema's part: no security schemes were declared (drf_spectacular
-W001 ×64), so a client or a schema-driven tester could not tell that every endpoint needs a
+W001, 64 times), so a client or a schema-driven tester could not tell that every endpoint needs a
 bearer token or a verified session. Every operation must now name one of the two."""
 
 from __future__ import annotations
