@@ -153,6 +153,12 @@ CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 SESSION_COOKIE_SAMESITE = "Lax"
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
+# HTTPS redirect and HSTS are the deployment's choice (often the TLS proxy's job); off unless
+# set, so `check --deploy` warns until a deployment decides (docs/deployment.md).
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT")
+SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "0"))
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS")
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD")
 SECURE_REFERRER_POLICY = "same-origin"
 # Scripts only from this site (no inline script, no eval): the UI's behaviour is in
 # backoffice/static/js/app.js and htmx; the API docs load Swagger's script from /api/docs/.
@@ -293,6 +299,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "SERVE_PERMISSIONS": ["rest_framework.permissions.IsAuthenticated"],
+    # Two `status` fields with different choices: named, not hashed (StatusAe0Enum).
+    "ENUM_NAME_OVERRIDES": {
+        "TicketStatusEnum": "tickets.models.Status",
+        "RunStatusEnum": "evals.models.RunStatus",
+    },
 }
 
 # Identity

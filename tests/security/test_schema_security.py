@@ -4,6 +4,12 @@ bearer token or a verified session. Every operation must now name one of the two
 
 from __future__ import annotations
 
+import os
+import secrets
+import subprocess
+import sys
+
+from django.conf import settings
 from drf_spectacular.generators import SchemaGenerator
 
 
@@ -21,3 +27,32 @@ def test_every_operation_requires_a_token_or_a_verified_session() -> None:
     for path, method, operation in operations:
         names = {name for requirement in operation.get("security", []) for name in requirement}
         assert names == {"apiToken", "verifiedSession"}, (method, path, names)
+
+
+def test_check_deploy_is_clean_for_a_production_configuration(tmp_path) -> None:
+    """Production settings from the environment (as docs/deployment.md gives them): Django's
+    deployment checks and drf-spectacular's schema checks report nothing."""
+    env = {
+        **os.environ,
+        "DEBUG": "0",
+        "SECRET_KEY": secrets.token_urlsafe(60),
+        "ALLOWED_HOSTS": "backoffice.example",
+        "SECURE_SSL_REDIRECT": "1",
+        "SECURE_HSTS_SECONDS": "31536000",
+        "SECURE_HSTS_INCLUDE_SUBDOMAINS": "1",
+        "SECURE_HSTS_PRELOAD": "1",
+        "VAR_DIR": str(tmp_path),
+        "DJANGO_SETTINGS_MODULE": "backoffice.settings",
+    }
+    env.pop("DATABASE_URL", None)
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=settings.BASE_DIR,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert "no issues" in result.stdout
