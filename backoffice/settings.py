@@ -276,7 +276,7 @@ REST_FRAMEWORK = {
         "identity.authentication.VerifiedSessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "backoffice.schema.AutoSchema",
     "EXCEPTION_HANDLER": "backoffice.errors.api_exception_handler",
     # JSON with a depth limit and no NUL characters; forms and uploads as DRF's defaults.
     "DEFAULT_PARSER_CLASSES": [

@@ -29,6 +29,17 @@ def test_every_operation_requires_a_token_or_a_verified_session() -> None:
         assert names == {"apiToken", "verifiedSession"}, (method, path, names)
 
 
+def test_every_operation_documents_its_error_responses_in_the_error_shape() -> None:
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+    for path, item in schema["paths"].items():
+        for method, operation in item.items():
+            codes = set(operation["responses"])
+            expected = {"400", "401", "403"} | ({"404"} if "{" in path else set())
+            assert expected <= codes, (method, path, sorted(codes))
+            body = operation["responses"]["400"]["content"]["application/json"]["schema"]
+            assert body["$ref"].rsplit("/", 1)[-1] in {"ApiError", "Error"}, (method, path)
+
+
 def test_check_deploy_is_clean_for_a_production_configuration(tmp_path) -> None:
     """Production settings from the environment (as docs/deployment.md gives them): Django's
     deployment checks and drf-spectacular's schema checks report nothing."""
