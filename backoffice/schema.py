@@ -5,6 +5,11 @@ give, in the one JSON error shape (backoffice.errors), unless the view already d
 - 401 and 403 everywhere: no or wrong credentials, a role or scope that does not allow it;
 - 404 where the path names an object;
 - 409 and 422 for writes: a stale view or a state that forbids it, a rule the input breaks.
+
+Lists: every list this API answers (a GET declared with a `many=True` serializer) is a page
+of backoffice.pagination.StandardPagination, `{"count", "next", "previous", "results"}`; the
+views are plain APIViews that paginate by hand, so the schema is told here, and a test calls
+every list endpoint to hold the rule.
 """
 
 from __future__ import annotations
@@ -14,6 +19,8 @@ from typing import Any
 from drf_spectacular.openapi import AutoSchema as SpectacularAutoSchema
 from drf_spectacular.utils import inline_serializer
 from rest_framework import serializers
+
+from backoffice.pagination import StandardPagination
 
 ERROR = inline_serializer(
     "ApiError",
@@ -34,6 +41,12 @@ WRITE_METHODS = ("POST", "PUT", "PATCH", "DELETE")
 
 
 class AutoSchema(SpectacularAutoSchema):
+    def _get_paginator(self) -> Any:
+        paginator = super()._get_paginator()
+        if paginator is None and self.method == "GET":
+            return StandardPagination()
+        return paginator
+
     def error_codes(self) -> list[str]:
         codes = ["400", "401", "403"]
         if "{" in self.path:

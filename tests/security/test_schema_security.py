@@ -9,8 +9,11 @@ import secrets
 import subprocess
 import sys
 
+import pytest
 from django.conf import settings
 from drf_spectacular.generators import SchemaGenerator
+
+from tests.conftest import verified_client
 
 
 def test_every_operation_requires_a_token_or_a_verified_session() -> None:
@@ -38,6 +41,33 @@ def test_every_operation_documents_its_error_responses_in_the_error_shape() -> N
             assert expected <= codes, (method, path, sorted(codes))
             body = operation["responses"]["400"]["content"]["application/json"]["schema"]
             assert body["$ref"].rsplit("/", 1)[-1] in {"ApiError", "Error"}, (method, path)
+
+
+@pytest.mark.django_db
+def test_every_list_the_schema_calls_a_page_answers_a_page(request) -> None:
+    """The schema documents lists as StandardPagination pages (backoffice.schema); call each
+    one as a persona allowed to read it and hold the answer to that shape."""
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+    lists = [
+        path
+        for path, item in schema["paths"].items()
+        if "get" in item
+        and item["get"]["responses"]["200"]["content"]["application/json"]["schema"]
+        .get("$ref", "")
+        .rsplit("/", 1)[-1]
+        .startswith("Paginated")
+    ]
+    assert len(lists) >= 6
+    clients = [
+        verified_client(request.getfixturevalue(name), api=True)
+        for name in ("sam", "audrey", "rita", "alice", "bob")
+    ]
+    for path in lists:
+        answers = [client.get(path) for client in clients]
+        ok = [a for a in answers if a.status_code == 200]
+        assert ok, (path, [a.status_code for a in answers])
+        for answer in ok:
+            assert set(answer.json()) == {"count", "next", "previous", "results"}, path
 
 
 def test_check_deploy_is_clean_for_a_production_configuration(tmp_path) -> None:
