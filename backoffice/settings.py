@@ -80,10 +80,14 @@ MIDDLEWARE = [
     "backoffice.middleware.BadInputMiddleware",
     "backoffice.middleware.ContentSecurityPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The language cookie, then Accept-Language; OperatorLanguageMiddleware (after
+    # authentication) then applies the language the operator chose, wherever they log in.
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django_otp.middleware.OTPMiddleware",
+    "identity.middleware.OperatorLanguageMiddleware",
     "identity.middleware.RequireVerifiedOperatorMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -100,6 +104,7 @@ TEMPLATES = [
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "backoffice.context.navigation",
@@ -169,7 +174,11 @@ CONTENT_SECURITY_POLICY = os.environ.get(
     "form-action 'self'",
 )
 
-LANGUAGE_CODE = "en-us"
+# Every string a person reads goes through gettext; the catalogues live in locale/ and are
+# compiled from the .po files by `make messages-compile` (pure Python, no gettext tools).
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("zh-hans", "简体中文")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = os.environ.get("TIME_ZONE", "UTC")
 USE_I18N = True
 USE_TZ = True
@@ -308,6 +317,11 @@ SPECTACULAR_SETTINGS = {
 
 # Identity
 OTP_TOTP_ISSUER = os.environ.get("OTP_TOTP_ISSUER", "Backoffice")
+# django-otp's own per-device throttle (a wait of 2^n seconds after the n-th wrong code) is
+# off: identity.throttle already locks the account and the address after LOGIN_MAX_FAILURES,
+# and the device throttle rejected a right code typed within a second of a wrong one.
+OTP_TOTP_THROTTLE_FACTOR = 0
+OTP_STATIC_THROTTLE_FACTOR = 0
 STEP_UP_SECONDS = int(os.environ.get("STEP_UP_SECONDS", "300"))
 LOGIN_MAX_FAILURES = int(os.environ.get("LOGIN_MAX_FAILURES", "5"))
 LOGIN_LOCKOUT_SECONDS = int(os.environ.get("LOGIN_LOCKOUT_SECONDS", "900"))

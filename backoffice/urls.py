@@ -12,6 +12,7 @@ api_v1 = [
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("favicon.ico", views.favicon, name="favicon"),
     path("", include("identity.urls")),
     path("tickets/", include("tickets.urls")),
     path("payments/", include("payments_sandbox.urls")),

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Count, Q, QuerySet
+from django.utils.translation import gettext
 
 from backoffice.errors import NotFound
 from evals.models import ERROR_OUTCOMES, EvalRun, EvalSelftest, TrialOutcome, TrialResult
@@ -26,7 +27,7 @@ def run_list(*, suite: str = "", status: str = "") -> QuerySet[EvalRun]:
 def run_get(*, run_id: int) -> EvalRun:
     run = EvalRun.objects.select_related("started_by").filter(pk=run_id).first()
     if run is None:
-        raise NotFound("No such run.")
+        raise NotFound(gettext("No such run."))
     return run
 
 
@@ -94,7 +95,7 @@ def trial_get(*, run_id: int, trial_id: int) -> TrialResult:
         .first()
     )
     if trial is None:
-        raise NotFound("No such trial.")
+        raise NotFound(gettext("No such trial."))
     return trial
 
 
@@ -210,3 +211,88 @@ def run_trials_with_other_models(*, run: EvalRun, limit: int = 200) -> list[Tria
         if model:
             other |= ~Q(**{role: model}) & ~Q(**{role: ""})
     return list(trials.filter(other).defer(*LIST_DEFER)[:limit])
+
+
+FAILING_ORDER = ("failure_class", "domain", "task_id", "persona", "trial", "id")
+
+
+def trial_failing_neighbours(*, trial: TrialResult) -> tuple[int | None, int | None, int, int]:
+    """The failing trials before and after `trial` in the run's failing list (the order the
+    run page lists them in), its position in that list (1-based, 0 when it passed) and the
+    list's length: what the trial page's previous/next buttons step through."""
+    ids = list(
+        TrialResult.objects.filter(run_id=trial.run_id)
+        .exclude(outcome=TrialOutcome.PASS)
+        .order_by(*FAILING_ORDER)
+        .values_list("id", flat=True)
+    )
+    if trial.pk not in ids:
+        return (ids[0] if ids else None), None, 0, len(ids)
+    at = ids.index(trial.pk)
+    before = ids[at - 1] if at > 0 else None
+    after = ids[at + 1] if at + 1 < len(ids) else None
+    return before, after, at + 1, len(ids)
+
+
+def trial_cell_siblings(*, trial: TrialResult) -> list[TrialResult]:
+    """Every trial of the same task and persona in the run (its cell's repetitions), with
+    their trajectories: the side-by-side view compares what the agent did each time."""
+    return list(
+        TrialResult.objects.filter(
+            run_id=trial.run_id, domain=trial.domain, task_id=trial.task_id, persona=trial.persona
+        ).order_by("trial")
+    )
+
+
+@dataclass(frozen=True)
+class LiveCounts:
+    """A run's stored trials by outcome, from one query: what the live panel shows."""
+
+    total: int
+    done: int
+    passed: int
+    failed: int
+    errors: int
+    not_judged: int
+
+    @property
+    def percent(self) -> int:
+        return int(100 * self.done / self.total) if self.total else 0
+
+    @property
+    def pass_rate(self) -> float | None:
+        judged = self.passed + self.failed
+        return self.passed / judged if judged else None
+
+    @property
+    def pass_percent(self) -> int | None:
+        rate = self.pass_rate
+        return None if rate is None else round(100 * rate)
+
+    @property
+    def not_passing(self) -> int:
+        return self.failed + self.errors + self.not_judged
+
+
+def run_live_counts(*, run: EvalRun) -> LiveCounts:
+    by = dict(
+        TrialResult.objects.filter(run_id=run.pk)
+        .values_list("outcome")
+        .annotate(n=Count("id"))
+        .values_list("outcome", "n")
+    )
+    return LiveCounts(
+        total=run.total_units,
+        done=sum(by.values()),
+        passed=by.get(TrialOutcome.PASS, 0),
+        failed=by.get(TrialOutcome.FAIL, 0),
+        errors=sum(by.get(o, 0) for o in ERROR_OUTCOMES),
+        not_judged=by.get(TrialOutcome.NOT_JUDGED, 0),
+    )
+
+
+def run_latest_failing(*, run_id: int, limit: int = 20) -> list[TrialResult]:
+    """The newest non-passing trials first: while a run is going, failures as they come."""
+    return list(
+        run_trials(run_id=run_id).exclude(outcome=TrialOutcome.PASS).order_by("-id")[:limit]
+    )

@@ -11,6 +11,7 @@ urlpatterns = [
     path("<int:run_id>/", views.run_detail, name="run_detail"),
     path("<int:run_id>/progress/", views.run_progress, name="run_progress"),
     path("<int:run_id>/resume/", views.run_resume, name="run_resume"),
+    path("<int:run_id>/rerun-errors/", views.run_rerun_errors, name="run_rerun_errors"),
     path("<int:run_id>/selftest/", views.run_selftest, name="run_selftest"),
     path("<int:run_id>/trials/<int:trial_id>/", views.trial_detail, name="trial_detail"),
     path("<int:run_id>/trials/<int:trial_id>/ticket/", views.trial_ticket, name="trial_ticket"),

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import Prefetch
+from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers as drf_serializers
@@ -205,7 +206,7 @@ class TicketNoteEditApi(APIView):
     def patch(self, request: Request, ticket_id: int, note_id: int) -> Response:
         data = _valid(s.NoteInput, request)
         if not Message.objects.filter(pk=note_id, ticket_id=ticket_id).exists():
-            raise NotFound("No such note.")
+            raise NotFound(gettext("No such note."))
         message = services.ticket_note_edit(
             actor=request_operator(request),
             note_id=note_id,
@@ -369,7 +370,7 @@ class EscalationCreateApi(APIView):
     def post(self, request: Request) -> Response:
         actor = request_operator(request)
         if not actor.is_service_principal:
-            raise Forbidden("Escalations come from the AI agent's service principal.")
+            raise Forbidden(gettext("Escalations come from the AI agent's service principal."))
         data = _valid(s.EscalationInput, request)
         customer = data["customer"]
         result = services.escalation_create(

@@ -106,6 +106,20 @@ def user_names() -> list[str]:
     return sorted(_users)
 
 
+def name_prefix(name: str, *, user: bool = False) -> str | None:
+    """How `name` resolves: None for an exact registered name, else the prefix of the
+    resolver that takes it ("" is the LiteLLM fallback: any other name is a model), or None
+    too when nothing would (an unknown name with no fallback registered)."""
+    _load_plugins()
+    exact, resolvers = (_users, _user_resolvers) if user else (_agents, _agent_resolvers)
+    if name in exact:
+        return None
+    for prefix in sorted(resolvers, key=len, reverse=True):
+        if name.startswith(prefix):
+            return prefix
+    return None
+
+
 # -- the offline sandbox models: each domain supplies how they speak it --------------------
 
 

@@ -252,6 +252,7 @@ def golive_run(
             intended = services.suite_override(services.run_suite(run), **overrides)
         except services.SuiteError as exc:
             raise Abort(str(exc)) from None
+        probe_models(intended)
         start: Callable[..., EvalRun] = functools.partial(services.eval_run_resume, suite=intended)
     else:
         try:
@@ -260,6 +261,7 @@ def golive_run(
             )
         except services.SuiteError as exc:
             raise Abort(str(exc)) from None
+        probe_models(suite)
         if plan_only:
             print_plan(suite, out)
             return EXIT_PASS
@@ -300,6 +302,14 @@ def golive_run(
     if code == EXIT_ERROR:
         raise Abort(run.error_message or f"run #{run.pk} is {run.get_status_display().lower()}")
     return code
+
+
+def probe_models(suite: services.Suite) -> None:
+    """Exit 2 with one line before anything is created when the agent or the user simulator
+    does not exist or its provider refuses it (one call per LLM role; see evals.services.probe)."""
+    problems = services.suite_models_probe(suite=suite)
+    if problems:
+        raise Abort("; ".join(problems.values()))
 
 
 def ensure_selftest(operator: Operator, domains: Sequence[str], out: Callable[[str], None]) -> None:
@@ -346,10 +356,11 @@ def selftest_short(selftest: EvalSelftest) -> list[str]:
 def print_selftest(selftest: EvalSelftest, out: Callable[[str], None]) -> int:
     """The self-test table (caught / applicable per domain and fault, how often the oracle
     named the expected class) and its misses; EXIT_FAIL when a fault is caught too rarely."""
-    out(
-        f"{_('domain'):<14}{_('fault'):<19}{_('caught/applicable'):>18}{_('tasks'):>7}"
-        f"{_('sensitivity'):>13}{_('named'):>8}"
-    )
+    # The labels are looked up outside the f-string: makemessages (xgettext) does not see
+    # gettext calls inside f-string expressions, so they would never reach the catalogue.
+    heads = (_("domain"), _("fault"), _("caught/applicable"), _("tasks"))
+    tails = (_("sensitivity"), _("named"))
+    out(f"{heads[0]:<14}{heads[1]:<19}{heads[2]:>18}{heads[3]:>7}{tails[0]:>13}{tails[1]:>8}")
     misses: list[str] = []
     for domain, results in selftest.results.items():
         for fault, r in results.items():

@@ -1,6 +1,8 @@
 """Every write of the go-live app: runs (create, execute, resume, interrupt, finalise),
 trial tickets and selftests. Suites and the gate are the pure helpers they use."""
 
+from evals.services.probe import suite_models_probe
+from evals.services.reruns import eval_run_rerun_errors
 from evals.services.runs import (
     Progress,
     code_version,
@@ -38,6 +40,7 @@ __all__ = [
     "eval_run_execute",
     "eval_run_finalise",
     "eval_run_interrupt",
+    "eval_run_rerun_errors",
     "eval_run_resume",
     "eval_run_resume_background",
     "eval_run_start_background",
@@ -51,6 +54,7 @@ __all__ = [
     "suite_check_web_models",
     "suite_list",
     "suite_load",
+    "suite_models_probe",
     "suite_override",
     "trial_execute",
     "trial_store",

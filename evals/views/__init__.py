@@ -8,15 +8,15 @@ from evals.views.reports import (
     run_resume,
     run_selftest,
     run_start,
-    trial_detail,
-    trial_ticket,
 )
+from evals.views.trials import run_rerun_errors, trial_detail, trial_ticket
 
 __all__ = [
     "compare",
     "run_detail",
     "run_list",
     "run_progress",
+    "run_rerun_errors",
     "run_resume",
     "run_selftest",
     "run_start",

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext_lazy
 
 from evals.services import (
     Suite,
@@ -12,13 +13,16 @@ from evals.services import (
     suite_check_web_models,
     suite_list,
     suite_load,
+    suite_models_probe,
     suite_override,
 )
 
 
 class StartRunForm(forms.Form):
     suite = forms.ChoiceField()
-    agent = forms.CharField(required=False, max_length=200, help_text="Blank: the suite's agent.")
+    agent = forms.CharField(
+        required=False, max_length=200, help_text=gettext_lazy("Blank: the suite's agent.")
+    )
     trials = forms.IntegerField(required=False, min_value=1, max_value=64)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -41,4 +45,7 @@ class StartRunForm(forms.Form):
             )
         except SuiteError as exc:
             raise forms.ValidationError(str(exc)) from exc
+        # The models exist and answer (one call per LLM role) before any trial is queued.
+        for role, problem in suite_models_probe(suite=self.resolved).items():
+            self.add_error("agent" if role == "agent" else None, problem)
         return data

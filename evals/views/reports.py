@@ -11,13 +11,13 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from backoffice.errors import DomainError
 from backoffice.http import request_operator
 from evals import access, charts, selectors, services
-from evals.models import Executor, RunStatus, TrialOutcome
+from evals.models import Executor, RunStatus
 from evals.views.forms import StartRunForm
 
 PAGE_SIZE = 25
@@ -35,9 +35,9 @@ def _run_or_404(run_id: int) -> Any:
         raise Http404 from exc
 
 
-@require_GET
-def run_list(request: HttpRequest) -> HttpResponse:
-    _require(access.can_view_runs(request.user))
+def _run_list_page(
+    request: HttpRequest, form: StartRunForm | None = None, status: int = 200
+) -> HttpResponse:
     page = Paginator(selectors.run_list(), PAGE_SIZE).get_page(request.GET.get("page"))
     can_start = access.can_start_runs(request.user)
     return render(
@@ -46,10 +46,17 @@ def run_list(request: HttpRequest) -> HttpResponse:
         {
             "page": page,
             "can_start": can_start,
-            "form": StartRunForm() if can_start else None,
+            "form": (form or StartRunForm()) if can_start else None,
             "selftest": selectors.selftest_latest(),
         },
+        status=status,
     )
+
+
+@require_GET
+def run_list(request: HttpRequest) -> HttpResponse:
+    _require(access.can_view_runs(request.user))
+    return _run_list_page(request)
 
 
 @require_POST
@@ -59,8 +66,8 @@ def run_start(request: HttpRequest) -> HttpResponse:
         raise Http404
     form = StartRunForm(request.POST)
     if not form.is_valid() or form.resolved is None:
-        messages.error(request, "; ".join(str(e) for errs in form.errors.values() for e in errs))
-        return redirect("evals:run_list")
+        # The form again, with what is wrong beside the field it is about.
+        return _run_list_page(request, form, status=400)
     try:
         run = services.eval_run_start_background(
             actor=request_operator(request), suite=form.resolved
@@ -68,7 +75,11 @@ def run_start(request: HttpRequest) -> HttpResponse:
     except DomainError as exc:
         messages.error(request, exc.message)
         return redirect("evals:run_list")
-    messages.success(request, f"Run #{run.pk} started ({run.total_units} trials).")
+    messages.success(
+        request,
+        gettext("Run #%(pk)s started (%(total_units)s trials).")
+        % {"pk": run.pk, "total_units": run.total_units},
+    )
     return redirect("evals:run_detail", run.pk)
 
 
@@ -194,29 +205,45 @@ def run_detail(request: HttpRequest, run_id: int) -> HttpResponse:
             ],
             "slowest": slowest,
             "failing": selectors.run_failing_trials(run_id=run.pk, limit=100),
-            "done": selectors.run_trials_done(run_id=run.pk),
+            **_live_context(run),
             "selftest": selftest,
             "run_domains": domains,
             "can_selftest": can_start,
             "error_rows": _error_rows(run),
             "other_models": selectors.run_trials_with_other_models(run=run),
             "finished": run.status in (RunStatus.COMPLETED, RunStatus.ERROR),
-            "can_resume": can_start and run.status in (RunStatus.FAILED, RunStatus.QUEUED),
+            # A queued run is about to start (a worker picks it up): resuming it too would
+            # run it twice over; only an interrupted run is resumed from here.
+            "can_resume": can_start and run.status == RunStatus.FAILED,
             "other_runs": selectors.run_list().exclude(pk=run.pk)[:20],
         },
     )
 
 
+LIVE = (RunStatus.QUEUED, RunStatus.RUNNING)
+
+
+def _live_context(run: Any) -> dict[str, Any]:
+    """The live panel: counts by outcome and the newest non-passing trials, from the rows
+    stored so far (one place, so the page never shows two different counts)."""
+    return {
+        "run": run,
+        "live": run.status in LIVE,
+        "counts": selectors.run_live_counts(run=run),
+        "latest_failing": selectors.run_latest_failing(run_id=run.pk),
+    }
+
+
 @require_GET
 def run_progress(request: HttpRequest, run_id: int) -> HttpResponse:
-    """The htmx fragment polled while a run is in progress."""
+    """The live panel, polled by htmx every 2 s while the run is queued or running. Once it
+    has finished, the page reloads itself (HX-Refresh) to show the verdict and the report."""
     _require(access.can_view_runs(request.user))
     run = _run_or_404(run_id)
-    return render(
-        request,
-        "evals/_progress.html",
-        {"run": run, "done": selectors.run_trials_done(run_id=run.pk)},
-    )
+    response = render(request, "evals/_progress.html", _live_context(run))
+    if run.status not in LIVE and request.headers.get("HX-Request"):
+        response["HX-Refresh"] = "true"
+    return response
 
 
 @require_POST
@@ -251,68 +278,12 @@ def run_selftest(request: HttpRequest, run_id: int) -> HttpResponse:
     except DomainError as exc:
         messages.error(request, exc.message)
     else:
-        messages.success(request, f"Selftest #{selftest.pk} finished in {selftest.seconds:.1f} s.")
+        messages.success(
+            request,
+            gettext("Selftest #%(pk)s finished in %(seconds).1f s.")
+            % {"pk": selftest.pk, "seconds": selftest.seconds},
+        )
     return redirect("evals:run_detail", run.pk)
-
-
-@require_GET
-def trial_detail(request: HttpRequest, run_id: int, trial_id: int) -> HttpResponse:
-    _require(access.can_view_runs(request.user))
-    try:
-        trial = selectors.trial_get(run_id=run_id, trial_id=trial_id)
-    except DomainError as exc:
-        raise Http404 from exc
-    trajectory = trial.trajectory or {}
-    verdicts = {v["call_id"]: v for v in trajectory.get("verdicts", [])}
-    results = {
-        m.get("tool_call_id"): m for m in trajectory.get("messages", []) if m.get("role") == "tool"
-    }
-    turns = []
-    for message in trajectory.get("messages", []):
-        role = message.get("role")
-        if role == "tool":
-            continue  # shown under the call it answers
-        calls = [
-            {"call": c, "result": results.get(c["id"]), "verdict": verdicts.get(c["id"])}
-            for c in message.get("tool_calls", [])
-        ]
-        turns.append(
-            {
-                "role": role,
-                "content": message.get("content", ""),
-                "calls": calls,
-                "signal": message.get("signal", ""),
-            }
-        )
-    return render(
-        request,
-        "evals/trial_detail.html",
-        {
-            "trial": trial,
-            "run": trial.run,
-            "turns": turns,
-            "verdicts": trajectory.get("verdicts", []),
-            "usage": trajectory.get("usage", {}),
-            "can_ticket": access.can_ticket_trials(request.user)
-            and trial.outcome != TrialOutcome.PASS
-            and trial.ticket_id is None,
-        },
-    )
-
-
-@require_POST
-def trial_ticket(request: HttpRequest, run_id: int, trial_id: int) -> HttpResponse:
-    _require(access.can_view_runs(request.user) and access.can_ticket_trials(request.user))
-    try:
-        trial = selectors.trial_get(run_id=run_id, trial_id=trial_id)
-        ticket = services.eval_trial_ticket_create(
-            actor=request_operator(request), trial_id=trial.pk
-        )
-    except DomainError as exc:
-        messages.error(request, exc.message)
-        return redirect("evals:trial_detail", run_id, trial_id)
-    messages.success(request, f"Ticket #{ticket.pk} created in the {ticket.queue.name} queue.")
-    return redirect("evals:trial_detail", run_id, trial_id)
 
 
 @require_GET
@@ -320,7 +291,7 @@ def compare(request: HttpRequest) -> HttpResponse:
     _require(access.can_view_runs(request.user))
     a, b = request.GET.get("a", ""), request.GET.get("b", "")
     if not (a.isdigit() and b.isdigit()):
-        messages.error(request, "Pick two runs to compare.")
+        messages.error(request, gettext("Pick two runs to compare."))
         return redirect(reverse("evals:run_list"))
     try:
         comparison = selectors.run_compare(run_a=int(a), run_b=int(b))

@@ -9,6 +9,7 @@ from __future__ import annotations
 from django.contrib.auth import authenticate
 from django.contrib.auth.hashers import make_password
 from django.db import models, transaction
+from django.utils.translation import gettext, gettext_lazy
 from django_otp.models import Device
 from django_otp.plugins.otp_static.models import StaticDevice
 from django_otp.plugins.otp_totp.models import TOTPDevice
@@ -31,9 +32,9 @@ class OtpRefused(Forbidden):
 
 
 class OtpPurpose(models.TextChoices):
-    LOGIN = "login", "Login"
-    STEPUP = "stepup", "Step-up"
-    ENROLL = "enroll", "Enrolment"
+    LOGIN = "login", gettext_lazy("Login")
+    STEPUP = "stepup", gettext_lazy("Step-up")
+    ENROLL = "enroll", gettext_lazy("Enrolment")
 
 
 def login_password_check(*, username: str, password: str, ip: str | None) -> Operator:
@@ -126,8 +127,8 @@ def otp_verify(
             },
         )
     if attempt.locked or attempt.newly_locked:
-        raise OtpRefused("Too many attempts. Wait a few minutes and try again.")
-    raise OtpRefused("That code is not valid. Check your authenticator app and try again.")
+        raise OtpRefused(gettext("Too many attempts. Wait a few minutes and try again."))
+    raise OtpRefused(gettext("That code is not valid. Check your authenticator app and try again."))
 
 
 def logout_record(*, actor: Operator, session_key: str | None) -> None:

@@ -108,7 +108,9 @@ def test_plan_counts_trials_and_runs_nothing(suite_file) -> None:
 
 
 def test_plan_estimates_calls_tokens_and_cost_for_llm_models(suite_file) -> None:
-    path = suite_file(agent={"model": "gpt-4.1-mini"}, user={"model": "gpt-4.1-mini"})
+    # `--plan` first checks each model with one call: LiteLLM's mock answers it, offline.
+    model = {"model": "gpt-4.1-mini", "params": {"mock_response": "OK"}}
+    path = suite_file(agent=model, user=model)
     code, out, _ = golive("run", "--suite", path, "--plan")
     assert code == 0
     agent_line = next(line for line in out.splitlines() if line.strip().startswith("agent"))

@@ -1,0 +1,207 @@
+"""The trial page (verdict first, then the conversation, the agent's policy collapsed and
+rendered) and the actions on a trial: a ticket for a failing one, a re-run for an error."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from backoffice.errors import DomainError
+from backoffice.http import request_operator
+from evals import access, selectors, services
+from evals.models import ERROR_OUTCOMES, RunStatus, TrialOutcome, TrialResult
+from evals.views.markup import render_markdown
+
+# `tables.orders.#W1.status: expected 'cancelled', got 'pending'` (evals.engine.world.diff)
+_DIFF_LINE = re.compile(r"^(?P<path>[^:]+): (?P<what>.*)$")
+_ENTITY = re.compile(r"^(tables\.[^.]+\.[^.\[]+|[^.\[]+(?:\.[^.\[]+)?(?:\[\d+\])?)")
+
+
+def _diff_by_entity(lines: Iterable[str]) -> list[dict[str, Any]]:
+    """The oracle's diff lines grouped by the record they touch, each line marked added
+    (only in the agent's final state), removed (only in the gold replay's) or changed."""
+    groups: dict[str, list[dict[str, str]]] = {}
+    for line in lines:
+        match = _DIFF_LINE.match(line)
+        if match is None:  # "... and 12 more differences"
+            groups.setdefault("", []).append({"kind": "more", "field": "", "text": line})
+            continue
+        path, what = match["path"], match["what"]
+        entity_match = _ENTITY.match(path)
+        entity = entity_match.group(1) if entity_match else path
+        field = path[len(entity) :].lstrip(".")
+        if what.startswith("unexpected"):
+            kind = "added"
+        elif what.endswith(", missing"):
+            kind = "removed"
+        else:
+            kind = "changed"
+        groups.setdefault(entity, []).append({"kind": kind, "field": field, "text": what})
+    return [{"entity": e, "lines": ls} for e, ls in groups.items()]
+
+
+def _pretty(arguments: str) -> str:
+    """A tool call's raw JSON arguments, indented when they parse (kept as sent otherwise:
+    malformed arguments are part of what the agent did)."""
+    try:
+        return json.dumps(json.loads(arguments), indent=2, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return arguments
+
+
+def _turns(trajectory: dict[str, Any]) -> tuple[list[str], list[dict[str, Any]]]:
+    """System prompts apart (the policy, collapsed on the page); every other message with
+    its tool calls, each call with its result and the guard's verdict on it."""
+    verdicts = {v["call_id"]: v for v in trajectory.get("verdicts", [])}
+    results = {
+        m.get("tool_call_id"): m for m in trajectory.get("messages", []) if m.get("role") == "tool"
+    }
+    system: list[str] = []
+    turns: list[dict[str, Any]] = []
+    for message in trajectory.get("messages", []):
+        role = message.get("role")
+        if role == "tool":
+            continue  # shown under the call it answers
+        if role == "system":
+            system.append(message.get("content", ""))
+            continue
+        calls = [
+            {
+                "call": c,
+                "arguments": _pretty(c.get("arguments", "")),
+                "result": results.get(c["id"]),
+                "verdict": verdicts.get(c["id"]),
+            }
+            for c in message.get("tool_calls", [])
+        ]
+        turns.append(
+            {
+                "index": len(turns) + 1,
+                "role": role,
+                "content": message.get("content", ""),
+                "calls": calls,
+                "signal": message.get("signal", ""),
+            }
+        )
+    return system, turns
+
+
+def _error_kind(trial: TrialResult) -> dict[str, str] | None:
+    """For an error trial: what failed, in words, and the error as recorded."""
+    if trial.outcome == TrialOutcome.INFRASTRUCTURE:
+        return {
+            "title": _("Infrastructure error: the trial did not measure the agent"),
+            "what": _(
+                "The model provider, the network or the harness failed before the conversation "
+                "could end (a refused key, an unknown model, a timeout, an outage). It is left "
+                "out of pass^k and counted against the run's infrastructure-error threshold."
+            ),
+            "error": trial.error or (trial.notes[0] if trial.notes else ""),
+        }
+    if trial.outcome == TrialOutcome.SIMULATOR:
+        return {
+            "title": _("Simulator error: the simulated customer broke its scenario"),
+            "what": _(
+                "The simulated customer stated a fact it was never given, or stopped when the "
+                "agent proposed exactly what it wanted. It is left out of pass^k and counted "
+                "against the run's simulator-error threshold."
+            ),
+            "error": trial.error or (trial.notes[0] if trial.notes else ""),
+        }
+    return None
+
+
+def _rerun_offer(run: Any, user: Any) -> str:
+    """How an error trial can be re-run from here: `rerun` (a finished run's error trials),
+    `resume` (an interrupted run, which re-runs its errors), `running` (it is being run), or
+    '' (not allowed for this user)."""
+    if not access.can_start_runs(user):
+        return ""
+    if run.status in (RunStatus.COMPLETED, RunStatus.ERROR):
+        return "rerun"
+    if run.status == RunStatus.FAILED:
+        return "resume"
+    return "running"
+
+
+@require_GET
+def trial_detail(request: HttpRequest, run_id: int, trial_id: int) -> HttpResponse:
+    _require_view(request)
+    try:
+        trial = selectors.trial_get(run_id=run_id, trial_id=trial_id)
+    except DomainError as exc:
+        raise Http404 from exc
+    trajectory = trial.trajectory or {}
+    system, turns = _turns(trajectory)
+    previous, following, position, failing = selectors.trial_failing_neighbours(trial=trial)
+    errored = trial.outcome in ERROR_OUTCOMES
+    return render(
+        request,
+        "evals/trial_detail.html",
+        {
+            "trial": trial,
+            "run": trial.run,
+            "turns": turns,
+            "policy": [render_markdown(text) for text in system],
+            "verdicts": trajectory.get("verdicts", []),
+            "usage": trajectory.get("usage", {}),
+            "errored": errored,
+            "error_kind": _error_kind(trial),
+            "diff_groups": _diff_by_entity(trial.diff or []),
+            "previous_failing": previous,
+            "next_failing": following,
+            "failing_position": position,
+            "failing_count": failing,
+            "rerun": _rerun_offer(trial.run, request.user) if errored else "",
+            "can_ticket": access.can_ticket_trials(request.user)
+            and trial.outcome == TrialOutcome.FAIL
+            and trial.ticket_id is None,
+        },
+    )
+
+
+def _require_view(request: HttpRequest) -> None:
+    if not access.can_view_runs(request.user):
+        raise Http404
+
+
+@require_POST
+def trial_ticket(request: HttpRequest, run_id: int, trial_id: int) -> HttpResponse:
+    if not (access.can_view_runs(request.user) and access.can_ticket_trials(request.user)):
+        raise Http404
+    try:
+        trial = selectors.trial_get(run_id=run_id, trial_id=trial_id)
+        ticket = services.eval_trial_ticket_create(
+            actor=request_operator(request), trial_id=trial.pk
+        )
+    except DomainError as exc:
+        messages.error(request, exc.message)
+        return redirect("evals:trial_detail", run_id, trial_id)
+    messages.success(
+        request,
+        _("Ticket #%(id)s created in the %(queue)s queue.")
+        % {"id": ticket.pk, "queue": ticket.queue.name},
+    )
+    return redirect("evals:trial_detail", run_id, trial_id)
+
+
+@require_POST
+def run_rerun_errors(request: HttpRequest, run_id: int) -> HttpResponse:
+    """Re-run a finished run's infrastructure and simulator errors, then judge it again."""
+    if not (access.can_view_runs(request.user) and access.can_start_runs(request.user)):
+        raise Http404
+    try:
+        run = services.eval_run_rerun_errors(actor=request_operator(request), run_id=run_id)
+    except DomainError as exc:
+        messages.error(request, exc.message)
+        return redirect("evals:run_detail", run_id)
+    messages.success(request, _("Run #%(id)s: re-running its error trials.") % {"id": run.pk})
+    return redirect("evals:run_detail", run.pk)
