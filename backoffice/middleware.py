@@ -99,3 +99,19 @@ class BadInputMiddleware:
         if is_api(request):
             return json_error(400, "bad_request", message)
         return HttpResponseBadRequest(message, content_type="text/plain; charset=utf-8")
+
+
+class ContentSecurityPolicyMiddleware:
+    """Send CONTENT_SECURITY_POLICY on every response that has none yet: scripts only from
+    this site (no inline script, no eval), nothing framed, forms posting only here. Inline
+    styles stay allowed (htmx's indicator style, SVG attributes); scripts are what matter."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+        self.policy = str(getattr(settings, "CONTENT_SECURITY_POLICY", ""))
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if self.policy and "Content-Security-Policy" not in response:
+            response["Content-Security-Policy"] = self.policy
+        return response

@@ -78,6 +78,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "backoffice.middleware.RequestContextMiddleware",
     "backoffice.middleware.BadInputMiddleware",
+    "backoffice.middleware.ContentSecurityPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # The language cookie, then Accept-Language; OperatorLanguageMiddleware (after
     # authentication) then applies the language the operator chose, wherever they log in.
@@ -157,7 +158,21 @@ CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 SESSION_COOKIE_SAMESITE = "Lax"
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
+# HTTPS redirect and HSTS are the deployment's choice (often the TLS proxy's job); off unless
+# set, so `check --deploy` warns until a deployment decides (docs/deployment.md).
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT")
+SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "0"))
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS")
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD")
 SECURE_REFERRER_POLICY = "same-origin"
+# Scripts only from this site (no inline script, no eval): the UI's behaviour is in
+# backoffice/static/js/app.js and htmx; the API docs load Swagger's script from /api/docs/.
+CONTENT_SECURITY_POLICY = os.environ.get(
+    "CONTENT_SECURITY_POLICY",
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+    "img-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; "
+    "form-action 'self'",
+)
 
 # Every string a person reads goes through gettext; the catalogues live in locale/ and are
 # compiled from the .po files by `make messages-compile` (pure Python, no gettext tools).
@@ -270,7 +285,7 @@ REST_FRAMEWORK = {
         "identity.authentication.VerifiedSessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "backoffice.schema.AutoSchema",
     "EXCEPTION_HANDLER": "backoffice.errors.api_exception_handler",
     # JSON with a depth limit and no NUL characters; forms and uploads as DRF's defaults.
     "DEFAULT_PARSER_CLASSES": [
@@ -293,6 +308,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "SERVE_PERMISSIONS": ["rest_framework.permissions.IsAuthenticated"],
+    # Two `status` fields with different choices: named, not hashed (StatusAe0Enum).
+    "ENUM_NAME_OVERRIDES": {
+        "TicketStatusEnum": "tickets.models.Status",
+        "RunStatusEnum": "evals.models.RunStatus",
+    },
 }
 
 # Identity

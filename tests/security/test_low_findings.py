@@ -8,6 +8,7 @@ import csv
 import io
 
 import pytest
+from django.http import StreamingHttpResponse
 from django.test import Client
 
 from identity.audit import audit_record
@@ -29,6 +30,7 @@ def test_the_audit_export_quotes_cells_a_spreadsheet_would_run(audrey, alice) ->
     for i, payload in enumerate(payloads):
         audit_record(actor=alice, action=f"test.csv{i}", target_type="x", target_id=payload)
     export = verified_client(audrey).get("/audit/export.csv", {"action": "test."})
+    assert isinstance(export, StreamingHttpResponse)
     rows = list(csv.reader(io.StringIO(b"".join(export.streaming_content).decode())))
     target_ids = {row[5]: row[7] for row in rows[1:]}
     for i, payload in enumerate(payloads):
