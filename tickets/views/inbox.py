@@ -183,6 +183,7 @@ def _detail_context(request: HttpRequest, ticket_id: int, **extra: Any) -> dict[
         "can_work": not ticket.merged_into_id and ticket.status != Status.CLOSED,
         "can_reply_publicly": access.can_reply_publicly(ticket),
         "others": selectors.presence_others(ticket_id=ticket.pk, operator=operator),
+        "next_ticket": selectors.ticket_next_for(operator=operator, after_id=ticket.pk),
         "related": page_selectors.merge_candidates(operator=operator, ticket=ticket),
         "kinds": MessageKind,
         "reply_draft": "",
