@@ -22,7 +22,7 @@ from backoffice.http import request_operator
 from identity.models import Operator
 from tickets import access, forms, page_selectors, selectors, services
 from tickets import search as ticket_search
-from tickets.models import ACTIVE_STATUSES, MessageKind, Priority, Status
+from tickets.models import ACTIVE_STATUSES, MessageKind, Priority, Status, TicketEventKind
 from tickets.services.queues import can_manage_queues
 
 PAGE_SIZE = 25
@@ -169,10 +169,17 @@ def duty(request: HttpRequest) -> HttpResponse:
 def _detail_context(request: HttpRequest, ticket_id: int, **extra: Any) -> dict[str, Any]:
     operator = request_operator(request)
     ticket = selectors.ticket_get_for_operator(operator=operator, ticket_id=ticket_id)
+    timeline = list(ticket.events.all())
     return {
         "ticket": ticket,
         "conversation": list(ticket.messages.all()),
-        "timeline": list(ticket.events.all()),
+        "timeline": timeline,
+        # A deadline that was missed stays on the page after the late reply met the clock.
+        "sla_breaches": [
+            event
+            for event in timeline
+            if event.kind == TicketEventKind.SLA and (event.after or {}).get("state") == "breached"
+        ],
         "tags_text": ", ".join(tag.name for tag in ticket.tags.all()),
         "statuses": Status.choices,
         "priorities": Priority.choices,
@@ -230,6 +237,16 @@ def _act(
         context = _detail_context(request, ticket_id, **extra)
         return render(request, "tickets/ticket_detail.html", context, status=409)
     except DomainError as error:
+        if draft_field:
+            # Refused text (a mention of nobody, a reply to a simulated customer) comes back
+            # in its box with the reason, so nothing typed is lost.
+            context = _detail_context(
+                request,
+                ticket_id,
+                conflict=error.message,
+                **{draft_field: form.cleaned_data.get("body", "")},
+            )
+            return render(request, "tickets/ticket_detail.html", context, status=400)
         messages.error(request, error.message)
         return redirect(reverse("tickets:detail", args=[ticket_id]))
     if done:
