@@ -108,6 +108,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "backoffice.context.navigation",
+                "tickets.context.notifications",
             ],
         },
     }

@@ -250,6 +250,17 @@ def tag_names_by_ticket(*, ticket_ids: list[int]) -> dict[int, list[str]]:
     return names
 
 
+def ticket_next_for(*, operator: Operator, after_id: int) -> int | None:
+    """The ticket to work after `after_id`: the operator's own active tickets, soonest SLA
+    deadline first, else those of their queues; None when nothing else waits."""
+    for view in ("mine", "queues"):
+        tickets = ticket_list_for_inbox(operator=operator, view=view, sort="due")
+        following = tickets.exclude(pk=after_id).values_list("pk", flat=True).first()
+        if following is not None:
+            return int(following)
+    return None
+
+
 def ticket_visible(*, operator: Operator, ticket_id: int) -> bool:
     """Whether the ticket exists and `operator` may see it (one query)."""
     return Ticket.objects.filter(access.visible_q(operator), pk=ticket_id).exists()
