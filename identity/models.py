@@ -50,6 +50,10 @@ class Operator(AbstractUser):
             self._role_names = cached
         return cached
 
+    def role_labels(self) -> list[str]:
+        """The operator's roles as people read them, in the active language."""
+        return [str(Role(name).label) for name in sorted(self.role_names()) if name in Role.values]
+
     def has_role(self, *roles: str) -> bool:
         return bool(self.role_names() & set(roles))
 
