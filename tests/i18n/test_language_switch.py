@@ -15,13 +15,14 @@ def test_a_chinese_browser_gets_the_login_page_in_chinese() -> None:
     html = response.content.decode()
     assert '<html lang="zh-hans">' in html
     assert "登录" in html and "Sign in" not in html
+    assert ">English</button>" in html, "each language is offered in its own name"
     assert response["Content-Language"] == "zh-hans"
 
 
 def test_an_english_browser_gets_english_and_is_offered_chinese() -> None:
     html = Client(HTTP_ACCEPT_LANGUAGE="en-GB").get("/login/").content.decode()
     assert '<html lang="en">' in html and "Sign in" in html
-    assert 'name="language" value="zh-hans"' in html
+    assert 'name="language" value="zh-hans"' in html and ">简体中文</button>" in html
 
 
 def test_the_switch_sets_the_cookie_for_a_visitor_and_returns_to_the_page(db: None) -> None:
