@@ -83,3 +83,17 @@ def test_flash_messages_and_api_errors_speak_the_operators_language(alice: Opera
     assert response.json()["error"]["message"] == "没有这个工单。"
     english = api.get("/api/v1/tickets/999999", HTTP_ACCEPT_LANGUAGE="en")
     assert english.json()["error"]["message"] == "No such ticket."
+
+
+def test_an_email_subject_is_in_the_recipients_language(alice: Operator, bob: Operator) -> None:
+    from django.core import mail
+    from django.utils import translation
+
+    from backoffice.mail import send_mail_to_operator
+
+    Operator.objects.filter(pk=alice.pk).update(language="zh-hans")
+    alice.refresh_from_db()
+    with translation.override("en"):  # the sender's request or worker speaks English
+        send_mail_to_operator(operator=alice, subject="#7", body="")
+        send_mail_to_operator(operator=bob, subject="#7", body="")
+    assert [m.subject for m in mail.outbox] == ["[后台] #7", "[Backoffice] #7"]
