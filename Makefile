@@ -8,7 +8,7 @@ export DEBUG ?= 1
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test check fmt install install-test migrate seed serve e2e-deps clean
+.PHONY: run test check fmt install install-test migrate seed serve e2e-deps clean messages translations translations-check
 
 $(PY):
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "Python 3.11 is required (set PYTHON=...)"; exit 1; }
@@ -26,7 +26,20 @@ $(VENV)/.installed-test: pyproject.toml constraints.txt | $(PY)
 install: $(VENV)/.installed
 install-test: $(VENV)/.installed-test
 
-migrate: install
+# The translation catalogues (locale/*/LC_MESSAGES/django.po) compiled to .mo in pure Python:
+# no gettext tools needed on a fresh machine.
+translations: install
+	$(PY) manage.py translations compile
+
+# After adding or changing person-read strings: refresh the .po from the sources (needs GNU
+# gettext: apt install gettext), translate every new msgid, then `make translations-check`.
+messages: install
+	$(PY) manage.py translations update
+
+translations-check: install
+	$(PY) manage.py translations check
+
+migrate: install translations
 	$(PY) manage.py migrate --no-input
 
 seed: migrate
@@ -41,7 +54,7 @@ run: seed
 	@echo "Serving on http://$(HOST):$(PORT)/ — log in with the accounts printed above."
 	$(PY) manage.py runserver $(HOST):$(PORT)
 
-test: install-test
+test: install-test translations
 	DEBUG=0 $(BIN)/pytest $(PYTEST_ARGS)
 
 check: install-test

@@ -15,6 +15,7 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.http import Http404
+from django.utils.translation import gettext
 from rest_framework import exceptions as drf_exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -110,12 +111,14 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     if isinstance(exc, DomainError):
         return error_response(exc)
     if isinstance(exc, Http404):
-        return error_response(NotFound("Not found."))
+        return error_response(NotFound(gettext("Not found.")))
     if isinstance(exc, DjangoPermissionDenied):
-        return error_response(Forbidden("You do not have permission to perform this action."))
+        return error_response(
+            Forbidden(gettext("You do not have permission to perform this action."))
+        )
     if isinstance(exc, drf_exceptions.ValidationError):
         return error_response(
-            ValidationFailed("The request is not valid.", fields=_flatten(exc.detail))
+            ValidationFailed(gettext("The request is not valid."), fields=_flatten(exc.detail))
         )
     response = drf_exception_handler(exc, context)
     if response is None:

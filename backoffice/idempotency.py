@@ -37,6 +37,7 @@ from django.conf import settings
 from django.db import IntegrityError, connections, router, transaction
 from django.http.request import RawPostDataException
 from django.utils import timezone
+from django.utils.translation import gettext
 from rest_framework.exceptions import APIException
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -73,13 +74,16 @@ class _Discard(Exception):
 def validate_key(raw: str | None) -> str:
     if raw is None or raw == "":
         raise ValidationFailed(
-            f"Send an {HEADER} header with every write request: a unique value you generate "
-            "per operation (a UUID is ideal) and resend unchanged when you retry.",
+            gettext(
+                "Send an %(HEADER)s header with every write request: a unique value you generate per operation (a UUID is ideal) and resend unchanged when you retry."
+            )
+            % {"HEADER": HEADER},
             code="idempotency_key_missing",
         )
     if len(raw) > MAX_KEY_LENGTH or not all(" " <= ch <= "~" for ch in raw):
         raise ValidationFailed(
-            f"{HEADER} must be 1 to {MAX_KEY_LENGTH} printable ASCII characters.",
+            gettext("%(HEADER)s must be 1 to %(MAX_KEY_LENGTH)s printable ASCII characters.")
+            % {"HEADER": HEADER, "MAX_KEY_LENGTH": MAX_KEY_LENGTH},
             code="idempotency_key_invalid",
         )
     return raw
@@ -224,8 +228,10 @@ def _claim(
             continue
         if existing.fingerprint != fingerprint:
             raise Unprocessable(
-                f"This {HEADER} was already used for a different request. Use a new key for "
-                "a new operation; reuse a key only to retry the identical request.",
+                gettext(
+                    "This %(HEADER)s was already used for a different request. Use a new key for a new operation; reuse a key only to retry the identical request."
+                )
+                % {"HEADER": HEADER},
                 code="idempotency_key_reused",
             )
         if existing.state == IdempotencyState.COMPLETED:
@@ -239,12 +245,14 @@ def _claim(
                 return existing, None
             continue
         raise Conflict(
-            "A request with this Idempotency-Key is still being processed. Retry shortly "
-            "with the same key to get its result.",
+            gettext(
+                "A request with this Idempotency-Key is still being processed. Retry shortly "
+                "with the same key to get its result."
+            ),
             code="idempotency_in_flight",
         )
     raise Conflict(
-        "This Idempotency-Key is contended; retry shortly with the same key.",
+        gettext("This Idempotency-Key is contended; retry shortly with the same key."),
         code="idempotency_in_flight",
     )
 
@@ -289,10 +297,14 @@ def idempotent(*, scope: str) -> Callable[[ViewMethod], ViewMethod]:
         def wrapper(view: Any, request: Request, *args: Any, **kwargs: Any) -> Response:
             key = validate_key(request.headers.get(HEADER))
             principal = principal_label(request.user)
+            body = _request_body(request)
+            # Parse before claiming the key: a body the API's parsers refuse (malformed, nested
+            # too deep, a NUL character) is a 400 that claims nothing.
+            request.data  # noqa: B018
             fingerprint = request_fingerprint(
                 method=request.method or "",
                 path=request.get_full_path(),
-                body=_request_body(request),
+                body=body,
                 principal=principal,
             )
             record, answer = _claim(
@@ -314,8 +326,10 @@ def idempotent(*, scope: str) -> Callable[[ViewMethod], ViewMethod]:
                 return discard.response
             except _Superseded:
                 raise Conflict(
-                    "This request took too long and was superseded by a retry with the same "
-                    "Idempotency-Key; nothing was changed by it.",
+                    gettext(
+                        "This request took too long and was superseded by a retry with the same "
+                        "Idempotency-Key; nothing was changed by it."
+                    ),
                     code="idempotency_superseded",
                 ) from None
             except (DomainError, APIException) as exc:

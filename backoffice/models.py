@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from django.db import models
+from django.utils.translation import gettext_lazy
 
 
 class IdempotencyState(models.TextChoices):
-    IN_FLIGHT = "in_flight", "In flight"
-    COMPLETED = "completed", "Completed"
+    IN_FLIGHT = "in_flight", gettext_lazy("In flight")
+    COMPLETED = "completed", gettext_lazy("Completed")
 
 
 class IdempotencyRecord(models.Model):

@@ -77,11 +77,16 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "backoffice.middleware.RequestContextMiddleware",
+    "backoffice.middleware.BadInputMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The language cookie, then Accept-Language; OperatorLanguageMiddleware (after
+    # authentication) then applies the language the operator chose, wherever they log in.
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django_otp.middleware.OTPMiddleware",
+    "identity.middleware.OperatorLanguageMiddleware",
     "identity.middleware.RequireVerifiedOperatorMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -98,6 +103,7 @@ TEMPLATES = [
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "backoffice.context.navigation",
@@ -153,7 +159,11 @@ X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 
-LANGUAGE_CODE = "en-us"
+# Every string a person reads goes through gettext; the catalogues live in locale/ and are
+# compiled from the .po files by `make messages-compile` (pure Python, no gettext tools).
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("zh-hans", "简体中文")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = os.environ.get("TIME_ZONE", "UTC")
 USE_I18N = True
 USE_TZ = True
@@ -231,6 +241,10 @@ CELERY_BEAT_SCHEDULE["tickets-loads-recount"] = {
     "task": "tickets.tasks.operator_loads_recount_task",
     "schedule": 24 * 3600.0,
 }
+# Go-live runs started from the web or the API may name Python code as the agent or user
+# (`python:package.module:function`, imported and called inside the web process) only when
+# the exact name is listed here; empty by default. Any `python:` name runs from the CLI.
+EVALS_WEB_PYTHON_AGENTS = env_list("EVALS_WEB_PYTHON_AGENTS")
 TICKETS_ESCALATION_QUEUE = os.environ.get("TICKETS_ESCALATION_QUEUE", "general")
 BACKOFFICE_BASE_URL = os.environ.get("BACKOFFICE_BASE_URL", "")
 
@@ -242,6 +256,12 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "backoffice.errors.api_exception_handler",
+    # JSON with a depth limit and no NUL characters; forms and uploads as DRF's defaults.
+    "DEFAULT_PARSER_CLASSES": [
+        "backoffice.parsers.SafeJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_PAGINATION_CLASS": "backoffice.pagination.StandardPagination",
     "PAGE_SIZE": 50,
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
@@ -261,15 +281,39 @@ SPECTACULAR_SETTINGS = {
 
 # Identity
 OTP_TOTP_ISSUER = os.environ.get("OTP_TOTP_ISSUER", "Backoffice")
+# django-otp's own per-device throttle (a wait of 2^n seconds after the n-th wrong code) is
+# off: identity.throttle already locks the account and the address after LOGIN_MAX_FAILURES,
+# and the device throttle rejected a right code typed within a second of a wrong one.
+OTP_TOTP_THROTTLE_FACTOR = 0
+OTP_STATIC_THROTTLE_FACTOR = 0
 STEP_UP_SECONDS = int(os.environ.get("STEP_UP_SECONDS", "300"))
 LOGIN_MAX_FAILURES = int(os.environ.get("LOGIN_MAX_FAILURES", "5"))
 LOGIN_LOCKOUT_SECONDS = int(os.environ.get("LOGIN_LOCKOUT_SECONDS", "900"))
 LOGIN_IP_MAX_FAILURES = int(os.environ.get("LOGIN_IP_MAX_FAILURES", "20"))
 
+# Audit anchors outside the database (identity.audit_anchor): `audit checkpoint` appends
+# HMAC-signed heads to this file, `audit verify` checks the chain against them. Keep the key
+# in the environment (never in the database) and the file on storage the database's users
+# cannot write (another host, an append-only bucket).
+AUDIT_CHECKPOINT_FILE = os.environ.get("AUDIT_CHECKPOINT_FILE", "")
+AUDIT_CHECKPOINT_KEY = os.environ.get("AUDIT_CHECKPOINT_KEY", "")
+AUDIT_CHECKPOINT_SKEW_SECONDS = int(os.environ.get("AUDIT_CHECKPOINT_SKEW_SECONDS", "300"))
+if AUDIT_CHECKPOINT_FILE and AUDIT_CHECKPOINT_KEY:
+    # Periodic checkpoints when both are configured (or run `audit checkpoint` from cron on
+    # the host that holds the file): the file must be reachable from the beat's worker.
+    CELERY_BEAT_SCHEDULE["audit-checkpoint"] = {
+        "task": "identity.tasks.audit_checkpoint",
+        "schedule": float(os.environ.get("AUDIT_CHECKPOINT_SECONDS", "3600")),
+    }
+
 # Payments: one mode per process (see payments_sandbox.adapters).
 PAYMENTS_MODE = os.environ.get("PAYMENTS_MODE", "sandbox")
 STRIPE_API_KEY = os.environ.get("STRIPE_API_KEY", "")
 STRIPE_API_BASE = os.environ.get("STRIPE_API_BASE", "")
+# Reconciliation compares at most this many days at once (a period is one provider listing
+# and one query; 0001-01-01..9999-12-31 overflowed the date arithmetic).
+RECONCILIATION_MAX_DAYS = int(os.environ.get("RECONCILIATION_MAX_DAYS", "366"))
+API_JSON_MAX_DEPTH = int(os.environ.get("API_JSON_MAX_DEPTH", "32"))
 IDEMPOTENCY_KEY_TTL_SECONDS = int(os.environ.get("IDEMPOTENCY_KEY_TTL_SECONDS", str(24 * 3600)))
 
 LOGGING = {

@@ -12,6 +12,7 @@ api_v1 = [
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("favicon.ico", views.favicon, name="favicon"),
     path("", include("identity.urls")),
     path("tickets/", include("tickets.urls")),
     path("payments/", include("payments_sandbox.urls")),
@@ -20,3 +21,8 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
 ]
+
+handler400 = "backoffice.error_views.bad_request"
+handler403 = "backoffice.error_views.permission_denied"
+handler404 = "backoffice.error_views.page_not_found"
+handler500 = "backoffice.error_views.server_error"

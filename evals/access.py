@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext
+
 from backoffice.errors import Forbidden
 
 VIEW_RUN = "evals.view_evalrun"
@@ -52,9 +54,9 @@ def may_start(operator: Any) -> bool:
 
 def ensure_start(operator: Any) -> None:
     if not may_start(operator):
-        raise Forbidden("Only a release manager may start go-live runs.")
+        raise Forbidden(gettext("Only a release manager may start go-live runs."))
 
 
 def ensure_ticket(operator: Any) -> None:
     if not can_ticket_trials(operator):
-        raise Forbidden("Only a release manager may turn a trial into a ticket.")
+        raise Forbidden(gettext("Only a release manager may turn a trial into a ticket."))

@@ -133,15 +133,21 @@ class RunDetailOut(RunOut):
 
 
 def _overridden(suite: services.Suite, v: Mapping[str, Any]) -> services.Suite:
-    """`suite` with the overrides a start or resume request gave (empty ones ignored)."""
-    return services.suite_override(
-        suite,
-        agent=v.get("agent") or None,
-        user=v.get("user") or None,
-        trials=v.get("trials"),
-        domains=v.get("domains") or None,
-        personas=v.get("personas") or None,
-    )
+    """`suite` with the overrides a start or resume request gave (empty ones ignored),
+    refused when it would run Python code that is not allow-listed for the web."""
+    try:
+        return services.suite_check_web_models(
+            services.suite_override(
+                suite,
+                agent=v.get("agent") or None,
+                user=v.get("user") or None,
+                trials=v.get("trials"),
+                domains=v.get("domains") or None,
+                personas=v.get("personas") or None,
+            )
+        )
+    except services.SuiteCodeRefused as exc:
+        raise ValidationFailed(str(exc), fields={exc.field: [str(exc)]}) from exc
 
 
 class RunListApi(APIView):

@@ -11,42 +11,43 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy
 
 
 class RunStatus(models.TextChoices):
-    QUEUED = "queued", "Queued"
-    RUNNING = "running", "Running"
-    COMPLETED = "completed", "Completed"
+    QUEUED = "queued", gettext_lazy("Queued")
+    RUNNING = "running", gettext_lazy("Running")
+    COMPLETED = "completed", gettext_lazy("Completed")
     # Execution stopped before every unit finished (crash, killed worker, interruption):
     # `golive run --resume` or the Resume button completes it.
-    FAILED = "failed", "Failed (resumable)"
+    FAILED = "failed", gettext_lazy("Failed (resumable)")
     # The run could not be judged: too many infrastructure errors or a bad configuration.
-    ERROR = "error", "Could not complete"
+    ERROR = "error", gettext_lazy("Could not complete")
 
 
 class Verdict(models.TextChoices):
-    PENDING = "", "Pending"
-    PASS = "pass", "Gate passes"
-    FAIL = "fail", "Gate fails"
-    ERROR = "error", "Could not judge"
+    PENDING = "", gettext_lazy("Pending")
+    PASS = "pass", gettext_lazy("Gate passes")
+    FAIL = "fail", gettext_lazy("Gate fails")
+    ERROR = "error", gettext_lazy("Could not judge")
 
 
 class Executor(models.TextChoices):
-    INLINE = "inline", "In-process"
-    CELERY = "celery", "Celery workers"
+    INLINE = "inline", gettext_lazy("In-process")
+    CELERY = "celery", gettext_lazy("Celery workers")
 
 
 class TrialOutcome(models.TextChoices):
-    PASS = "pass", "Pass"
-    FAIL = "fail", "Fail"
-    INFRASTRUCTURE = "infrastructure", "Infrastructure error"
+    PASS = "pass", gettext_lazy("Pass")
+    FAIL = "fail", gettext_lazy("Fail")
+    INFRASTRUCTURE = "infrastructure", gettext_lazy("Infrastructure error")
     # The simulated customer broke its scenario (invented a fact, stopped before the agent's
     # last write): not the agent's outcome either, but the measuring instrument's, so it is
     # counted and gated apart from infrastructure errors.
-    SIMULATOR = "simulator", "Simulator error"
+    SIMULATOR = "simulator", gettext_lazy("Simulator error")
     # Passed every deterministic check, but success depends on natural-language assertions
     # and the run had no judge: neither a pass nor a failure, and a gate cannot pass it.
-    NOT_JUDGED = "not_judged", "Not judged"
+    NOT_JUDGED = "not_judged", gettext_lazy("Not judged")
 
 
 # Outcomes that are not the agent's: excluded from pass^k, re-run by resume.

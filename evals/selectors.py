@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Count, Q, QuerySet
+from django.utils.translation import gettext
 
 from backoffice.errors import NotFound
 from evals.models import ERROR_OUTCOMES, EvalRun, EvalSelftest, TrialOutcome, TrialResult
@@ -26,7 +27,7 @@ def run_list(*, suite: str = "", status: str = "") -> QuerySet[EvalRun]:
 def run_get(*, run_id: int) -> EvalRun:
     run = EvalRun.objects.select_related("started_by").filter(pk=run_id).first()
     if run is None:
-        raise NotFound("No such run.")
+        raise NotFound(gettext("No such run."))
     return run
 
 
@@ -94,7 +95,7 @@ def trial_get(*, run_id: int, trial_id: int) -> TrialResult:
         .first()
     )
     if trial is None:
-        raise NotFound("No such trial.")
+        raise NotFound(gettext("No such trial."))
     return trial
 
 

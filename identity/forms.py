@@ -3,6 +3,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext_lazy
 
 from identity import scopes
 from identity.models import ActorType, Operator, OperatorKind, Role
@@ -20,7 +21,7 @@ class LoginForm(forms.Form):
 
 class CodeForm(forms.Form):
     code = forms.CharField(
-        label="Code",
+        label=gettext_lazy("Code"),
         max_length=32,
         widget=forms.TextInput(
             attrs={
@@ -30,13 +31,15 @@ class CodeForm(forms.Form):
                 "spellcheck": "false",
             }
         ),
-        help_text="The 6-digit code from your authenticator app, or one of your backup codes.",
+        help_text=gettext_lazy(
+            "The 6-digit code from your authenticator app, or one of your backup codes."
+        ),
     )
 
 
 class EnrollForm(forms.Form):
     code = forms.CharField(
-        label="Code from your app",
+        label=gettext_lazy("Code from your app"),
         max_length=12,
         widget=forms.TextInput(
             attrs={"autofocus": True, "autocomplete": "one-time-code", "inputmode": "numeric"}
@@ -71,7 +74,7 @@ class TokenCreateForm(forms.Form):
     expires_at = forms.DateTimeField(
         required=False,
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
-        help_text="Leave empty for a token that lives until it is revoked.",
+        help_text=gettext_lazy("Leave empty for a token that lives until it is revoked."),
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -85,10 +88,10 @@ class TokenCreateForm(forms.Form):
 
 
 class AuditFilterForm(forms.Form):
-    actor = forms.CharField(required=False, max_length=150, help_text="Username")
+    actor = forms.CharField(required=False, max_length=150, help_text=gettext_lazy("Username"))
     actor_type = forms.ChoiceField(choices=[("", "Any"), *ActorType.choices], required=False)
     action = forms.CharField(
-        required=False, max_length=80, help_text="Exact, or a prefix ending in '.'"
+        required=False, max_length=80, help_text=gettext_lazy("Exact, or a prefix ending in '.'")
     )
     target_type = forms.CharField(required=False, max_length=80)
     target_id = forms.CharField(required=False, max_length=80)

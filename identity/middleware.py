@@ -8,7 +8,7 @@ from django.contrib.auth import logout
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.urls import Resolver404, resolve
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.http import urlencode
 
 from identity import otp
@@ -20,9 +20,11 @@ OPEN_URL_NAMES = frozenset(
     {
         "identity:login",
         "identity:logout",
+        "identity:language",
         "identity:otp_challenge",
         "identity:enroll",
         "identity:healthz",
+        "favicon",
     }
 )
 # The API answers for itself: DRF returns 401/403 JSON to callers without a verified
@@ -75,4 +77,19 @@ class RequireVerifiedOperatorMiddleware:
                 f"{settings.OTP_URL_PATH}?{urlencode({'next': request.get_full_path()})}"
             )
         touch_session(request)
+        return self.get_response(request)
+
+
+class OperatorLanguageMiddleware:
+    """Applies the language an operator chose with the header switch, after authentication
+    (LocaleMiddleware, earlier, has only the cookie and Accept-Language to go on)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        language = getattr(request.user, "language", "") if request.user.is_authenticated else ""
+        if language and translation.check_for_language(language):
+            translation.activate(language)
+            request.LANGUAGE_CODE = translation.get_language()
         return self.get_response(request)

@@ -2,22 +2,23 @@ from __future__ import annotations
 
 from django.contrib.auth.models import AbstractUser
 from django.db import models
+from django.utils.translation import gettext_lazy
 
 
 class Role(models.TextChoices):
     """Roles are auth Groups of these names; identity.roles maps each to its permissions."""
 
-    AGENT = "agent", "Agent"
-    APPROVER = "approver", "Approver"
-    SUPERVISOR = "supervisor", "Supervisor"
-    ADMIN = "admin", "Admin"
-    AUDITOR = "auditor", "Auditor"
-    RELEASE_MANAGER = "release_manager", "Release manager"
+    AGENT = "agent", gettext_lazy("Agent")
+    APPROVER = "approver", gettext_lazy("Approver")
+    SUPERVISOR = "supervisor", gettext_lazy("Supervisor")
+    ADMIN = "admin", gettext_lazy("Admin")
+    AUDITOR = "auditor", gettext_lazy("Auditor")
+    RELEASE_MANAGER = "release_manager", gettext_lazy("Release manager")
 
 
 class OperatorKind(models.TextChoices):
-    HUMAN = "human", "Human operator"
-    SERVICE = "service", "Service principal"
+    HUMAN = "human", gettext_lazy("Human operator")
+    SERVICE = "service", gettext_lazy("Service principal")
 
 
 class Operator(AbstractUser):
@@ -26,6 +27,10 @@ class Operator(AbstractUser):
 
     display_name = models.CharField(max_length=150, blank=True)
     kind = models.CharField(max_length=16, choices=OperatorKind.choices, default=OperatorKind.HUMAN)
+    # The language chosen with the header switch ("" = follow the browser); applied on every
+    # request by identity.middleware.OperatorLanguageMiddleware, so it follows the operator
+    # from one browser to the next.
+    language = models.CharField(max_length=16, blank=True, default="")
 
     class Meta:
         ordering = ["username"]
@@ -50,9 +55,9 @@ class Operator(AbstractUser):
 
 
 class ActorType(models.TextChoices):
-    OPERATOR = "operator", "Operator"
-    SERVICE = "service", "Service principal"
-    SYSTEM = "system", "System"
+    OPERATOR = "operator", gettext_lazy("Operator")
+    SERVICE = "service", gettext_lazy("Service principal")
+    SYSTEM = "system", gettext_lazy("System")
 
 
 class AuditEventQuerySet(models.QuerySet["AuditEvent"]):
@@ -141,8 +146,8 @@ class ApiToken(models.Model):
 
 
 class ThrottleScope(models.TextChoices):
-    ACCOUNT = "account", "Account"
-    IP = "ip", "IP address"
+    ACCOUNT = "account", gettext_lazy("Account")
+    IP = "ip", gettext_lazy("IP address")
 
 
 class LoginThrottle(models.Model):

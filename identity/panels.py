@@ -7,6 +7,7 @@ from typing import Any
 
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext, ngettext
 
 from backoffice.dashboard import Panel
 from identity import access, otp
@@ -20,12 +21,23 @@ def security_panel(user: Any) -> Panel | None:
     lines = []
     if left <= 3:
         lines.append(
-            (f"Only {left} backup codes left: generate new ones", reverse("identity:security"))
+            (
+                ngettext(
+                    "Only %(left)d backup code left: generate new ones",
+                    "Only %(left)d backup codes left: generate new ones",
+                    left,
+                )
+                % {"left": left},
+                reverse("identity:security"),
+            )
         )
     return Panel(
-        title="My security",
+        title=gettext("My security"),
         url=reverse("identity:security"),
-        figures=[("Backup codes left", left), ("Active sessions", user.sessions.count())],
+        figures=[
+            (gettext("Backup codes left"), left),
+            (gettext("Active sessions"), user.sessions.count()),
+        ],
         lines=lines,
     )
 
@@ -35,12 +47,15 @@ def operators_panel(user: Any) -> Panel | None:
         return None
     now = timezone.now()
     return Panel(
-        title="Operators",
+        title=gettext("Operators"),
         url=reverse("identity:operator_list"),
         figures=[
-            ("Active", Operator.objects.filter(is_active=True, kind=OperatorKind.HUMAN).count()),
             (
-                "Locked out now",
+                gettext("Active"),
+                Operator.objects.filter(is_active=True, kind=OperatorKind.HUMAN).count(),
+            ),
+            (
+                gettext("Locked out now"),
                 LoginThrottle.objects.filter(scope="account", locked_until__gt=now).count(),
             ),
         ],
@@ -53,12 +68,12 @@ def audit_panel(user: Any) -> Panel | None:
     since = timezone.now() - dt.timedelta(hours=24)
     recent = AuditEvent.objects.filter(occurred_at__gte=since)
     return Panel(
-        title="Audit trail",
+        title=gettext("Audit trail"),
         url=reverse("identity:audit_list"),
         figures=[
-            ("Events, 24 h", recent.count()),
+            (gettext("Events, 24 h"), recent.count()),
             (
-                "Login failures, 24 h",
+                gettext("Login failures, 24 h"),
                 recent.filter(action__in=["login.failure", "login.lockout"]).count(),
             ),
         ],

@@ -55,6 +55,9 @@ ROLE_PERMISSIONS[Role.AUDITOR] += [*_PAYMENTS_READ, *_RECONCILIATION_READ]
 # turn failing trials into tickets; auditors read the reports. CI service principals get no
 # role, only the token scopes evals:run / evals:read.
 ROLE_PERMISSIONS[Role.RELEASE_MANAGER] += [
+    # They staff the go-live findings queue: the tickets their failing trials become are
+    # theirs to work (internal notes; the customer is simulated).
+    "tickets.work_tickets",
     "evals.view_evalrun",
     "evals.start_evalrun",
     "evals.ticket_trialresult",

@@ -8,6 +8,13 @@ the database so every worker process shares them.
 
 These functions write only throttle rows; the services in identity.services.login call them
 inside their audited transactions.
+
+Parallel guesses: a lock read before the password is checked lets every request that read it
+in the same instant through (24 simultaneous wrong passwords got 12 to 16 real checks against a
+limit of 5). `attempt_reserve` therefore counts the attempt as a failure, under the rows'
+locks and in the same transaction as the lock decision, *before* anything is checked; a
+request that then proves right gives its reservation back with `attempt_release`. So at most
+`limit` checks ever run per window, however many arrive at once.
 """
 
 from __future__ import annotations
@@ -16,6 +23,7 @@ import datetime as dt
 from dataclasses import dataclass
 
 from django.conf import settings
+from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
@@ -58,24 +66,31 @@ def locked_until(keys: list[ThrottleKey]) -> dt.datetime | None:
     return max((end for end in ends if end is not None), default=None)
 
 
-def record_failure(keys: list[ThrottleKey]) -> list[ThrottleKey]:
-    """Count one failure against every key; return the keys this failure locked.
-
-    Call inside a transaction: the row lock (select_for_update) makes concurrent failures
-    from several processes add up instead of overwriting each other.
-    """
-    now = timezone.now()
+def _purge(now: dt.datetime) -> None:
     # Forget counters whose window and lock are both over, so guesses at made-up account
     # names cannot grow the table without bound.
     LoginThrottle.objects.filter(window_started_at__lt=now - _window()).filter(
         Q(locked_until__isnull=True) | Q(locked_until__lte=now)
     ).delete()
-    newly_locked = []
+
+
+def _locked_rows(keys: list[ThrottleKey], now: dt.datetime) -> list[LoginThrottle]:
+    """The keys' rows, created if missing, each locked until the transaction ends. Always in
+    the order of `keys` (account, then address), so two attempts cannot deadlock."""
+    rows = []
     for k in keys:
         LoginThrottle.objects.get_or_create(
             scope=k.scope, key=k.key, defaults={"window_started_at": now}
         )
-        row = LoginThrottle.objects.select_for_update().get(scope=k.scope, key=k.key)
+        rows.append(LoginThrottle.objects.select_for_update().get(scope=k.scope, key=k.key))
+    return rows
+
+
+def _count(
+    keys: list[ThrottleKey], rows: list[LoginThrottle], now: dt.datetime
+) -> list[ThrottleKey]:
+    newly_locked = []
+    for k, row in zip(keys, rows, strict=True):
         window_over = row.window_started_at + _window() <= now
         lock_over = row.locked_until is not None and row.locked_until <= now
         if window_over or lock_over:
@@ -88,6 +103,55 @@ def record_failure(keys: list[ThrottleKey]) -> list[ThrottleKey]:
             newly_locked.append(k)
         row.save(update_fields=["failures", "window_started_at", "locked_until"])
     return newly_locked
+
+
+def record_failure(keys: list[ThrottleKey]) -> list[ThrottleKey]:
+    """Count one failure against every key; return the keys this failure locked.
+
+    Call inside a transaction: the row lock (select_for_update) makes concurrent failures
+    from several processes add up instead of overwriting each other.
+    """
+    now = timezone.now()
+    _purge(now)
+    return _count(keys, _locked_rows(keys, now), now)
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """One reserved attempt: `locked` when a key was already locked (nothing may be checked),
+    else the attempt was counted as a failure and `newly_locked` are the keys it locked."""
+
+    keys: list[ThrottleKey]
+    locked: bool
+    newly_locked: list[ThrottleKey]
+
+
+def attempt_reserve(keys: list[ThrottleKey]) -> Attempt:
+    """Decide, atomically, whether an attempt may be checked at all, and count it as a
+    failure if so; commit that before the caller checks anything (so call it outside any
+    transaction: inside one, other requests would not see the reservation until the
+    caller's commit)."""
+    now = timezone.now()
+    with transaction.atomic():
+        _purge(now)
+        rows = _locked_rows(keys, now)
+        if any(row.locked_until is not None and row.locked_until > now for row in rows):
+            return Attempt(keys, locked=True, newly_locked=[])
+        return Attempt(keys, locked=False, newly_locked=_count(keys, rows, now))
+
+
+def attempt_release(attempt: Attempt) -> None:
+    """Give back a reservation whose attempt proved right: one failure fewer on each key, and
+    a lock that this very attempt set is lifted."""
+    if attempt.locked:
+        return
+    now = timezone.now()
+    with transaction.atomic():
+        for k, row in zip(attempt.keys, _locked_rows(attempt.keys, now), strict=True):
+            row.failures = max(0, row.failures - 1)
+            if k in attempt.newly_locked:
+                row.locked_until = None
+            row.save(update_fields=["failures", "locked_until"])
 
 
 def reset(key: ThrottleKey) -> None:

@@ -10,6 +10,7 @@ urlpatterns = [
     path("login/verify/", auth.otp_challenge, name="otp_challenge"),
     path("login/enroll/", auth.enroll, name="enroll"),
     path("logout/", auth.logout_view, name="logout"),
+    path("language/", auth.language_set, name="language"),
     path("healthz", auth.healthz, name="healthz"),
     # Verified operators.
     path("security/", security.security, name="security"),

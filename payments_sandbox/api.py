@@ -22,6 +22,7 @@ from rest_framework.views import APIView
 from backoffice.http import request_operator
 from backoffice.idempotency import idempotent
 from backoffice.pagination import StandardPagination
+from backoffice.params import query_int
 from identity.models import ApiToken
 from identity.stepup import StepUpFresh
 from payments_sandbox import access, selectors, services
@@ -95,10 +96,9 @@ class RefundListApi(_Paginated):
 
     @extend_schema(responses=s.RefundOut(many=True))
     def get(self, request: Request) -> Response:
-        payment = request.query_params.get("payment_id", "")
         qs = selectors.refund_list(
             status=request.query_params.get("status", ""),
-            payment_id=int(payment) if payment.isdigit() else None,
+            payment_id=query_int(request.query_params.get("payment_id"), "payment_id"),
         )
         return self.paginate(request, qs, s.RefundOut)
 

@@ -446,7 +446,7 @@ def canonical_body(body: bytes | str | Mapping[str, Any] | None) -> Any:
         return None
     try:
         parsed = json.loads(raw, parse_float=Decimal, parse_constant=Decimal)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
         return {"$sha256": hashlib.sha256(raw).hexdigest()}
     return _canonical(parsed)
 

@@ -10,43 +10,44 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy
 
 from payments_sandbox.domain import Money
 
 
 class Mode(models.TextChoices):
-    SANDBOX = "sandbox", "Sandbox"
-    LIVE = "live", "Live"
+    SANDBOX = "sandbox", gettext_lazy("Sandbox")
+    LIVE = "live", gettext_lazy("Live")
 
 
 class PaymentStatus(models.TextChoices):
     # Values equal payments_sandbox.domain.PaymentStatus.
-    PENDING = "pending", "Pending"
-    CAPTURED = "captured", "Captured"
-    PARTIALLY_REFUNDED = "partially_refunded", "Partially refunded"
-    REFUNDED = "refunded", "Refunded"
-    REVERSED = "reversed", "Reversed"
-    FAILED = "failed", "Failed"
+    PENDING = "pending", gettext_lazy("Pending")
+    CAPTURED = "captured", gettext_lazy("Captured")
+    PARTIALLY_REFUNDED = "partially_refunded", gettext_lazy("Partially refunded")
+    REFUNDED = "refunded", gettext_lazy("Refunded")
+    REVERSED = "reversed", gettext_lazy("Reversed")
+    FAILED = "failed", gettext_lazy("Failed")
 
 
 class RefundStatus(models.TextChoices):
     # Values equal payments_sandbox.domain.RefundState; transitions live there.
-    REQUESTED = "requested", "Requested"
-    REHEARSED = "rehearsed", "Rehearsed"
-    PENDING_APPROVAL = "pending_approval", "Pending approval"
-    APPROVED = "approved", "Approved"
-    PROCESSING = "processing", "Processing"
-    SUCCEEDED = "succeeded", "Succeeded"
-    FAILED = "failed", "Failed"
-    REJECTED = "rejected", "Rejected"
-    CANCELLED = "cancelled", "Cancelled"
+    REQUESTED = "requested", gettext_lazy("Requested")
+    REHEARSED = "rehearsed", gettext_lazy("Rehearsed")
+    PENDING_APPROVAL = "pending_approval", gettext_lazy("Pending approval")
+    APPROVED = "approved", gettext_lazy("Approved")
+    PROCESSING = "processing", gettext_lazy("Processing")
+    SUCCEEDED = "succeeded", gettext_lazy("Succeeded")
+    FAILED = "failed", gettext_lazy("Failed")
+    REJECTED = "rejected", gettext_lazy("Rejected")
+    CANCELLED = "cancelled", gettext_lazy("Cancelled")
 
 
 class PredictedOutcome(models.TextChoices):
-    SUCCEED = "succeed", "Will succeed"
-    DECLINE = "decline", "Will be declined"
-    TIMEOUT = "timeout", "Provider will time out (retried with the same key)"
-    DELAYED = "delayed", "Will settle later"
+    SUCCEED = "succeed", gettext_lazy("Will succeed")
+    DECLINE = "decline", gettext_lazy("Will be declined")
+    TIMEOUT = "timeout", gettext_lazy("Provider will time out (retried with the same key)")
+    DELAYED = "delayed", gettext_lazy("Will settle later")
 
 
 class Payment(models.Model):
@@ -186,9 +187,9 @@ class Reversal(models.Model):
 
 
 class ProviderRefundStatus(models.TextChoices):
-    PENDING = "pending", "Pending"
-    SUCCEEDED = "succeeded", "Succeeded"
-    FAILED = "failed", "Failed"
+    PENDING = "pending", gettext_lazy("Pending")
+    SUCCEEDED = "succeeded", gettext_lazy("Succeeded")
+    FAILED = "failed", gettext_lazy("Failed")
 
 
 class SandboxProviderRefund(models.Model):
@@ -232,11 +233,11 @@ class ReconciliationReport(models.Model):
 
 
 class MismatchKind(models.TextChoices):
-    MISSING = "missing", "Missing at provider"
-    EXTRA = "extra", "Unknown to our ledger"
-    AMOUNT = "amount", "Amount differs"
-    CURRENCY = "currency", "Currency differs"
-    STATUS = "status", "Status differs"
+    MISSING = "missing", gettext_lazy("Missing at provider")
+    EXTRA = "extra", gettext_lazy("Unknown to our ledger")
+    AMOUNT = "amount", gettext_lazy("Amount differs")
+    CURRENCY = "currency", gettext_lazy("Currency differs")
+    STATUS = "status", gettext_lazy("Status differs")
 
 
 class ReconciliationItem(models.Model):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.urls import reverse
+from django.utils.translation import gettext
 
 from backoffice.dashboard import Panel
 from payments_sandbox import access, selectors
@@ -16,9 +17,9 @@ def approvals_panel(user: Any) -> Panel | None:
     queue = selectors.refund_approval_queue()
     waiting = queue.exclude(requested_by=user)
     return Panel(
-        title="Refund approvals",
+        title=gettext("Refund approvals"),
         url=reverse("payments_sandbox:approvals"),
-        figures=[("Waiting for you", waiting.count())],
+        figures=[(gettext("Waiting for you"), waiting.count())],
         lines=[
             (f"#{r.pk} {r.money.format()}", r.reason[:60]) for r in waiting.select_related(None)[:5]
         ],

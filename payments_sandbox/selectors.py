@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.db import connections, router
 from django.db.models import QuerySet
+from django.utils.translation import gettext
 
 from backoffice.errors import NotFound
 from payments_sandbox.domain import PENDING_REFUND_STATES, Money, RefundableFacts
@@ -57,7 +58,7 @@ def payment_list(*, status: str = "", currency: str = "", search: str = "") -> Q
 def payment_get(*, payment_id: int) -> Payment:
     payment = Payment.objects.filter(mode=current_mode(), pk=payment_id).first()
     if payment is None:
-        raise NotFound("No such payment.")
+        raise NotFound(gettext("No such payment."))
     return payment
 
 
@@ -79,7 +80,7 @@ def refund_list(
 def refund_get(*, refund_id: int) -> Refund:
     refund = refund_list().filter(pk=refund_id).first()
     if refund is None:
-        raise NotFound("No such refund.")
+        raise NotFound(gettext("No such refund."))
     return refund
 
 
@@ -95,7 +96,7 @@ def reconciliation_report_list() -> QuerySet[ReconciliationReport]:
 def reconciliation_report_get(*, report_id: int) -> ReconciliationReport:
     report = reconciliation_report_list().filter(pk=report_id).first()
     if report is None:
-        raise NotFound("No such reconciliation report.")
+        raise NotFound(gettext("No such reconciliation report."))
     return report
 
 

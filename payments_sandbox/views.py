@@ -11,6 +11,7 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
 from backoffice.errors import DomainError
@@ -89,7 +90,10 @@ def refund_request(request: HttpRequest, payment_id: int) -> HttpResponse:
     except DomainError as exc:
         messages.error(request, exc.message)
         return redirect("payments_sandbox:payment_detail", payment_id=payment_id)
-    messages.success(request, f"Refund #{refund.pk} requested; it now waits for an approver.")
+    messages.success(
+        request,
+        gettext("Refund #%(pk)s requested; it now waits for an approver.") % {"pk": refund.pk},
+    )
     return redirect("payments_sandbox:refund_detail", refund_id=refund.pk)
 
 
@@ -126,12 +130,18 @@ def _decision(request: HttpRequest, refund_id: int, *, approve: bool) -> HttpRes
             services.refund_approve(
                 actor=request_operator(request), refund_id=refund_id, reason=reason
             )
-            messages.success(request, f"Refund #{refund_id} approved; it is being executed.")
+            messages.success(
+                request,
+                gettext("Refund #%(refund_id)s approved; it is being executed.")
+                % {"refund_id": refund_id},
+            )
         else:
             services.refund_reject(
                 actor=request_operator(request), refund_id=refund_id, reason=reason
             )
-            messages.success(request, f"Refund #{refund_id} rejected.")
+            messages.success(
+                request, gettext("Refund #%(refund_id)s rejected.") % {"refund_id": refund_id}
+            )
     except DomainError as exc:
         messages.error(request, exc.message)
     return redirect("payments_sandbox:refund_detail", refund_id=refund_id)
@@ -158,7 +168,9 @@ def refund_cancel(request: HttpRequest, refund_id: int) -> HttpResponse:
             refund_id=refund_id,
             reason=request.POST.get("reason", ""),
         )
-        messages.success(request, f"Refund #{refund_id} cancelled.")
+        messages.success(
+            request, gettext("Refund #%(refund_id)s cancelled.") % {"refund_id": refund_id}
+        )
     except DomainError as exc:
         messages.error(request, exc.message)
     return redirect("payments_sandbox:refund_detail", refund_id=refund_id)
@@ -202,14 +214,16 @@ def reconciliation_run(request: HttpRequest) -> HttpResponse:
             date_to=dt.date.fromisoformat(request.POST.get("date_to", "")),
         )
     except ValueError:
-        messages.error(request, "Give both dates as YYYY-MM-DD.")
+        messages.error(request, gettext("Give both dates as YYYY-MM-DD."))
         return redirect("payments_sandbox:reconciliation")
     except DomainError as exc:
         messages.error(request, exc.message)
         return redirect("payments_sandbox:reconciliation")
     count = report.items.count()
     messages.success(
-        request, f"Reconciliation compared {report.compared} refunds: {count} mismatches."
+        request,
+        gettext("Reconciliation compared %(compared)s refunds: %(count)s mismatches.")
+        % {"compared": report.compared, "count": count},
     )
     return redirect(f"{reverse('payments_sandbox:reconciliation')}?report={report.pk}")
 
@@ -224,5 +238,5 @@ def reconciliation_resolve(request: HttpRequest, item_id: int) -> HttpResponse:
     except DomainError as exc:
         messages.error(request, exc.message)
         return redirect("payments_sandbox:reconciliation")
-    messages.success(request, "Mismatch resolved.")
+    messages.success(request, gettext("Mismatch resolved."))
     return redirect(f"{reverse('payments_sandbox:reconciliation')}?report={item.report_id}")

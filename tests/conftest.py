@@ -8,6 +8,7 @@ Rita a release manager, Olga an outsider with no role, and `service` the AI agen
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from pathlib import Path
 
 import pytest
 from django.test import Client
@@ -15,11 +16,18 @@ from django_otp import DEVICE_ID_SESSION_KEY
 from django_otp.plugins.otp_totp.models import TOTPDevice
 from rest_framework.test import APIClient
 
+from backoffice import i18n
 from identity import roles, tokens
 from identity.models import ApiToken, Operator, OperatorKind, Role
 from identity.stepup import mark_verified
 
 PASSWORD = "correct horse battery staple"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # The .mo catalogues are build output (not in git): compile them in Python before any
+    # test renders a page, so a plain `pytest` on a fresh checkout sees the translations.
+    i18n.compile_catalogues(Path(__file__).resolve().parent.parent / "locale")
 
 
 @pytest.fixture(autouse=True)

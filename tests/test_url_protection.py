@@ -20,6 +20,10 @@ PUBLIC = {
     "identity:enroll",
     "identity:logout",
     "identity:healthz",
+    "favicon",
+    # The header's language switch also serves the login page; it changes only a cookie for
+    # an anonymous visitor (tests/i18n/test_language_switch.py).
+    "identity:language",
 }
 CONVERTER_VALUES = {"int": "1", "str": "x", "slug": "x", "path": "x", "uuid": str(uuid.uuid4())}
 ROUTE_PARAM = re.compile(r"<(?:(?P<conv>[^>:]+):)?(?P<name>\w+)>")

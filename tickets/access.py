@@ -4,6 +4,7 @@
   assigned to them; any other ticket does not exist for them (404).
 - Supervisors (tickets.view_all_tickets) see every ticket; with tickets.assign_tickets they
   assign and reassign anyone's tickets; with tickets.merge_tickets they merge.
+- Whoever reported a finding (tickets.services.findings) sees that ticket.
 - Service principals never use the UI; through the API their token scopes decide
   (escalations:create to escalate, tickets:read to read the tickets they escalated).
 """
@@ -11,6 +12,7 @@
 from __future__ import annotations
 
 from django.db.models import Q
+from django.utils.translation import gettext
 
 from backoffice.errors import Forbidden, NotFound
 from identity.models import Operator
@@ -38,10 +40,11 @@ def visible_q(operator: Operator) -> Q:
         return Q(escalation__created_by=operator)
     if sees_all(operator):
         return Q()
+    reported = Q(escalation__created_by=operator)
     if not operator.has_perm(WORK):
-        return Q(pk__in=[])
+        return reported
     my_queues = QueueMembership.objects.filter(operator=operator).values("queue_id")
-    return Q(queue_id__in=my_queues) | Q(assignee=operator)
+    return Q(queue_id__in=my_queues) | Q(assignee=operator) | reported
 
 
 def is_queue_member(operator: Operator, queue_id: int) -> bool:
@@ -54,6 +57,9 @@ def can_view(operator: Operator, ticket: Ticket) -> bool:
         return escalation is not None and escalation.created_by_id == operator.pk
     if sees_all(operator):
         return True
+    escalation = getattr(ticket, "escalation", None)
+    if escalation is not None and escalation.created_by_id == operator.pk:
+        return True  # the person who reported a finding follows it
     if not operator.has_perm(WORK):
         return False
     return ticket.assignee_id == operator.pk or is_queue_member(operator, ticket.queue_id)
@@ -62,7 +68,7 @@ def can_view(operator: Operator, ticket: Ticket) -> bool:
 def ensure_view(operator: Operator, ticket: Ticket | None) -> Ticket:
     """The ticket, or NotFound when it does not exist or must stay invisible to operator."""
     if ticket is None or not can_view(operator, ticket):
-        raise NotFound("No such ticket.")
+        raise NotFound(gettext("No such ticket."))
     return ticket
 
 
@@ -71,7 +77,7 @@ def ensure_work(operator: Operator, ticket: Ticket | None) -> Ticket:
     supervisor permission."""
     ticket = ensure_view(operator, ticket)
     if operator.is_service_principal or not (operator.has_perm(WORK) or operator.has_perm(ASSIGN)):
-        raise Forbidden("You may read this ticket but not change it.")
+        raise Forbidden(gettext("You may read this ticket but not change it."))
     return ticket
 
 
@@ -99,6 +105,16 @@ def can_take(operator: Operator, ticket: Ticket) -> bool:
     return operator.has_perm(ASSIGN) or (
         operator.has_perm(WORK) and is_queue_member(operator, ticket.queue_id)
     )
+
+
+# The customer of the tickets the go-live suite opens about failing trials (see
+# tickets.services.findings): simulated, so nobody would read a public reply.
+SIMULATED_CUSTOMER_EXTERNAL_ID = "evals-sandbox"
+
+
+def can_reply_publicly(ticket: Ticket) -> bool:
+    """Public replies go to a real customer; a simulated one gets internal notes only."""
+    return ticket.customer.external_id != SIMULATED_CUSTOMER_EXTERNAL_ID
 
 
 def can_merge(operator: Operator) -> bool:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import Prefetch
+from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers as drf_serializers
@@ -20,10 +21,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from backoffice.errors import Forbidden, NotFound, ValidationFailed
+from backoffice.errors import Forbidden, NotFound
 from backoffice.http import request_operator
 from backoffice.idempotency import idempotent
 from backoffice.pagination import StandardPagination
+from backoffice.params import query_int
 from identity.authentication import scoped
 from tickets import selectors, services
 from tickets import serializers as s
@@ -73,15 +75,6 @@ def _csv(value: str | None) -> tuple[str, ...]:
     return tuple(part.strip() for part in (value or "").split(",") if part.strip())
 
 
-def _int(value: str | None, name: str) -> int | None:
-    if value in (None, ""):
-        return None
-    try:
-        return int(value)
-    except ValueError:
-        raise ValidationFailed("Not a number.", fields={name: ["Must be an integer."]}) from None
-
-
 class TicketListApi(APIView):
     permission_classes = [IsAuthenticated, scoped("tickets:read")]
 
@@ -108,9 +101,9 @@ class TicketListApi(APIView):
         filters = selectors.InboxFilters(
             status=_csv(params.get("status")),
             priority=_csv(params.get("priority")),
-            queue_id=_int(params.get("queue"), "queue"),
+            queue_id=query_int(params.get("queue"), "queue"),
             tag=params.get("tag", ""),
-            assignee_id=None if assignee == "none" else _int(assignee, "assignee"),
+            assignee_id=None if assignee == "none" else query_int(assignee, "assignee"),
             unassigned=assignee == "none",
         )
         # A service principal's "all" is the tickets it escalated (access.visible_q).
@@ -213,7 +206,7 @@ class TicketNoteEditApi(APIView):
     def patch(self, request: Request, ticket_id: int, note_id: int) -> Response:
         data = _valid(s.NoteInput, request)
         if not Message.objects.filter(pk=note_id, ticket_id=ticket_id).exists():
-            raise NotFound("No such note.")
+            raise NotFound(gettext("No such note."))
         message = services.ticket_note_edit(
             actor=request_operator(request),
             note_id=note_id,
@@ -377,7 +370,7 @@ class EscalationCreateApi(APIView):
     def post(self, request: Request) -> Response:
         actor = request_operator(request)
         if not actor.is_service_principal:
-            raise Forbidden("Escalations come from the AI agent's service principal.")
+            raise Forbidden(gettext("Escalations come from the AI agent's service principal."))
         data = _valid(s.EscalationInput, request)
         customer = data["customer"]
         result = services.escalation_create(

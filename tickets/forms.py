@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext, gettext_lazy
 
 from identity.models import Operator
 from tickets import sla
@@ -93,9 +94,11 @@ class TicketOpenForm(forms.Form):
     or in chat. Field names match ticket_open_for_customer's so service errors land on them."""
 
     customer_id = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
-    customer_name = forms.CharField(required=False, max_length=200, label="Name")
-    customer_email = forms.EmailField(required=False, label="Email")
-    customer_external_id = forms.CharField(required=False, max_length=100, label="External id")
+    customer_name = forms.CharField(required=False, max_length=200, label=gettext_lazy("Name"))
+    customer_email = forms.EmailField(required=False, label=gettext_lazy("Email"))
+    customer_external_id = forms.CharField(
+        required=False, max_length=100, label=gettext_lazy("External id")
+    )
     channel = forms.ChoiceField(
         choices=[(c.value, c.label) for c in OPERATOR_CHANNELS], initial=Channel.PHONE
     )
@@ -104,18 +107,22 @@ class TicketOpenForm(forms.Form):
         required=False,
         max_length=50_000,
         widget=forms.Textarea(attrs={"rows": 5}),
-        label="The customer's words",
+        label=gettext_lazy("The customer's words"),
     )
     internal_note = forms.CharField(
         required=False,
         max_length=50_000,
         widget=forms.Textarea(attrs={"rows": 3}),
-        label="Internal note",
+        label=gettext_lazy("Internal note"),
     )
     queue = forms.TypedChoiceField(coerce=int, choices=[])
     priority = forms.ChoiceField(choices=Priority.choices, initial=Priority.NORMAL)
-    tags = forms.CharField(required=False, max_length=1000, help_text="Comma-separated.")
-    assign_to_self = forms.BooleanField(required=False, label="Keep it: assign it to me")
+    tags = forms.CharField(
+        required=False, max_length=1000, help_text=gettext_lazy("Comma-separated.")
+    )
+    assign_to_self = forms.BooleanField(
+        required=False, label=gettext_lazy("Keep it: assign it to me")
+    )
 
     def __init__(self, *args: Any, queues: Iterable[Queue], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -159,14 +166,16 @@ class QueueForm(forms.Form):
     three or none (none = the defaults in tickets.sla)."""
 
     name = forms.CharField(max_length=100)
-    slug = forms.SlugField(max_length=50, help_text="Used by the escalation API (queue).")
+    slug = forms.SlugField(
+        max_length=50, help_text=gettext_lazy("Used by the escalation API (queue).")
+    )
     description = forms.CharField(required=False, max_length=300)
     capacity_per_operator = forms.IntegerField(
         min_value=1,
         max_value=500,
         initial=10,
-        label="Capacity per operator",
-        help_text="Active tickets a member holds before routing passes them over.",
+        label=gettext_lazy("Capacity per operator"),
+        help_text=gettext_lazy("Active tickets a member holds before routing passes them over."),
     )
     members = forms.TypedMultipleChoiceField(
         coerce=int, required=False, choices=[], widget=forms.CheckboxSelectMultiple
@@ -183,7 +192,8 @@ class QueueForm(forms.Form):
                     required=False,
                     min_value=1,
                     max_value=60 * 24 * 365,
-                    label=f"{clock_label} ({priority}), minutes",
+                    label=gettext("%(clock_label)s (%(priority)s), minutes")
+                    % {"clock_label": clock_label, "priority": priority},
                 )
 
     def sla_rows(self) -> list[dict[str, Any]]:

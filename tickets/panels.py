@@ -6,6 +6,7 @@ from typing import Any
 
 from django.urls import reverse
 from django.utils.http import urlencode
+from django.utils.translation import gettext, ngettext
 
 from backoffice.dashboard import Panel
 from tickets import access, selectors
@@ -18,18 +19,19 @@ def inbox_panel(user: Any) -> Panel | None:
     unread = selectors.notification_unread_count(operator=user)
     inbox = reverse("tickets:inbox")
     return Panel(
-        title="Inbox",
+        title=gettext("Inbox"),
         url=inbox,
         figures=[
-            ("Mine", counts["mine"]),
-            ("Unassigned", counts["unassigned"]),
-            ("Breaching SLA", counts["breaching"]),
+            (gettext("Mine"), counts["mine"]),
+            (gettext("Unassigned"), counts["unassigned"]),
+            (gettext("Breaching SLA"), counts["breaching"]),
         ],
         lines=[
             (
-                f"{unread} unread notification{'s' if unread != 1 else ''}",
+                ngettext("%(count)d unread notification", "%(count)d unread notifications", unread)
+                % {"count": unread},
                 reverse("tickets:notifications"),
             ),
-            ("Tickets near or past SLA", f"{inbox}?{urlencode({'view': 'breaching'})}"),
+            (gettext("Tickets near or past SLA"), f"{inbox}?{urlencode({'view': 'breaching'})}"),
         ],
     )

@@ -12,6 +12,7 @@ from django.db import connection
 from django.db.models import Count, F, Prefetch, Q, QuerySet, prefetch_related_objects
 from django.db.models.expressions import RawSQL
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from backoffice.errors import Forbidden
 from identity.models import Operator, OperatorKind
@@ -157,7 +158,7 @@ def ticket_list_for_inbox(
     if view not in VIEWS:
         view = "mine"
     if view == "all" and not (access.sees_all(operator) or operator.is_service_principal):
-        raise Forbidden("Only supervisors see all tickets.")
+        raise Forbidden(gettext("Only supervisors see all tickets."))
     filters = filters or InboxFilters()
     # "Mine" and "My queues" only ever contain tickets the operator may see, so they skip the
     # visibility OR (which would make the page count scan every visible ticket).
@@ -257,7 +258,9 @@ def ticket_get_for_operator(*, operator: Operator, ticket_id: int) -> Ticket:
     """One ticket with its conversation, note revisions, timeline and tags, or NotFound
     when it does not exist or the operator may not see it."""
     ticket = (
-        Ticket.objects.select_related("customer", "queue", "assignee", "merged_into", "escalation")
+        Ticket.objects.select_related(
+            "customer", "queue", "assignee", "merged_into", "escalation__created_by"
+        )
         .prefetch_related(
             Prefetch("tags", queryset=Tag.objects.order_by("name")),
             Prefetch(

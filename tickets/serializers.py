@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext, gettext_lazy
 from rest_framework import serializers
 
 from tickets.models import (
@@ -141,7 +142,7 @@ class TicketDetailSerializer(TicketListItemSerializer):
 
 class VersionedInput(serializers.Serializer):
     version = serializers.IntegerField(
-        min_value=1, help_text="The ticket version you saw; a stale version gets 409."
+        min_value=1, help_text=gettext_lazy("The ticket version you saw; a stale version gets 409.")
     )
 
 
@@ -156,11 +157,15 @@ class NoteInput(VersionedInput):
 
 class AssignmentInput(VersionedInput):
     assignee_id = serializers.IntegerField(required=False)
-    take = serializers.BooleanField(default=False, help_text="Assign the ticket to yourself.")
+    take = serializers.BooleanField(
+        default=False, help_text=gettext_lazy("Assign the ticket to yourself.")
+    )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if not attrs.get("take") and not attrs.get("assignee_id"):
-            raise serializers.ValidationError({"assignee_id": ["Give an assignee, or take: true."]})
+            raise serializers.ValidationError(
+                {"assignee_id": [gettext("Give an assignee, or take: true.")]}
+            )
         return attrs
 
 
@@ -236,12 +241,14 @@ class EscalationInput(serializers.Serializer):
 class EscalationOutput(serializers.Serializer):
     ticket_id = serializers.IntegerField()
     owner = serializers.DictField(
-        allow_null=True, help_text="{id, name} of the named owner, or null."
+        allow_null=True, help_text=gettext_lazy("{id, name} of the named owner, or null.")
     )
     owner_name = serializers.CharField(allow_null=True)
     unrouted = serializers.BooleanField(
-        help_text="True when nobody in the queue was on duty with capacity; the ticket is "
-        "routed as soon as someone is."
+        help_text=gettext_lazy(
+            "True when nobody in the queue was on duty with capacity; the ticket is "
+            "routed as soon as someone is."
+        )
     )
     priority = serializers.CharField()
     queue = serializers.CharField()
@@ -255,7 +262,9 @@ class NotificationSerializer(serializers.ModelSerializer):
 
 class MarkReadInput(serializers.Serializer):
     ids = serializers.ListField(
-        child=serializers.IntegerField(), required=False, help_text="Omit to mark all read."
+        child=serializers.IntegerField(),
+        required=False,
+        help_text=gettext_lazy("Omit to mark all read."),
     )
 
 

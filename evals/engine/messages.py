@@ -206,6 +206,9 @@ class Trajectory:
     seconds: float
     error: str = ""
     usage: Mapping[str, float] = field(default_factory=dict)
+    # Per message: when it was asked for, seconds, and its model calls' tokens, cost and
+    # latency (filled in by the runner, see evals.engine.runner.turns).
+    message_records: tuple[Mapping[str, Any], ...] = ()
 
     def agent_texts(self) -> list[str]:
         return [m.content for m in self.messages if m.role is Role.ASSISTANT and m.content]
@@ -220,6 +223,7 @@ class Trajectory:
             "seconds": round(self.seconds, 6),
             "error": self.error,
             "usage": dict(self.usage),
+            "message_records": [dict(r) for r in self.message_records],
         }
 
     @classmethod
@@ -233,4 +237,5 @@ class Trajectory:
             seconds=float(data["seconds"]),
             error=data.get("error", ""),
             usage=dict(data.get("usage", {})),
+            message_records=tuple(dict(r) for r in data.get("message_records") or ()),
         )

@@ -356,10 +356,11 @@ def selftest_short(selftest: EvalSelftest) -> list[str]:
 def print_selftest(selftest: EvalSelftest, out: Callable[[str], None]) -> int:
     """The self-test table (caught / applicable per domain and fault, how often the oracle
     named the expected class) and its misses; EXIT_FAIL when a fault is caught too rarely."""
-    out(
-        f"{_('domain'):<14}{_('fault'):<19}{_('caught/applicable'):>18}{_('tasks'):>7}"
-        f"{_('sensitivity'):>13}{_('named'):>8}"
-    )
+    # The labels are looked up outside the f-string: makemessages (xgettext) does not see
+    # gettext calls inside f-string expressions, so they would never reach the catalogue.
+    heads = (_("domain"), _("fault"), _("caught/applicable"), _("tasks"))
+    tails = (_("sensitivity"), _("named"))
+    out(f"{heads[0]:<14}{heads[1]:<19}{heads[2]:>18}{heads[3]:>7}{tails[0]:>13}{tails[1]:>8}")
     misses: list[str] = []
     for domain, results in selftest.results.items():
         for fault, r in results.items():

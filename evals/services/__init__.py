@@ -19,12 +19,21 @@ from evals.services.runs import (
 )
 from evals.services.selftest import eval_selftest_run, selftest_evidence, selftest_missing
 from evals.services.store import finished_keys, trial_store
-from evals.services.suites import Suite, SuiteError, suite_list, suite_load, suite_override
+from evals.services.suites import (
+    Suite,
+    SuiteCodeRefused,
+    SuiteError,
+    suite_check_web_models,
+    suite_list,
+    suite_load,
+    suite_override,
+)
 from evals.services.trials import eval_trial_ticket_create
 
 __all__ = [
     "Progress",
     "Suite",
+    "SuiteCodeRefused",
     "SuiteError",
     "code_version",
     "eval_run_create",
@@ -42,6 +51,7 @@ __all__ = [
     "run_units",
     "selftest_evidence",
     "selftest_missing",
+    "suite_check_web_models",
     "suite_list",
     "suite_load",
     "suite_models_probe",

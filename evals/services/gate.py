@@ -43,6 +43,7 @@ class Row:
     outcome: str
     agent_model: str
     user_model: str
+    termination: str  # read by the engine's Aggregator: the report's termination breakdown
 
     @property
     def key(self) -> str:
@@ -81,6 +82,7 @@ ROW_FIELDS = (
     "outcome",
     "agent_model",
     "user_model",
+    "termination",
 )
 
 SLOWEST = 10

@@ -20,6 +20,7 @@ from importlib import metadata
 from django.conf import settings
 from django.db import close_old_connections, transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 
 from backoffice.errors import Conflict, NotFound, ValidationFailed
@@ -185,12 +186,15 @@ def eval_run_create(
     access.ensure_start(actor)
     if executor not in Executor.values:
         raise ValidationFailed(
-            "Unknown executor.", fields={"executor": [f"Not one of {Executor.values}."]}
+            gettext("Unknown executor."),
+            fields={"executor": [gettext("Not one of %(values)s.") % {"values": Executor.values}]},
         )
     try:
         total = len(run_units(suite))
     except EngineError as exc:
-        raise ValidationFailed(f"The suite cannot be planned: {exc}") from exc
+        raise ValidationFailed(
+            gettext("The suite cannot be planned: %(exc)s") % {"exc": exc}
+        ) from exc
     data = suite.data
     with transaction.atomic():
         run = EvalRun.objects.create(
@@ -241,9 +245,12 @@ def _start(
     with transaction.atomic():
         run = EvalRun.objects.select_for_update().filter(pk=run_id).first()
         if run is None:
-            raise NotFound("No such run.")
+            raise NotFound(gettext("No such run."))
         if run.status not in RESUMABLE:
-            raise Conflict(f"Run #{run.pk} is {run.get_status_display().lower()}; nothing to run.")
+            raise Conflict(
+                gettext("Run #%(pk)s is %(lower)s; nothing to run.")
+                % {"pk": run.pk, "lower": run.get_status_display().lower()}
+            )
         try:
             frozen = run_suite(run)
         except SuiteError as exc:

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings
+from django.utils.translation import gettext as _
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from evals.domains import domain_names
@@ -245,6 +246,44 @@ def suite_override(
     if personas:
         raw["personas"] = list(personas)
     return suite_from_mapping(raw, source=suite.name)
+
+
+# A name the engine resolves by importing code (evals.engine.adapters registers the prefix).
+CODE_AGENT_PREFIX = "python:"
+
+
+class SuiteCodeRefused(SuiteError):
+    """A `python:` agent or user asked for from the web or the API and not on the allow-list;
+    `field` names which one."""
+
+    def __init__(self, message: str, *, field: str) -> None:
+        super().__init__(message)
+        self.field = field
+
+
+def suite_check_web_models(suite: Suite) -> Suite:
+    """Refuse a suite started or resumed from the web or the API whose agent or user is
+    Python code (`python:module:function`) not listed in EVALS_WEB_PYTHON_AGENTS.
+
+    A `python:` name imports a module and calls a function inside the web process, so from
+    a form or a token it would be code execution; registered models and LiteLLM model names
+    are data. Arbitrary `python:` names stay a command-line option (`manage.py golive`).
+    The check runs on the whole suite as it would run, so a suite file or a resumed run that
+    names code is refused too, not only an override. Returns the suite unchanged."""
+    allowed = set(getattr(settings, "EVALS_WEB_PYTHON_AGENTS", ()))
+    for field, model in (("agent", suite.data.agent.model), ("user", suite.data.user.model)):
+        # Stricter than the registry's prefix match: case and leading spaces do not hide it.
+        if model.lstrip().lower().startswith(CODE_AGENT_PREFIX) and model not in allowed:
+            raise SuiteCodeRefused(
+                _(
+                    "%(field)s %(model)r: Python code can be chosen from the web or the API "
+                    "only when it is listed in EVALS_WEB_PYTHON_AGENTS; run it from the "
+                    "command line (manage.py golive) instead."
+                )
+                % {"field": field, "model": model},
+                field=field,
+            )
+    return suite
 
 
 def suite_list() -> list[Suite | SuiteError]:

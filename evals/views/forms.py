@@ -5,10 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext_lazy
 
 from evals.services import (
     Suite,
     SuiteError,
+    suite_check_web_models,
     suite_list,
     suite_load,
     suite_models_probe,
@@ -18,7 +20,9 @@ from evals.services import (
 
 class StartRunForm(forms.Form):
     suite = forms.ChoiceField()
-    agent = forms.CharField(required=False, max_length=200, help_text="Blank: the suite's agent.")
+    agent = forms.CharField(
+        required=False, max_length=200, help_text=gettext_lazy("Blank: the suite's agent.")
+    )
     trials = forms.IntegerField(required=False, min_value=1, max_value=64)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -36,8 +40,8 @@ class StartRunForm(forms.Form):
             return data
         try:
             suite = suite_load(data["suite"])
-            self.resolved = suite_override(
-                suite, agent=data.get("agent") or None, trials=data.get("trials")
+            self.resolved = suite_check_web_models(
+                suite_override(suite, agent=data.get("agent") or None, trials=data.get("trials"))
             )
         except SuiteError as exc:
             raise forms.ValidationError(str(exc)) from exc

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.urls import reverse
+from django.utils.translation import gettext
 
 from backoffice.dashboard import Panel
 from evals import access, selectors
@@ -16,10 +17,13 @@ def golive_panel(user: Any) -> Panel | None:
     runs = list(selectors.run_list()[:5])
     latest = runs[0] if runs else None
     figures: list[tuple[str, Any]] = [
-        ("Latest verdict", latest.get_verdict_display() if latest and latest.verdict else "—")
+        (
+            gettext("Latest verdict"),
+            latest.get_verdict_display() if latest and latest.verdict else "—",
+        )
     ]
     return Panel(
-        title="Go-live",
+        title=gettext("Go-live"),
         url=reverse("evals:run_list"),
         figures=figures,
         lines=[

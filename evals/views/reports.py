@@ -11,7 +11,7 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from backoffice.errors import DomainError
@@ -75,7 +75,11 @@ def run_start(request: HttpRequest) -> HttpResponse:
     except DomainError as exc:
         messages.error(request, exc.message)
         return redirect("evals:run_list")
-    messages.success(request, f"Run #{run.pk} started ({run.total_units} trials).")
+    messages.success(
+        request,
+        gettext("Run #%(pk)s started (%(total_units)s trials).")
+        % {"pk": run.pk, "total_units": run.total_units},
+    )
     return redirect("evals:run_detail", run.pk)
 
 
@@ -248,8 +252,13 @@ def run_resume(request: HttpRequest, run_id: int) -> HttpResponse:
     run = _run_or_404(run_id)
     try:
         services.eval_run_resume(
-            actor=request_operator(request), run_id=run.pk, executor=Executor.INLINE
+            actor=request_operator(request),
+            run_id=run.pk,
+            executor=Executor.INLINE,
+            suite=services.suite_check_web_models(services.run_suite(run)),
         )
+    except services.SuiteError as exc:
+        messages.error(request, str(exc))
     except DomainError as exc:
         messages.error(request, exc.message)
     return redirect("evals:run_detail", run.pk)
@@ -269,7 +278,11 @@ def run_selftest(request: HttpRequest, run_id: int) -> HttpResponse:
     except DomainError as exc:
         messages.error(request, exc.message)
     else:
-        messages.success(request, f"Selftest #{selftest.pk} finished in {selftest.seconds:.1f} s.")
+        messages.success(
+            request,
+            gettext("Selftest #%(pk)s finished in %(seconds).1f s.")
+            % {"pk": selftest.pk, "seconds": selftest.seconds},
+        )
     return redirect("evals:run_detail", run.pk)
 
 
@@ -278,7 +291,7 @@ def compare(request: HttpRequest) -> HttpResponse:
     _require(access.can_view_runs(request.user))
     a, b = request.GET.get("a", ""), request.GET.get("b", "")
     if not (a.isdigit() and b.isdigit()):
-        messages.error(request, "Pick two runs to compare.")
+        messages.error(request, gettext("Pick two runs to compare."))
         return redirect(reverse("evals:run_list"))
     try:
         comparison = selectors.run_compare(run_a=int(a), run_b=int(b))

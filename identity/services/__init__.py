@@ -18,6 +18,7 @@ from identity.services.operators import (
     operator_roles_set,
     operator_totp_reset,
 )
+from identity.services.preferences import operator_language_set
 from identity.services.second_factor import (
     backup_codes_regenerate,
     operator_totp_enroll_confirm,
@@ -38,6 +39,7 @@ __all__ = [
     "operator_create",
     "operator_deactivate",
     "operator_force_logout",
+    "operator_language_set",
     "operator_roles_set",
     "operator_totp_enroll_confirm",
     "operator_totp_enroll_start",

@@ -7,6 +7,7 @@ from collections.abc import Iterable
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from backoffice.errors import Conflict, ValidationFailed
 from identity import scopes as scope_registry
@@ -38,11 +39,13 @@ def api_token_create(
     if expires_at is not None and expires_at <= timezone.now():
         errors["expires_at"] = ["The expiry must be in the future."]
     if errors:
-        raise ValidationFailed("The token request is not valid.", fields=errors)
+        raise ValidationFailed(gettext("The token request is not valid."), fields=errors)
     if not principal.is_service_principal:
-        raise Conflict("API tokens are for service principals; operators sign in with 2FA.")
+        raise Conflict(
+            gettext("API tokens are for service principals; operators sign in with 2FA.")
+        )
     if not principal.is_active:
-        raise Conflict("This service principal is deactivated.")
+        raise Conflict(gettext("This service principal is deactivated."))
     raw, prefix, token_hash = tokens.generate()
     with transaction.atomic():
         token = ApiToken.objects.create(
@@ -73,7 +76,7 @@ def api_token_revoke(*, actor: Operator, token: ApiToken) -> None:
     with transaction.atomic():
         token = ApiToken.objects.select_for_update().get(pk=token.pk)
         if token.revoked_at is not None:
-            raise Conflict("This token is already revoked.")
+            raise Conflict(gettext("This token is already revoked."))
         token.revoked_at = timezone.now()
         token.save(update_fields=["revoked_at"])
         audit_record(

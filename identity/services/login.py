@@ -7,7 +7,9 @@ apart: one message, and the same work (a full password hash) on every path.
 from __future__ import annotations
 
 from django.contrib.auth import authenticate
+from django.contrib.auth.hashers import make_password
 from django.db import models, transaction
+from django.utils.translation import gettext, gettext_lazy
 from django_otp.models import Device
 from django_otp.plugins.otp_static.models import StaticDevice
 from django_otp.plugins.otp_totp.models import TOTPDevice
@@ -30,9 +32,9 @@ class OtpRefused(Forbidden):
 
 
 class OtpPurpose(models.TextChoices):
-    LOGIN = "login", "Login"
-    STEPUP = "stepup", "Step-up"
-    ENROLL = "enroll", "Enrolment"
+    LOGIN = "login", gettext_lazy("Login")
+    STEPUP = "stepup", gettext_lazy("Step-up")
+    ENROLL = "enroll", gettext_lazy("Enrolment")
 
 
 def login_password_check(*, username: str, password: str, ip: str | None) -> Operator:
@@ -41,26 +43,31 @@ def login_password_check(*, username: str, password: str, ip: str | None) -> Ope
     The login itself is audited when the second factor succeeds (`login.success`)."""
     username = username.strip()[:150]
     keys = throttle.keys_for(username, ip)
-    locked = throttle.locked_until(keys) is not None
-    # Always hash the password, even when locked: ModelBackend hashes for unknown users too,
-    # so the three refusals cost the same time.
-    user = authenticate(None, username=username, password=password)
-    if isinstance(user, Operator) and not locked and user.kind == OperatorKind.HUMAN:
+    # Counted and decided before the hash is checked (identity.throttle): parallel guesses
+    # cannot all read "not locked" and all get a real check.
+    attempt = throttle.attempt_reserve(keys)
+    if attempt.locked:
+        # The same work as a check (a full hash), against no account: the three refusals
+        # cost the same time, and a locked account's password is never tested.
+        make_password(password)
+        user = None
+    else:
+        user = authenticate(None, username=username, password=password)
+    if isinstance(user, Operator) and user.kind == OperatorKind.HUMAN:
+        throttle.attempt_release(attempt)
         return user
-    reason = "locked" if locked else "bad_credentials"
     with transaction.atomic():
-        newly_locked = [] if locked else throttle.record_failure(keys)
         account = Operator.objects.filter(username=username).first()
         audit_record(
             actor=None,
-            action="login.lockout" if newly_locked else "login.failure",
+            action="login.lockout" if attempt.newly_locked else "login.failure",
             target=account,
             target_type="identity.operator",
             target_id=account.pk if account else "",
             after={
                 "username": username,
-                "reason": reason,
-                "locked": sorted(str(k.scope) for k in newly_locked),
+                "reason": "locked" if attempt.locked else "bad_credentials",
+                "locked": sorted(str(k.scope) for k in attempt.newly_locked),
             },
         )
     raise LoginRefused(GENERIC_LOGIN_ERROR)
@@ -90,10 +97,12 @@ def otp_verify(
     purpose = OtpPurpose(purpose)
     keys = throttle.keys_for(operator.get_username(), ip)
     code = normalize_code(code)
+    # Reserved before any code is checked, as for passwords (identity.throttle).
+    attempt = throttle.attempt_reserve(keys)
     with transaction.atomic():
-        locked = throttle.locked_until(keys) is not None
-        device = None if locked or not code else _match_device(operator, code)
+        device = None if attempt.locked or not code else _match_device(operator, code)
         if device is not None:
+            throttle.attempt_release(attempt)
             if purpose == OtpPurpose.LOGIN:
                 throttle.reset(keys[0])
             if isinstance(device, StaticDevice):
@@ -107,20 +116,19 @@ def otp_verify(
                 after = {"method": "totp"}
             audit_record(actor=operator, action=action, target=operator, after=after)
             return device
-        newly_locked = [] if locked else throttle.record_failure(keys)
         audit_record(
             actor=operator,
-            action="otp.lockout" if newly_locked else "otp.failure",
+            action="otp.lockout" if attempt.newly_locked else "otp.failure",
             target=operator,
             after={
                 "purpose": str(purpose),
-                "reason": "locked" if locked else "bad_code",
-                "locked": sorted(str(k.scope) for k in newly_locked),
+                "reason": "locked" if attempt.locked else "bad_code",
+                "locked": sorted(str(k.scope) for k in attempt.newly_locked),
             },
         )
-    if locked or newly_locked:
-        raise OtpRefused("Too many attempts. Wait a few minutes and try again.")
-    raise OtpRefused("That code is not valid. Check your authenticator app and try again.")
+    if attempt.locked or attempt.newly_locked:
+        raise OtpRefused(gettext("Too many attempts. Wait a few minutes and try again."))
+    raise OtpRefused(gettext("That code is not valid. Check your authenticator app and try again."))
 
 
 def logout_record(*, actor: Operator, session_key: str | None) -> None:

@@ -9,6 +9,7 @@ from collections.abc import Iterable
 from django.contrib.auth.models import Group
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 from django_otp.plugins.otp_static.models import StaticDevice
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
@@ -25,7 +26,8 @@ def _clean_roles(roles: Iterable[str]) -> list[str]:
     unknown = [r for r in cleaned if r not in Role.values]
     if unknown:
         raise ValidationFailed(
-            "Unknown role.", fields={"roles": [f"Unknown role {r!r}." for r in unknown]}
+            gettext("Unknown role."),
+            fields={"roles": [gettext("Unknown role %(r)r.") % {"r": r} for r in unknown]},
         )
     return cleaned
 
@@ -59,14 +61,21 @@ def operator_create(
     username = username.strip().lower()
     if not USERNAME_RE.match(username):
         raise ValidationFailed(
-            "Invalid username.",
-            fields={"username": ["2-64 characters: lowercase letters, digits, '.', '_' or '-'."]},
+            gettext("Invalid username."),
+            fields={
+                "username": [
+                    gettext("2-64 characters: lowercase letters, digits, '.', '_' or '-'.")
+                ]
+            },
         )
     kind = OperatorKind(kind)
     role_list = _clean_roles(roles)
     with transaction.atomic():
         if Operator.objects.filter(username=username).exists():
-            raise Conflict("That username is taken.", fields={"username": ["Already in use."]})
+            raise Conflict(
+                gettext("That username is taken."),
+                fields={"username": [gettext("Already in use.")]},
+            )
         operator = Operator(username=username, display_name=display_name, email=email, kind=kind)
         temporary: str | None = None
         if kind == OperatorKind.SERVICE:
@@ -99,7 +108,9 @@ def operator_roles_set(*, actor: Operator, operator: Operator, roles: Iterable[s
             and operator.is_active
             and _active_admins_other_than(operator) == 0
         ):
-            raise Conflict("This is the last active admin; grant the role to someone else first.")
+            raise Conflict(
+                gettext("This is the last active admin; grant the role to someone else first.")
+            )
         operator.groups.set(Group.objects.filter(name__in=role_list))
         operator.__dict__.pop("_role_names", None)
         audit_record(
@@ -116,13 +127,13 @@ def operator_deactivate(*, actor: Operator, operator: Operator) -> None:
     """Block the account: no login, sessions ended, API tokens revoked. Rows stay for the
     audit trail's sake."""
     if operator.pk == actor.pk:
-        raise Conflict("You cannot deactivate your own account.")
+        raise Conflict(gettext("You cannot deactivate your own account."))
     with transaction.atomic():
         operator = Operator.objects.select_for_update().get(pk=operator.pk)
         if not operator.is_active:
-            raise Conflict("This account is already deactivated.")
+            raise Conflict(gettext("This account is already deactivated."))
         if operator.has_role(Role.ADMIN) and _active_admins_other_than(operator) == 0:
-            raise Conflict("This is the last active admin.")
+            raise Conflict(gettext("This is the last active admin."))
         operator.is_active = False
         operator.save(update_fields=["is_active"])
         sessions = revoke_all_sessions(operator)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils.translation import gettext
 from django_otp.plugins.otp_static.models import StaticDevice, StaticToken
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
@@ -33,7 +34,7 @@ def operator_totp_enroll_start(*, operator: Operator) -> TOTPDevice:
     secret is shown once: reloading the page shows a new secret, never the old one."""
     with transaction.atomic():
         if TOTPDevice.objects.filter(user=operator, confirmed=True).exists():
-            raise Conflict("An authenticator app is already enrolled for this account.")
+            raise Conflict(gettext("An authenticator app is already enrolled for this account."))
         TOTPDevice.objects.filter(user=operator, confirmed=False).delete()
         device = TOTPDevice.objects.create(user=operator, name=TOTP_DEVICE_NAME, confirmed=False)
         audit_record(actor=operator, action="operator.totp_enroll_start", target=operator)
@@ -53,7 +54,7 @@ def operator_totp_enroll_confirm(
             .first()
         )
         if device is None:
-            raise Conflict("This enrolment has expired. Start again.")
+            raise Conflict(gettext("This enrolment has expired. Start again."))
         locked = throttle.locked_until(keys) is not None
         if not locked and device.verify_token(normalize_code(code)):
             device.confirmed = True
@@ -79,15 +80,15 @@ def operator_totp_enroll_confirm(
             },
         )
     if locked or newly_locked:
-        raise OtpRefused("Too many attempts. Wait a few minutes and try again.")
-    raise OtpRefused("That code is not valid. Check the time on your phone and try again.")
+        raise OtpRefused(gettext("Too many attempts. Wait a few minutes and try again."))
+    raise OtpRefused(gettext("That code is not valid. Check the time on your phone and try again."))
 
 
 def backup_codes_regenerate(*, actor: Operator) -> list[str]:
     """Replace all of the actor's backup codes with ten new ones (shown once)."""
     with transaction.atomic():
         if not TOTPDevice.objects.filter(user=actor, confirmed=True).exists():
-            raise Conflict("Enrol an authenticator app before generating backup codes.")
+            raise Conflict(gettext("Enrol an authenticator app before generating backup codes."))
         codes = _replace_backup_codes(actor)
         audit_record(
             actor=actor,

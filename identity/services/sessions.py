@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.contrib.sessions.models import Session
 from django.db import transaction
+from django.utils.translation import gettext
 
 from backoffice.errors import Forbidden
 from identity.audit import audit_record
@@ -24,7 +25,7 @@ def revoke_all_sessions(operator: Operator) -> int:
 def session_revoke(*, actor: Operator, session: OperatorSession) -> None:
     """Sign one browser out. Operators revoke their own sessions; admins any."""
     if session.operator_id != actor.pk and not actor.has_perm("identity.manage_operators"):
-        raise Forbidden("You can only revoke your own sessions.")
+        raise Forbidden(gettext("You can only revoke your own sessions."))
     with transaction.atomic():
         Session.objects.filter(session_key=session.session_key).delete()
         OperatorSession.objects.filter(pk=session.pk).delete()

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from backoffice.errors import DomainError
@@ -76,7 +77,7 @@ def _act(request: HttpRequest, pk: int, done: str, action: str) -> HttpResponse:
         if action == "roles":
             form = RolesForm(request.POST)
             if not form.is_valid():
-                messages.error(request, "Choose valid roles.")
+                messages.error(request, gettext("Choose valid roles."))
                 return redirect("identity:operator_detail", pk=pk)
             services.operator_roles_set(
                 actor=actor, operator=operator, roles=form.cleaned_data["roles"]
@@ -160,5 +161,5 @@ def token_revoke(request: HttpRequest, pk: int) -> HttpResponse:
     except DomainError as exc:
         messages.error(request, exc.message)
     else:
-        messages.success(request, f"Token {token.name} revoked.")
+        messages.success(request, gettext("Token %(name)s revoked.") % {"name": token.name})
     return redirect("identity:token_list")

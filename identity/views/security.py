@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
 from backoffice.errors import DomainError
@@ -51,5 +52,5 @@ def session_revoke(request: HttpRequest, pk: int) -> HttpResponse:
     services.session_revoke(actor=me, session=session)
     if own:
         return redirect("identity:login")
-    messages.success(request, "That session was signed out.")
+    messages.success(request, gettext("That session was signed out."))
     return redirect("identity:security")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import connections, router
+from django.utils.translation import gettext
 
 from backoffice.errors import Conflict, NotFound, Unprocessable, ValidationFailed
 from identity.audit import snapshot
@@ -55,7 +56,7 @@ def lock_payment(payment_id: int) -> Payment:
         )
     )
     if not rows:
-        raise NotFound("No such payment.")
+        raise NotFound(gettext("No such payment."))
     payment = rows[0]
     assert_mode(payment)
     return payment
@@ -100,7 +101,7 @@ def lock_refund(refund_id: int) -> Refund:
         .first()
     )
     if refund is None:
-        raise NotFound("No such refund.")
+        raise NotFound(gettext("No such refund."))
     assert_mode(refund)
     return refund
 
@@ -110,8 +111,12 @@ def move(refund: Refund, target: str) -> None:
         refund.status = refund_transition(refund.status, target)
     except InvalidTransition as exc:
         raise Conflict(
-            f"Refund #{refund.pk} is {refund.get_status_display().lower()} and cannot become "
-            f"{target.replace('_', ' ')}.",
+            gettext("Refund #%(pk)s is %(lower)s and cannot become %(replace)s.")
+            % {
+                "pk": refund.pk,
+                "lower": refund.get_status_display().lower(),
+                "replace": target.replace("_", " "),
+            },
             code="invalid_transition",
         ) from exc
 

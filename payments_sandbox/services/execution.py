@@ -20,6 +20,7 @@ import logging
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from backoffice.errors import Conflict
 from identity.audit import audit_record
@@ -76,12 +77,15 @@ def refund_settle(*, refund_id: int, result: ProviderRefund) -> Refund:
             if refund.provider_status == result.status:
                 return refund
             raise Conflict(
-                f"Refund #{refund.pk} is already {refund.status}; the provider now says "
-                f"{result.status}.",
+                gettext("Refund #%(pk)s is already %(status)s; the provider now says %(status2)s.")
+                % {"pk": refund.pk, "status": refund.status, "status2": result.status},
                 code="settlement_conflict",
             )
         if refund.status != RefundStatus.PROCESSING:
-            raise Conflict(f"Refund #{refund.pk} is not processing.", code="invalid_transition")
+            raise Conflict(
+                gettext("Refund #%(pk)s is not processing.") % {"pk": refund.pk},
+                code="invalid_transition",
+            )
         before = refund_snapshot(refund)
         now = timezone.now()
         refund.provider_refund_id = result.provider_refund_id

@@ -6,6 +6,7 @@ import uuid
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from backoffice.errors import Conflict, ValidationFailed
 from identity.audit import audit_record, snapshot
@@ -30,10 +31,13 @@ def payment_capture(
     """Record a captured sandbox charge (demo data, tests, the evals worlds). Live payments
     are captured by the real checkout, never here."""
     if current_mode() != SANDBOX:
-        raise Conflict("Payments are captured here only in sandbox mode.", code="live_mode")
+        raise Conflict(
+            gettext("Payments are captured here only in sandbox mode."), code="live_mode"
+        )
     if amount.amount <= 0:
         raise ValidationFailed(
-            "A captured amount must be positive.", fields={"amount": ["Must be positive."]}
+            gettext("A captured amount must be positive."),
+            fields={"amount": [gettext("Must be positive.")]},
         )
     now = timezone.now()
     with transaction.atomic():
@@ -64,12 +68,14 @@ def payment_reverse(*, actor: Operator, payment_id: int, reason: str) -> Reversa
     access.require(access.can_reverse_payment(actor), "You may not reverse payments.")
     reason = (reason or "").strip()
     if not reason:
-        raise ValidationFailed("Give a reason.", fields={"reason": ["This field is required."]})
+        raise ValidationFailed(
+            gettext("Give a reason."), fields={"reason": [gettext("This field is required.")]}
+        )
     with transaction.atomic():
         payment = lock_payment(payment_id)
         if payment.refunds.filter(status__in=[str(s) for s in PENDING_REFUND_STATES]).exists():
             raise Conflict(
-                "Settle or cancel the open refunds of this payment before reversing it.",
+                gettext("Settle or cancel the open refunds of this payment before reversing it."),
                 code="open_refunds",
             )
         before = snapshot(payment, PAYMENT_AUDIT_FIELDS)

@@ -13,8 +13,10 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from backoffice.errors import Conflict, NotFound, ValidationFailed
 from identity.audit import audit_record
@@ -91,7 +93,19 @@ def reconcile_run(
         access.require(access.can_resolve_reconciliation(actor), "You may not run reconciliation.")
     if date_to < date_from:
         raise ValidationFailed(
-            "The period ends before it starts.", fields={"date_to": ["Must not precede date_from."]}
+            gettext("The period ends before it starts."),
+            fields={"date_to": [gettext("Must not precede date_from.")]},
+        )
+    # A bounded period: one provider listing and one query cover it, and the day after
+    # date_to (the exclusive end) must exist (9999-12-31 + 1 day overflowed).
+    max_days = int(settings.RECONCILIATION_MAX_DAYS)
+    if (date_to - date_from).days + 1 > max_days or date_to >= dt.date.max:
+        raise ValidationFailed(
+            gettext("The period is longer than %(days)d days; reconcile it in parts.")
+            % {"days": max_days},
+            fields={
+                "date_to": [gettext("At most %(days)d days from date_from.") % {"days": max_days}]
+            },
         )
     adapter = adapter or get_adapter()
     since = dt.datetime.combine(date_from, dt.time.min, tzinfo=dt.UTC)
@@ -166,7 +180,8 @@ def reconciliation_item_resolve(*, actor: Operator, item_id: int, note: str) -> 
     note = (note or "").strip()
     if not note:
         raise ValidationFailed(
-            "Say how the mismatch was resolved.", fields={"note": ["This field is required."]}
+            gettext("Say how the mismatch was resolved."),
+            fields={"note": [gettext("This field is required.")]},
         )
     with transaction.atomic():
         item = (
@@ -176,10 +191,10 @@ def reconciliation_item_resolve(*, actor: Operator, item_id: int, note: str) -> 
             .first()
         )
         if item is None:
-            raise NotFound("No such reconciliation item.")
+            raise NotFound(gettext("No such reconciliation item."))
         assert_mode(item.report)
         if item.resolved_at is not None:
-            raise Conflict("This item is already resolved.", code="already_resolved")
+            raise Conflict(gettext("This item is already resolved."), code="already_resolved")
         item.resolved_by = actor
         item.resolved_at = timezone.now()
         item.resolution_note = note[:2000]

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from backoffice.errors import DomainError, Forbidden, ValidationFailed
 from identity.audit import audit_record
@@ -81,11 +82,18 @@ def refund_preview(*, actor: Operator, payment_id: int, amount: Money | str) -> 
 def _clean_reason(reason: str, *, required: bool) -> str:
     reason = (reason or "").strip()
     if required and not reason:
-        raise ValidationFailed("Give a reason.", fields={"reason": ["This field is required."]})
+        raise ValidationFailed(
+            gettext("Give a reason."), fields={"reason": [gettext("This field is required.")]}
+        )
     if len(reason) > MAX_REASON:
         raise ValidationFailed(
-            f"The reason is longer than {MAX_REASON} characters.",
-            fields={"reason": [f"At most {MAX_REASON} characters."]},
+            gettext("The reason is longer than %(MAX_REASON)s characters.")
+            % {"MAX_REASON": MAX_REASON},
+            fields={
+                "reason": [
+                    gettext("At most %(MAX_REASON)s characters.") % {"MAX_REASON": MAX_REASON}
+                ]
+            },
         )
     return reason
 
@@ -107,7 +115,8 @@ def refund_request(
 
         if not Ticket.objects.filter(pk=ticket_id).exists():
             raise ValidationFailed(
-                "No such ticket.", fields={"ticket_id": ["No ticket with this id."]}
+                gettext("No such ticket."),
+                fields={"ticket_id": [gettext("No ticket with this id.")]},
             )
     # No savepoint: under the Idempotency-Key layer this transaction is nested in the one
     # that also completes the key, and SAVEPOINT/RELEASE were two more round trips, one of
@@ -198,7 +207,7 @@ def _decide(*, actor: Operator, refund_id: int, reason: str, approve: bool) -> R
         refund = lock_refund(refund_id)
         if refund.requested_by_id == actor.pk:
             raise Forbidden(
-                "Four eyes: a refund must be decided by someone other than its requester.",
+                gettext("Four eyes: a refund must be decided by someone other than its requester."),
                 code="four_eyes",
             )
         before = refund_snapshot(refund)

@@ -69,7 +69,9 @@ def browser() -> Iterator[Any]:
 
 @pytest.fixture
 def page(browser: Any, live_server: Any) -> Iterator[Any]:
-    context = browser.new_context(base_url=live_server.url)
+    # English unless a test asks otherwise: Chromium's own Accept-Language follows the
+    # machine's locale, and the pages answer in Simplified Chinese to a zh browser.
+    context = browser.new_context(base_url=live_server.url, locale="en-US")
     context.set_default_timeout(10_000)
     page = context.new_page()
     try:
@@ -95,7 +97,7 @@ def logged_in_page(page: Any) -> Callable[..., Any]:
         page.goto("/login/")
         page.fill("#id_username", operator.get_username())
         page.fill("#id_password", password)
-        page.click("button[type=submit]")
+        page.click("main button[type=submit]")  # the header has the language switch
         page.wait_for_url("**/login/verify/**")
         page.fill("#id_code", current_code(device))
         page.click("main button[type=submit]")
@@ -103,3 +105,60 @@ def logged_in_page(page: Any) -> Callable[..., Any]:
         return page
 
     return login
+
+
+# A person's browser, at a desk and on a phone: the widths every page is looked at in, where
+# screenshots go (E2E_SCREENSHOTS, to be opened and looked at), and how long a person pauses
+# to read before acting.
+WIDTHS = {"desk": (1400, 900), "phone": (390, 844)}
+SCREENSHOTS = Path(os.environ.get("E2E_SCREENSHOTS", "/tmp/e2e-screenshots"))
+READING_MS = int(os.environ.get("E2E_READING_MS", "400"))
+
+
+@pytest.fixture(params=list(WIDTHS))
+def person_page(request: pytest.FixtureRequest, browser: Any, live_server: Any) -> Iterator[Any]:
+    """A page as a person's browser opens it, at a desk's and at a phone's width: favicon and
+    every other automatic request allowed (nothing is routed or blocked)."""
+    width, height = WIDTHS[request.param]
+    context = browser.new_context(
+        base_url=live_server.url, viewport={"width": width, "height": height}
+    )
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    page.width_name = request.param
+    try:
+        yield page
+    finally:
+        context.close()
+
+
+def read(page: Any) -> None:
+    """Pause as a person does to read the page before acting on it."""
+    page.wait_for_load_state("load")
+    page.wait_for_timeout(READING_MS)
+
+
+def screenshot(page: Any, name: str) -> Path:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / f"{name}-{getattr(page, 'width_name', 'page')}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
+
+
+def sign_in(page: Any, operator: Any, password: str) -> Any:
+    """Sign in through the login form as a person does: password, then the code their
+    authenticator app shows now."""
+    device = TOTPDevice.objects.get(user=operator, confirmed=True)
+    TOTPDevice.objects.filter(pk=device.pk).update(last_t=-1)
+    page.goto("/login/")
+    read(page)
+    page.fill("#id_username", operator.get_username())
+    page.fill("#id_password", password)
+    page.click("main button[type=submit]")
+    page.wait_for_url("**/login/verify/**")
+    read(page)
+    page.fill("#id_code", current_code(device))
+    page.click("main button[type=submit]")
+    page.wait_for_url(lambda url: "/login/" not in url)
+    read(page)
+    return page

@@ -68,6 +68,7 @@ def test_a_simulator_error_is_its_own_outcome_and_not_an_infrastructure_error(
     }
     assert not TrialResult.objects.filter(run=run, infrastructure=True).exists()
     assert run.summary["simulator_errors"] == 20 and run.summary["infrastructure_errors"] == 0
+    assert run.summary["report"]["terminations"] == {"simulator_error": 20}
     assert code == 2 and run.status == RunStatus.ERROR
     assert "could not complete" in err and "user simulator" in err
     assert "\n" not in err.strip()

@@ -16,7 +16,7 @@ from evals.engine import registry
 from evals.engine.adversaries import agent_name
 from evals.engine.messages import Message, Role, TerminationReason, Trajectory
 from evals.engine.metrics import summarise
-from evals.engine.oracle import FailureClass, evaluate
+from evals.engine.oracle import FailureClass, evaluate, human_expected, replay
 from evals.engine.orchestrator import Limits
 from evals.engine.runner import MemorySink, RunSpec, run
 
@@ -127,3 +127,61 @@ def test_a_bad_agent_scores_zero_on_every_task_of_every_offline_domain(agent):
     passed = sorted(r.key for r in sink.records if r.reward >= 1.0)
     assert passed == [], passed
     assert not any(r.infrastructure for r in sink.records)
+
+
+# An LLM customer hands itself over with ###TRANSFER###; the engine once mapped it to a stop,
+# so a needless hand-off could end as a "stop before the last write" (a simulator error).
+TRANSFERRING_CUSTOMER = {"mock_response": "Just put me through to a person. ###TRANSFER###"}
+
+
+def test_an_llm_customers_transfer_is_a_hand_off_the_oracle_fails_when_no_human_is_needed():
+    spec = RunSpec(
+        domains=("retail",),
+        agent="sandbox/reference",
+        user="gpt-4o-mini",
+        user_params=TRANSFERRING_CUSTOMER,
+        split="smoke",
+        include_trajectory=False,
+    )
+    sink = MemorySink()
+    run(spec, sink, ks=(1,))
+    assert sink.records
+    assert {r.termination for r in sink.records} == {"transfer_to_human"}
+    assert not any(r.simulator_error or r.infrastructure for r in sink.records)
+    assert all(r.reward == 0.0 for r in sink.records)
+    by_task = {t.id: t for t in retail.tasks()}
+    needless = [r for r in sink.records if not human_expected(retail, by_task[r.task_id])]
+    assert needless and {r.failure for r in needless} == {"needless_transfer"}
+    report = summarise(sink.records, ks=(1,))
+    assert report.pass_hat[1].value == report.pass_hat_strict[1].value == 0.0
+
+
+def test_a_hand_off_passes_only_where_the_task_expects_a_human_and_the_escalation_is_made():
+    expected = [t for t in retail.tasks() if human_expected(retail, t)]
+    other = next(t for t in retail.tasks() if not human_expected(retail, t) and t.gold)
+    assert expected
+    for task in expected:
+        handed = replay(retail, task.gold, retail.fresh_world(task.world_seed))
+        done = Trajectory(
+            (Message(Role.USER, task.scenario.reason),),
+            (),
+            (),
+            TerminationReason.TRANSFER_TO_HUMAN,
+            1,
+            0.0,
+        )
+        assert evaluate(retail, task, done, handed).reward == 1.0, task.id
+        # The same hand-off without the escalation the policy asks for fails.
+        bare = evaluate(retail, task, done, retail.fresh_world(task.world_seed))
+        assert bare.reward == 0.0 and bare.failure is not FailureClass.SIMULATOR_ERROR, task.id
+    idle = Trajectory(
+        (Message(Role.USER, other.scenario.reason),),
+        (),
+        (),
+        TerminationReason.TRANSFER_TO_HUMAN,
+        1,
+        0.0,
+    )
+    evaluation = evaluate(retail, other, idle, retail.fresh_world(other.world_seed))
+    assert evaluation.reward == 0.0
+    assert evaluation.failure is FailureClass.NEEDLESS_TRANSFER

@@ -83,3 +83,25 @@ def test_the_bootstrap_is_seeded_and_brackets_the_mean():
     assert bootstrap_ci(values, seed=3) == bootstrap_ci(values, seed=3)
     lo, hi = bootstrap_ci(values, seed=3)
     assert lo <= sum(values) / len(values) <= hi and lo < hi
+
+
+def test_the_termination_breakdown_names_the_limit_that_the_failure_classes_hide():
+    from evals.engine.metrics import render_table
+    from evals.engine.runner import TrialRecord
+
+    def record(task: str, trial: int, termination: str, failure: str) -> TrialRecord:
+        reward = 1.0 if failure == "none" else 0.0
+        return TrialRecord("retail", task, "baseline", trial, 0, reward, failure, termination)
+
+    records = [record(f"t{i}", 0, "max_errors", "omission") for i in range(4)]
+    records += [record("t9", 0, "user_stop", "none"), record("t8", 0, "infrastructure_error", "")]
+    records.append(record("t8", 0, "transfer_to_human", "none"))  # a resume replaced the error
+
+    report = summarise(records, [1])
+
+    assert report.failures == {"omission": 4}  # all that the failure classes say
+    assert report.terminations == {"max_errors": 4, "user_stop": 1, "transfer_to_human": 1}
+    assert report.to_dict()["terminations"] == report.terminations
+    table = render_table(report)
+    assert "failures: omission 4" in table
+    assert "ended by: tool-error limit 4, customer stop 1, hand-off 1" in table

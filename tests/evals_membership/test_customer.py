@@ -11,13 +11,13 @@ import pytest
 
 from evals.domains import get_domain
 from evals.domains.membership.scripted import MembershipReferenceAgent, MembershipScriptedUser
+from evals.domains.membership.scripted.customer_phrases import PHRASES
 from evals.domains.membership.scripted.phrasings import REWORDINGS
-from evals.domains.membership.scripted.user import UNSURE
 from evals.domains.membership.world import money_text
 from evals.engine.messages import Message, Signal
 from evals.engine.oracle import FailureClass, evaluate
 from evals.engine.orchestrator import Orchestrator
-from evals.engine.persona import parse_persona
+from evals.engine.persona import Language, parse_persona
 from evals.engine.policy import PolicyGuard
 from evals.engine.runner import MemorySink, RunSpec, run
 from evals.engine.task import TaskKind
@@ -149,7 +149,7 @@ def test_a_message_that_asks_nothing_gets_a_question_back_and_costs_patience():
     user = _member(_task("upgrade-premium-email"), "impatient")
     first = _reply(user, "Let me check.")
     assert first.signal is Signal.NONE
-    assert any(unsure.lower() in first.content.lower() for unsure in UNSURE)
+    assert any(unsure.lower() in first.content.lower() for unsure in PHRASES[Language.EN]["unsure"])
     assert _reply(user, "Let me check.").signal is Signal.ABANDON
 
 

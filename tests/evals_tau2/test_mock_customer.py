@@ -14,16 +14,18 @@ import pytest
 from evals.domains import get_domain
 from evals.domains.tau2_common.data import read_json
 from evals.domains.tau2_mock.scripted import MockReferenceAgent, MockScriptedUser
-from evals.domains.tau2_mock.scripted.user import WHAT_DO_YOU_NEED
+from evals.domains.tau2_mock.scripted.customer_phrases import PHRASES
 from evals.engine.faults import agent_name
 from evals.engine.fidelity import invented_facts
 from evals.engine.messages import Message, Role, Signal
 from evals.engine.oracle import evaluate
 from evals.engine.orchestrator import Orchestrator
-from evals.engine.persona import parse_persona
+from evals.engine.persona import Language, parse_persona
 from evals.engine.policy import PolicyGuard
 from evals.engine.runner import MemorySink, RunSpec, plan, run, run_unit
 from evals.engine.task import Task
+
+WHAT_DO_YOU_NEED = PHRASES[Language.EN]["what_do_you_need"]
 
 mock = get_domain("tau2_mock")
 # Its scenario never names its task; only τ²'s message history, which the trial continues, does.

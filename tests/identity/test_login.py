@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from django.test import Client
 from django_otp.plugins.otp_static.models import StaticToken
@@ -7,12 +9,15 @@ from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from identity.models import AuditEvent, Operator, OperatorSession
 from identity.services import GENERIC_LOGIN_ERROR
+from tests.conftest import PASSWORD
 from tests.identity.helpers import code_for, device_of, full_login, password_login
 
 pytestmark = pytest.mark.django_db
 
 
-def test_it_logs_in_with_password_then_totp_and_reaches_home(alice: Operator) -> None:
+def test_it_logs_in_with_password_then_totp_and_reaches_the_inbox_of_an_agent(
+    alice: Operator,
+) -> None:
     client = Client()
     response = password_login(client, "alice")
     assert response.status_code == 302
@@ -21,7 +26,7 @@ def test_it_logs_in_with_password_then_totp_and_reaches_home(alice: Operator) ->
     assert client.get("/").status_code == 302
     response = client.post("/login/verify/", {"code": code_for(device_of(alice))})
     assert response.status_code == 302
-    assert response["Location"] == "/"
+    assert response["Location"] == "/tickets/"  # no page asked for: the agent's own start
     home = client.get("/")
     assert home.status_code == 200
     assert b"Good to see you" in home.content
@@ -56,7 +61,7 @@ def test_it_keeps_the_next_url_only_when_it_is_on_this_site(alice: Operator) -> 
     response = client.post(
         "/login/verify/?next=https://evil.example/", {"code": code_for(device_of(alice))}
     )
-    assert response["Location"] == "/"
+    assert response["Location"] == "/tickets/"
 
 
 def test_it_refuses_a_wrong_otp_code_and_records_it(alice: Operator) -> None:
@@ -133,3 +138,33 @@ def test_healthz_is_public_and_pings_the_database(client: Client) -> None:
     response = client.get("/healthz")
     assert response.status_code == 200
     assert response.json() == {"status": "ok"}
+
+
+@pytest.mark.parametrize(
+    ("roles", "landing"),
+    [
+        (["agent"], "/tickets/"),
+        (["supervisor"], "/tickets/"),
+        (["approver"], "/payments/approvals/"),
+        (["auditor"], "/audit/"),
+        (["admin"], "/operators/"),
+        (["release_manager"], "/evals/"),
+        ([], "/"),
+    ],
+)
+def test_each_role_lands_on_its_own_page_unless_it_asked_for_one(
+    make_operator: Any, roles: list[str], landing: str
+) -> None:
+    operator = make_operator("pat", roles)
+    client = Client()
+    password_login(client, "pat")
+    response = client.post("/login/verify/", {"code": code_for(device_of(operator))})
+    assert response["Location"] == landing
+    # A page asked for before login wins over the role's start page.
+    client = Client()
+    client.post("/login/?next=/security/", {"username": "pat", "password": PASSWORD})
+    TOTPDevice.objects.filter(user=operator).update(last_t=-1)  # the next 30 s period
+    response = client.post(
+        "/login/verify/?next=/security/", {"code": code_for(device_of(operator))}
+    )
+    assert response["Location"] == "/security/"

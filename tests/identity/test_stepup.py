@@ -41,11 +41,14 @@ def test_a_sensitive_action_re_challenges_after_step_up_expiry_then_returns(
         response = client.post(
             "/security/verify/?next=" + detail_url, {"code": code_for(device_of(ada))}
         )
-        assert response.status_code == 302 and response["Location"] == detail_url
-        response = client.post(roles_url, {"roles": ["approver"]})
+        # The role change the challenge interrupted is carried out, as it was asked for.
         assert response.status_code == 302 and response["Location"] == detail_url
         olga.__dict__.pop("_role_names", None)
         assert olga.role_names() == {"approver"}
+        # ... once: the kept request is gone, a later challenge carries out nothing.
+        client.post(roles_url, {"roles": ["agent"]})
+        olga.__dict__.pop("_role_names", None)
+        assert olga.role_names() == {"agent"}
     assert AuditEvent.objects.filter(action="stepup.success", actor_id=ada.pk).count() == 1
 
 
@@ -66,3 +69,26 @@ def test_a_wrong_step_up_code_is_refused_and_audited(ada: Operator) -> None:
     )
     assert response.status_code == 200
     assert AuditEvent.objects.filter(action="otp.failure", after__purpose="stepup").exists()
+
+
+def test_an_interrupted_action_is_carried_out_only_in_its_own_session_and_only_fresh(
+    ada: Operator, olga: Operator, settings
+) -> None:
+    settings.STEP_UP_SECONDS = 300
+    roles_url = f"/operators/{olga.pk}/roles/"
+    with time_machine.travel(timezone.now(), tick=False) as clock:
+        client = verified_client(ada, stepped_up=False)
+        other = verified_client(ada, stepped_up=False)  # the same admin, another browser
+        client.post(roles_url, {"roles": ["approver"]})
+        # Verifying in another session carries out nothing of this one.
+        other.post("/security/verify/?next=/", {"code": code_for(device_of(ada))})
+        olga.__dict__.pop("_role_names", None)
+        assert olga.role_names() == set()
+        # Past the waiting time, the kept request is dropped, not carried out.
+        clock.shift(dt.timedelta(seconds=601 + 30))
+        response = client.post(
+            "/security/verify/?next=/operators/", {"code": code_for(device_of(ada))}
+        )
+        assert response.status_code == 302 and response["Location"] == "/operators/"
+        olga.__dict__.pop("_role_names", None)
+        assert olga.role_names() == set()

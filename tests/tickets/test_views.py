@@ -33,10 +33,15 @@ def test_search_filter_in_the_page(ticket, alice) -> None:
     assert "Broken zipper" not in client.get("/tickets/?view=queues&q=refund").content.decode()
 
 
-def test_people_without_an_inbox_role_get_404(ticket, olga, bob) -> None:
-    for nobody in (olga, bob):
-        assert verified_client(nobody).get("/tickets/").status_code == 404
-        assert verified_client(nobody).get(f"/tickets/{ticket.pk}/").status_code == 404
+def test_people_without_an_inbox_role_are_sent_to_their_own_page_and_see_no_ticket(
+    ticket, olga, bob
+) -> None:
+    for nobody, landing in ((olga, "/"), (bob, "/payments/approvals/")):
+        client = verified_client(nobody)
+        response = client.get("/tickets/", follow=True)
+        assert response.redirect_chain == [(landing, 302)]
+        assert "no inbox" in response.content.decode()
+        assert client.get(f"/tickets/{ticket.pk}/").status_code == 404
 
 
 def test_ticket_page_shows_message_kinds_distinctly(ticket, alice) -> None:

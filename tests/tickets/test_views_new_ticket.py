@@ -138,7 +138,8 @@ def test_a_supervisor_opens_tickets_in_any_queue(sam, queue) -> None:
     assert ticket.unrouted and ticket.assignee is None  # nobody is on duty in Billing
 
 
-@pytest.mark.parametrize("persona", ["bob", "ada", "audrey", "rita", "olga"])
+# Release managers work the go-live findings in the inbox, so they are not among these.
+@pytest.mark.parametrize("persona", ["bob", "ada", "audrey", "olga"])
 def test_people_without_an_inbox_role_get_404(persona, request, queue) -> None:
     client = verified_client(request.getfixturevalue(persona))
     assert client.get("/tickets/new/").status_code == 404

@@ -2,14 +2,15 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy
 
 
 class MessageKind(models.TextChoices):
-    CUSTOMER = "customer", "Customer"
-    AI_AGENT = "ai_agent", "AI agent"
-    PUBLIC_REPLY = "public_reply", "Public reply"
-    INTERNAL_NOTE = "internal_note", "Internal note"
-    SYSTEM = "system", "System"
+    CUSTOMER = "customer", gettext_lazy("Customer")
+    AI_AGENT = "ai_agent", gettext_lazy("AI agent")
+    PUBLIC_REPLY = "public_reply", gettext_lazy("Public reply")
+    INTERNAL_NOTE = "internal_note", gettext_lazy("Internal note")
+    SYSTEM = "system", gettext_lazy("System")
 
 
 class Message(models.Model):

@@ -3,14 +3,15 @@ from __future__ import annotations
 from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models
+from django.utils.translation import gettext_lazy
 
 
 class EscalationCategory(models.TextChoices):
-    DISPUTE = "dispute", "Dispute"
-    POLICY_EXCEPTION = "policy_exception", "Policy exception"
-    OUT_OF_SCOPE = "out_of_scope", "Out of scope"
-    CUSTOMER_REQUEST = "customer_request", "Customer asked for a human"
-    AGENT_FAILURE = "agent_failure", "Agent failure"
+    DISPUTE = "dispute", gettext_lazy("Dispute")
+    POLICY_EXCEPTION = "policy_exception", gettext_lazy("Policy exception")
+    OUT_OF_SCOPE = "out_of_scope", gettext_lazy("Out of scope")
+    CUSTOMER_REQUEST = "customer_request", gettext_lazy("Customer asked for a human")
+    AGENT_FAILURE = "agent_failure", gettext_lazy("Agent failure")
 
 
 class Escalation(models.Model):

@@ -3,20 +3,21 @@ from __future__ import annotations
 from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models
+from django.utils.translation import gettext_lazy
 
 
 class TicketEventKind(models.TextChoices):
-    CREATED = "created", "Created"
-    STATUS = "status", "Status"
-    PRIORITY = "priority", "Priority"
-    ASSIGNEE = "assignee", "Assignee"
-    TAGS = "tags", "Tags"
-    SLA = "sla", "SLA"
-    MERGE = "merge", "Merge"
-    REPLY = "reply", "Public reply"
-    NOTE = "note", "Internal note"
-    NOTE_EDIT = "note_edit", "Note edited"
-    CUSTOMER_MESSAGE = "customer_message", "Customer message"
+    CREATED = "created", gettext_lazy("Created")
+    STATUS = "status", gettext_lazy("Status")
+    PRIORITY = "priority", gettext_lazy("Priority")
+    ASSIGNEE = "assignee", gettext_lazy("Assignee")
+    TAGS = "tags", gettext_lazy("Tags")
+    SLA = "sla", gettext_lazy("SLA")
+    MERGE = "merge", gettext_lazy("Merge")
+    REPLY = "reply", gettext_lazy("Public reply")
+    NOTE = "note", gettext_lazy("Internal note")
+    NOTE_EDIT = "note_edit", gettext_lazy("Note edited")
+    CUSTOMER_MESSAGE = "customer_message", gettext_lazy("Customer message")
 
 
 class TicketEvent(models.Model):
@@ -47,10 +48,10 @@ class TicketEvent(models.Model):
 class NotificationKind(models.TextChoices):
     """Kinds the inbox sends; other apps pass their own dotted kinds (e.g. refund.approval)."""
 
-    ASSIGNMENT = "assignment", "Assignment"
-    MENTION = "mention", "Mention"
-    SLA_NEAR_BREACH = "sla_near_breach", "SLA near breach"
-    SLA_BREACH = "sla_breach", "SLA breached"
+    ASSIGNMENT = "assignment", gettext_lazy("Assignment")
+    MENTION = "mention", gettext_lazy("Mention")
+    SLA_NEAR_BREACH = "sla_near_breach", gettext_lazy("SLA near breach")
+    SLA_BREACH = "sla_breach", gettext_lazy("SLA breached")
 
 
 class Notification(models.Model):

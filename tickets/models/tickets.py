@@ -4,16 +4,17 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Case, Q, Value, When
 from django.db.models.functions import Upper
+from django.utils.translation import gettext_lazy
 
 
 class Status(models.TextChoices):
-    NEW = "new", "New"
-    OPEN = "open", "Open"
-    PENDING_CUSTOMER = "pending_customer", "Pending customer"
-    ON_HOLD = "on_hold", "On hold"
-    ESCALATED = "escalated", "Escalated"
-    RESOLVED = "resolved", "Resolved"
-    CLOSED = "closed", "Closed"
+    NEW = "new", gettext_lazy("New")
+    OPEN = "open", gettext_lazy("Open")
+    PENDING_CUSTOMER = "pending_customer", gettext_lazy("Pending customer")
+    ON_HOLD = "on_hold", gettext_lazy("On hold")
+    ESCALATED = "escalated", gettext_lazy("Escalated")
+    RESOLVED = "resolved", gettext_lazy("Resolved")
+    CLOSED = "closed", gettext_lazy("Closed")
 
 
 # Statuses that count against an operator's capacity and that the SLA clocks run for.
@@ -29,21 +30,21 @@ PAUSED_STATUSES = (Status.PENDING_CUSTOMER, Status.ON_HOLD)
 
 
 class Priority(models.TextChoices):
-    LOW = "low", "Low"
-    NORMAL = "normal", "Normal"
-    HIGH = "high", "High"
-    URGENT = "urgent", "Urgent"
+    LOW = "low", gettext_lazy("Low")
+    NORMAL = "normal", gettext_lazy("Normal")
+    HIGH = "high", gettext_lazy("High")
+    URGENT = "urgent", gettext_lazy("Urgent")
 
 
 PRIORITY_RANK = {Priority.LOW: 1, Priority.NORMAL: 2, Priority.HIGH: 3, Priority.URGENT: 4}
 
 
 class Channel(models.TextChoices):
-    EMAIL = "email", "Email"
-    CHAT = "chat", "Chat"
-    PHONE = "phone", "Phone"
-    WEB = "web", "Web form"
-    AI_AGENT = "ai_agent", "AI agent"
+    EMAIL = "email", gettext_lazy("Email")
+    CHAT = "chat", gettext_lazy("Chat")
+    PHONE = "phone", gettext_lazy("Phone")
+    WEB = "web", gettext_lazy("Web form")
+    AI_AGENT = "ai_agent", gettext_lazy("AI agent")
 
 
 class Customer(models.Model):

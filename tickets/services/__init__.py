@@ -11,6 +11,7 @@ from tickets.services.conversation import (
     ticket_note_edit,
     ticket_reply,
 )
+from tickets.services.findings import finding_ticket_open
 from tickets.services.operations import (
     CATEGORY_PRIORITY,
     EscalationResult,
@@ -41,6 +42,7 @@ __all__ = [
     "EscalationResult",
     "customer_upsert",
     "escalation_create",
+    "finding_ticket_open",
     "notifications_mark_read",
     "operator_duty_set",
     "presence_touch",

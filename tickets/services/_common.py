@@ -10,6 +10,7 @@ from typing import Any
 
 from django.db import connection
 from django.db.models import Field, Q
+from django.utils.translation import gettext
 
 from backoffice.errors import Conflict, Forbidden, NotFound, ValidationFailed
 from identity.models import Operator
@@ -50,10 +51,12 @@ def queue_for_new_ticket(actor: Operator, queue_id: int) -> tuple[Queue, bool]:
     unknown queues are a field error; only members (or those who see every queue) may."""
     queue = Queue.objects.filter(pk=queue_id).first()
     if queue is None:
-        raise ValidationFailed("Unknown queue.", fields={"queue": ["No such queue."]})
+        raise ValidationFailed(
+            gettext("Unknown queue."), fields={"queue": [gettext("No such queue.")]}
+        )
     member = access.is_queue_member(actor, queue.pk)
     if not member and not access.sees_all(actor):
-        raise Forbidden("You can only create tickets in queues you work.")
+        raise Forbidden(gettext("You can only create tickets in queues you work."))
     return queue, member
 
 
@@ -69,7 +72,7 @@ def lock_ticket(ticket_id: int) -> Ticket:
         .first()
     )
     if ticket is None:
-        raise NotFound("No such ticket.")
+        raise NotFound(gettext("No such ticket."))
     return ticket
 
 
@@ -84,8 +87,8 @@ def lock_for_work(actor: Operator, ticket_id: int, expected_version: int | None)
 def check_version(ticket: Ticket, expected_version: int | None) -> None:
     if expected_version is None:
         raise ValidationFailed(
-            "The ticket version you saw is required.",
-            fields={"version": ["This field is required."]},
+            gettext("The ticket version you saw is required."),
+            fields={"version": [gettext("This field is required.")]},
         )
     if ticket.version != expected_version:
         raise stale(ticket, expected_version)
@@ -102,10 +105,17 @@ def stale(ticket: Ticket, seen_version: int) -> Conflict:
     else:
         what = "it was updated by someone else"
     return Conflict(
-        f"This ticket changed since you opened it: {what}. Nothing was saved; reload the "
-        "ticket to see the changes and try again.",
+        gettext(
+            "This ticket changed since you opened it: %(what)s. Nothing was saved; reload the ticket to see the changes and try again."
+        )
+        % {"what": what},
         code="stale_ticket",
-        fields={"version": [f"You saw version {seen_version}; it is now {ticket.version}."]},
+        fields={
+            "version": [
+                gettext("You saw version %(seen_version)s; it is now %(version)s.")
+                % {"seen_version": seen_version, "version": ticket.version}
+            ]
+        },
     )
 
 
@@ -260,13 +270,18 @@ def normalise_tags(names: Iterable[str]) -> list[str]:
             continue
         if not _TAG_RE.match(name):
             raise ValidationFailed(
-                f"Tag {raw!r} is not valid: use letters, digits, spaces and - _ : . (max 50).",
-                fields={"tags": [f"Invalid tag {raw!r}."]},
+                gettext(
+                    "Tag %(raw)r is not valid: use letters, digits, spaces and - _ : . (max 50)."
+                )
+                % {"raw": raw},
+                fields={"tags": [gettext("Invalid tag %(raw)r.") % {"raw": raw}]},
             )
         if name not in out:
             out.append(name)
     if len(out) > 20:
-        raise ValidationFailed("A ticket has at most 20 tags.", fields={"tags": ["Too many tags."]})
+        raise ValidationFailed(
+            gettext("A ticket has at most 20 tags."), fields={"tags": [gettext("Too many tags.")]}
+        )
     return sorted(out)
 
 

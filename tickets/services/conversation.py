@@ -9,6 +9,7 @@ from django.db import transaction
 from django.db.models import Value
 from django.db.models.functions import Upper
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from backoffice.errors import Forbidden, NotFound, ValidationFailed
 from identity.audit import audit_record
@@ -37,11 +38,12 @@ def _body(body: str, field: str = "body") -> str:
     body = (body or "").strip()
     if not body:
         raise ValidationFailed(
-            "Write something first.", fields={field: ["This field is required."]}
+            gettext("Write something first."), fields={field: [gettext("This field is required.")]}
         )
     if len(body) > MAX_BODY:
         raise ValidationFailed(
-            "The message is too long.", fields={field: [f"At most {MAX_BODY} characters."]}
+            gettext("The message is too long."),
+            fields={field: [gettext("At most %(MAX_BODY)s characters.") % {"MAX_BODY": MAX_BODY}]},
         )
     return body
 
@@ -111,11 +113,13 @@ def create_ticket_row(
     subject = subject.strip()[:300]
     if not subject:
         raise ValidationFailed(
-            "A subject is required.", fields={"subject": ["This field is required."]}
+            gettext("A subject is required."),
+            fields={"subject": [gettext("This field is required.")]},
         )
     if priority not in Priority.values:
         raise ValidationFailed(
-            "Unknown priority.", fields={"priority": [f"Not one of {Priority.values}."]}
+            gettext("Unknown priority."),
+            fields={"priority": [gettext("Not one of %(values)s.") % {"values": Priority.values}]},
         )
     routed, slot = (
         routing.route_queue_for_new(queue.pk, now=now, queue_locked=queue_locked)
@@ -186,9 +190,11 @@ def ticket_create(
     queue's older waiting tickets, see routing.route_queue_for_new)."""
     body = _body(body)
     if not access.can_use_inbox(actor):
-        raise Forbidden("You may not create tickets.")
+        raise Forbidden(gettext("You may not create tickets."))
     if channel not in Channel.values:
-        raise ValidationFailed("Unknown channel.", fields={"channel": ["Not a valid channel."]})
+        raise ValidationFailed(
+            gettext("Unknown channel."), fields={"channel": [gettext("Not a valid channel.")]}
+        )
     with transaction.atomic():
         queue, _ = c.queue_for_new_ticket(actor, queue_id)
         customer = customer_upsert(
@@ -240,7 +246,7 @@ def ticket_customer_message_add(
         else:
             access.ensure_work(actor, ticket)
         if ticket.status == Status.CLOSED or ticket.merged_into_id:
-            raise ValidationFailed("This ticket is closed; open a new ticket instead.")
+            raise ValidationFailed(gettext("This ticket is closed; open a new ticket instead."))
         now = timezone.now()
         old_status = ticket.status
         new_status = (
@@ -309,7 +315,16 @@ def ticket_reply(
     with transaction.atomic():
         ticket = c.lock_for_work(actor, ticket_id, expected_version)
         if ticket.merged_into_id or ticket.status == Status.CLOSED:
-            raise ValidationFailed("This ticket is closed; reply on the ticket it was merged into.")
+            raise ValidationFailed(
+                gettext("This ticket is closed; reply on the ticket it was merged into.")
+            )
+        if not access.can_reply_publicly(ticket):
+            raise ValidationFailed(
+                gettext(
+                    "This customer is simulated by the go-live suite, so nobody would read a "
+                    "public reply. Add an internal note instead."
+                )
+            )
         now = timezone.now()
         old_status = ticket.status
         new_status = status or (
@@ -319,7 +334,7 @@ def ticket_reply(
             new_status == Status.NEW and old_status != Status.NEW
         ):
             raise ValidationFailed(
-                "Not a status to reply with.", fields={"status": ["Not allowed."]}
+                gettext("Not a status to reply with."), fields={"status": [gettext("Not allowed.")]}
             )
         clock = sla.public_reply(c.clock_for_status(ticket, old_status, new_status, now))
         if (old_status in ACTIVE_STATUSES) != (new_status in ACTIVE_STATUSES):
@@ -413,11 +428,11 @@ def ticket_note_edit(
     with transaction.atomic():
         note = Message.objects.filter(pk=note_id, kind=MessageKind.INTERNAL_NOTE).first()
         if note is None:
-            raise NotFound("No such note.")
+            raise NotFound(gettext("No such note."))
         ticket = c.lock_for_work(actor, note.ticket_id, expected_version)
         note = Message.objects.select_for_update().get(pk=note_id)
         if not access.can_edit_note(actor, note.author_id):
-            raise Forbidden("Only the note's author or a supervisor may edit it.")
+            raise Forbidden(gettext("Only the note's author or a supervisor may edit it."))
         if note.body == body:
             return note
         now = timezone.now()

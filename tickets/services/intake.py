@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from backoffice.errors import Forbidden, ValidationFailed
 from identity.audit import audit_record
@@ -61,7 +62,7 @@ def ticket_open_for_customer(
     external id. Then the actor keeps it (assign_to_self; agents only in queues they work)
     or it is routed like any other new ticket. One `ticket.create` audit event."""
     if not access.can_use_inbox(actor):
-        raise Forbidden("You may not create tickets.")
+        raise Forbidden(gettext("You may not create tickets."))
     errors: dict[str, list[str]] = {}
     customer_message = _text(customer_message, "customer_message", errors)
     internal_note = _text(internal_note, "internal_note", errors)
@@ -72,20 +73,23 @@ def ticket_open_for_customer(
     if customer_id is None and not (customer_name or customer_email or customer_external_id):
         errors["customer_name"] = ["Pick a customer or give a name, an email or an external id."]
     if errors:
-        raise ValidationFailed("The ticket is not valid.", fields=errors)
+        raise ValidationFailed(gettext("The ticket is not valid."), fields=errors)
     normalised_tags = c.normalise_tags(tags or [])
     with transaction.atomic():
         queue, member = c.queue_for_new_ticket(actor, queue_id)
         if assign_to_self and not (member or access.can_reassign(actor)):
             raise ValidationFailed(
-                "You do not work this queue.",
-                fields={"assign_to_self": ["Only members of the queue may keep its tickets."]},
+                gettext("You do not work this queue."),
+                fields={
+                    "assign_to_self": [gettext("Only members of the queue may keep its tickets.")]
+                },
             )
         if customer_id is not None:
             customer = Customer.objects.filter(pk=customer_id).first()
             if customer is None:
                 raise ValidationFailed(
-                    "Unknown customer.", fields={"customer_id": ["No such customer."]}
+                    gettext("Unknown customer."),
+                    fields={"customer_id": [gettext("No such customer.")]},
                 )
         else:
             customer = customer_upsert(

@@ -9,6 +9,7 @@ from typing import Any
 from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from backoffice.errors import Forbidden, NotFound, ValidationFailed
 from identity.audit import audit_record
@@ -92,7 +93,10 @@ def _escalation_queue(slug: str, priority: str) -> tuple[Queue, sla.Targets | No
         row = cursor.fetchone()
     if row is None:
         if slug:
-            raise ValidationFailed("Unknown queue.", fields={"queue": [f"No queue {slug!r}."]})
+            raise ValidationFailed(
+                gettext("Unknown queue."),
+                fields={"queue": [gettext("No queue %(slug)r.") % {"slug": slug}]},
+            )
         queue, _ = Queue.objects.get_or_create(slug=default, defaults={"name": default.title()})
         return queue, None
     queue = Queue.from_db(
@@ -124,7 +128,7 @@ def escalation_create(
     conversation, priority from the category, routed to a named owner when anyone in the
     queue is on duty with capacity (else flagged unrouted)."""
     if not actor.is_service_principal:
-        raise Forbidden("Escalations come from the AI agent's service principal.")
+        raise Forbidden(gettext("Escalations come from the AI agent's service principal."))
     errors: dict[str, list[str]] = {}
     if category not in EscalationCategory.values:
         errors["category"] = [f"Not one of {EscalationCategory.values}."]
@@ -147,7 +151,7 @@ def escalation_create(
                 f"Each turn needs a role ({', '.join(TRANSCRIPT_KINDS)}) and content."
             ]
     if errors:
-        raise ValidationFailed("The escalation is not valid.", fields=errors)
+        raise ValidationFailed(gettext("The escalation is not valid."), fields=errors)
     priority = CATEGORY_PRIORITY[category]
     label = EscalationCategory(category).label
     # No savepoint when nested (the API's idempotency wrapper already holds a transaction
@@ -247,15 +251,16 @@ def operator_duty_set(
     already owns; a supervisor reassigns them if needed."""
     target_id = operator_id or actor.pk
     if target_id != actor.pk and not access.can_reassign(actor):
-        raise Forbidden("Only a supervisor may change another operator's duty.")
+        raise Forbidden(gettext("Only a supervisor may change another operator's duty."))
     if capacity_override is not None and capacity_override < 0:
         raise ValidationFailed(
-            "Capacity cannot be negative.", fields={"capacity_override": ["Must be ≥ 0."]}
+            gettext("Capacity cannot be negative."),
+            fields={"capacity_override": [gettext("Must be ≥ 0.")]},
         )
     with transaction.atomic():
         operator = Operator.objects.filter(pk=target_id, is_active=True).first()
         if operator is None or operator.is_service_principal:
-            raise NotFound("No such operator.")
+            raise NotFound(gettext("No such operator."))
         availability, _ = OperatorAvailability.objects.select_for_update().get_or_create(
             operator=operator
         )
@@ -480,7 +485,7 @@ def queue_create(
 ) -> Queue:
     """Create a queue (or update the one with this slug), its members and SLA targets."""
     if actor is not None and not actor.has_perm("tickets.manage_queues"):
-        raise Forbidden("You may not manage queues.")
+        raise Forbidden(gettext("You may not manage queues."))
     with transaction.atomic():
         queue, created = Queue.objects.update_or_create(
             slug=slug,

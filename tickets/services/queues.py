@@ -19,6 +19,7 @@ from collections.abc import Collection, Mapping
 from django.db import transaction
 from django.db.models import Q
 from django.utils.text import slugify
+from django.utils.translation import gettext
 
 from backoffice.errors import Forbidden, NotFound, ValidationFailed
 from identity.audit import audit_record
@@ -46,7 +47,7 @@ def can_manage_queues(operator: Operator) -> bool:
 def _ensure_manager(actor: Operator | None) -> None:
     # actor None is the seed (a management command acting as the system).
     if actor is not None and not can_manage_queues(actor):
-        raise Forbidden("You may not manage queues.")
+        raise Forbidden(gettext("You may not manage queues."))
 
 
 def _validated(
@@ -73,7 +74,7 @@ def _validated(
         if other_slug == slug:
             errors["slug"] = [f"Another queue already uses the slug {slug!r}."]
     if errors:
-        raise ValidationFailed("The queue is not valid.", fields=errors)
+        raise ValidationFailed(gettext("The queue is not valid."), fields=errors)
     return name, slug
 
 
@@ -87,10 +88,11 @@ def _members(member_ids: Collection[int]) -> dict[int, Operator]:
     }
     if missing := wanted - found.keys():
         raise ValidationFailed(
-            "Some members cannot work tickets.",
+            gettext("Some members cannot work tickets."),
             fields={
                 "members": [
-                    f"Operator {pk} is not an active operator who works tickets."
+                    gettext("Operator %(pk)s is not an active operator who works tickets.")
+                    % {"pk": pk}
                     for pk in sorted(missing)
                 ]
             },
@@ -102,7 +104,10 @@ def _check_targets(targets: Mapping[str, sla.Targets | None]) -> None:
     unknown = sorted(set(targets) - set(Priority.values))
     if unknown:
         raise ValidationFailed(
-            "Unknown priority.", fields={"targets": [f"Not priorities: {', '.join(unknown)}."]}
+            gettext("Unknown priority."),
+            fields={
+                "targets": [gettext("Not priorities: %(join)s.") % {"join": ", ".join(unknown)}]
+            },
         )
 
 
@@ -160,7 +165,7 @@ def queue_update(
         # Locked like routing locks it, so a routing pass never sees half an update.
         queue = Queue.objects.select_for_update().filter(pk=queue_id).first()
         if queue is None:
-            raise NotFound("No such queue.")
+            raise NotFound(gettext("No such queue."))
         new_name, new_slug = _validated(
             queue_id=queue.pk,
             name=queue.name if name is None else name,

@@ -7,6 +7,7 @@ import datetime as dt
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from backoffice.errors import DomainError, Forbidden, ValidationFailed
 from identity.audit import audit_record
@@ -37,8 +38,8 @@ def _assignee(assignee_id: int) -> Operator:
     ).first()
     if operator is None or not operator.has_perm(access.WORK):
         raise ValidationFailed(
-            "That operator cannot work tickets.",
-            fields={"assignee": ["Not an active operator who works tickets."]},
+            gettext("That operator cannot work tickets."),
+            fields={"assignee": [gettext("Not an active operator who works tickets.")]},
         )
     return operator
 
@@ -92,10 +93,15 @@ def ticket_assign(
         ticket = c.lock_for_work(actor, ticket_id, expected_version)
         assignee = _assignee(assignee_id)
         if ticket.assignee_id == assignee.pk:
-            raise ValidationFailed(f"Ticket #{ticket.pk} is already assigned to {assignee}.")
+            raise ValidationFailed(
+                gettext("Ticket #%(pk)s is already assigned to %(assignee)s.")
+                % {"pk": ticket.pk, "assignee": assignee}
+            )
         if not access.can_assign_to(actor, ticket, assignee):
             raise Forbidden(
-                "Only a supervisor may reassign an owned ticket or assign outside its queue."
+                gettext(
+                    "Only a supervisor may reassign an owned ticket or assign outside its queue."
+                )
             )
         reassign = ticket.assignee_id is not None
         now = timezone.now()
@@ -123,7 +129,7 @@ def ticket_reassign(
     if not access.can_reassign(actor):
         # Existence check first: an agent must not learn whether a hidden ticket exists.
         access.ensure_view(actor, Ticket.objects.filter(pk=ticket_id).first())
-        raise Forbidden("Only a supervisor may reassign tickets.")
+        raise Forbidden(gettext("Only a supervisor may reassign tickets."))
     return ticket_assign(
         actor=actor, ticket_id=ticket_id, assignee_id=assignee_id, expected_version=expected_version
     )
@@ -135,10 +141,11 @@ def ticket_take(*, actor: Operator, ticket_id: int, expected_version: int | None
     with transaction.atomic():
         ticket = c.lock_for_work(actor, ticket_id, expected_version)
         if ticket.assignee_id == actor.pk:
-            raise ValidationFailed("You already own this ticket.")
+            raise ValidationFailed(gettext("You already own this ticket."))
         if not access.can_take(actor, ticket):
             raise Forbidden(
-                f"Ticket #{ticket.pk} belongs to {ticket.assignee}; only a supervisor may take it."
+                gettext("Ticket #%(pk)s belongs to %(assignee)s; only a supervisor may take it.")
+                % {"pk": ticket.pk, "assignee": ticket.assignee}
             )
         now = timezone.now()
         previous, routed = _set_owner(ticket, actor, actor, now, verb="Taken by")
@@ -162,16 +169,21 @@ def _change_status(
     old = ticket.status
     if status not in Status.values:
         raise ValidationFailed(
-            "Unknown status.", fields={"status": [f"Not one of {Status.values}."]}
+            gettext("Unknown status."),
+            fields={"status": [gettext("Not one of %(values)s.") % {"values": Status.values}]},
         )
     if status == old:
-        raise ValidationFailed(f"The ticket is already {Status(old).label.lower()}.")
+        raise ValidationFailed(
+            gettext("The ticket is already %(lower)s.") % {"lower": Status(old).label.lower()}
+        )
     if status == Status.NEW:
         raise ValidationFailed(
-            "A ticket cannot go back to New.", fields={"status": ["Not allowed."]}
+            gettext("A ticket cannot go back to New."), fields={"status": [gettext("Not allowed.")]}
         )
     if old == Status.CLOSED:
-        raise ValidationFailed("A closed ticket stays closed.", fields={"status": ["Not allowed."]})
+        raise ValidationFailed(
+            gettext("A closed ticket stays closed."), fields={"status": [gettext("Not allowed.")]}
+        )
     clock = c.clock_for_status(ticket, old, status, now)
     if (old in ACTIVE_STATUSES) != (status in ACTIVE_STATUSES):
         # The owner's load counter changes with the UPDATE below: lock order, see routing.
@@ -221,7 +233,9 @@ def ticket_status_set(
     with transaction.atomic():
         ticket = c.lock_for_work(actor, ticket_id, expected_version)
         if ticket.merged_into_id:
-            raise ValidationFailed("This ticket was merged; change the ticket it was merged into.")
+            raise ValidationFailed(
+                gettext("This ticket was merged; change the ticket it was merged into.")
+            )
         old = ticket.status
         now = timezone.now()
         routed = _change_status(ticket, status, actor, now)
@@ -245,13 +259,17 @@ def ticket_priority_set(
     """Change priority; the running SLA clocks are recomputed from the new targets."""
     if priority not in Priority.values:
         raise ValidationFailed(
-            "Unknown priority.", fields={"priority": [f"Not one of {Priority.values}."]}
+            gettext("Unknown priority."),
+            fields={"priority": [gettext("Not one of %(values)s.") % {"values": Priority.values}]},
         )
     with transaction.atomic():
         ticket = c.lock_for_work(actor, ticket_id, expected_version)
         old = ticket.priority
         if old == priority:
-            raise ValidationFailed(f"The priority is already {Priority(old).label.lower()}.")
+            raise ValidationFailed(
+                gettext("The priority is already %(lower)s.")
+                % {"lower": Priority(old).label.lower()}
+            )
         now = timezone.now()
         before_due = c.clock_of(ticket).next_due
         ticket.priority = priority
@@ -299,7 +317,7 @@ def ticket_tags_set(
         ticket = c.lock_for_work(actor, ticket_id, expected_version)
         before = sorted(ticket.tags.values_list("name", flat=True))
         if before == names:
-            raise ValidationFailed("The tags are unchanged.")
+            raise ValidationFailed(gettext("The tags are unchanged."))
         now = timezone.now()
         c.save_ticket(ticket, [], now)
         ticket.tags.set(c.tags_get_or_create(names))
@@ -342,7 +360,8 @@ def ticket_merge(
     tags are combined. Returns the target."""
     if source_id == target_id:
         raise ValidationFailed(
-            "A ticket cannot be merged into itself.", fields={"target": ["Same ticket."]}
+            gettext("A ticket cannot be merged into itself."),
+            fields={"target": [gettext("Same ticket.")]},
         )
     with transaction.atomic():
         # Lock in id order so two merges of the same pair cannot deadlock.
@@ -351,19 +370,21 @@ def ticket_merge(
         source = access.ensure_view(actor, locked[source_id])
         target = access.ensure_view(actor, locked[target_id])
         if not access.can_merge(actor):
-            raise Forbidden("Only a supervisor may merge tickets.")
+            raise Forbidden(gettext("Only a supervisor may merge tickets."))
         c.check_version(source, expected_source_version)
         c.check_version(target, expected_target_version)
         if source.customer_id != target.customer_id:
             raise ValidationFailed(
-                "Only tickets of the same customer can be merged.",
-                fields={"target": ["This ticket belongs to another customer."]},
+                gettext("Only tickets of the same customer can be merged."),
+                fields={"target": [gettext("This ticket belongs to another customer.")]},
             )
         for ticket in (source, target):
             if ticket.merged_into_id:
-                raise ValidationFailed(f"Ticket #{ticket.pk} was already merged.")
+                raise ValidationFailed(
+                    gettext("Ticket #%(pk)s was already merged.") % {"pk": ticket.pk}
+                )
         if target.status == Status.CLOSED:
-            raise ValidationFailed("Merge into an open ticket, not a closed one.")
+            raise ValidationFailed(gettext("Merge into an open ticket, not a closed one."))
         now = timezone.now()
         moved = Message.objects.filter(ticket=source).count()
         Message.objects.filter(ticket=source, merged_from__isnull=True).update(merged_from=source)
@@ -450,14 +471,20 @@ def ticket_bulk_update(
     that state is skipped with the reason; the others are still changed."""
     if action not in BULK_ACTIONS:
         raise ValidationFailed(
-            "Unknown bulk action.", fields={"action": [f"Not one of {BULK_ACTIONS}."]}
+            gettext("Unknown bulk action."),
+            fields={
+                "action": [gettext("Not one of %(BULK_ACTIONS)s.") % {"BULK_ACTIONS": BULK_ACTIONS}]
+            },
         )
     if not items:
         raise ValidationFailed(
-            "Select at least one ticket.", fields={"tickets": ["Nothing selected."]}
+            gettext("Select at least one ticket."),
+            fields={"tickets": [gettext("Nothing selected.")]},
         )
     if len(items) > 200:
-        raise ValidationFailed("At most 200 tickets at once.", fields={"tickets": ["Too many."]})
+        raise ValidationFailed(
+            gettext("At most 200 tickets at once."), fields={"tickets": [gettext("Too many.")]}
+        )
     result = BulkResult()
     with transaction.atomic():
         for ticket_id, version in items:
@@ -475,7 +502,7 @@ def _bulk_one(actor: Operator, ticket_id: int, version: int, action: str, value:
         try:
             assignee_id = int(value)
         except (TypeError, ValueError) as exc:
-            raise ValidationFailed("Choose an operator.") from exc
+            raise ValidationFailed(gettext("Choose an operator.")) from exc
         ticket_assign(
             actor=actor, ticket_id=ticket_id, assignee_id=assignee_id, expected_version=version
         )

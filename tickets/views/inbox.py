@@ -13,10 +13,13 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
+from backoffice.context import landing_url
 from backoffice.errors import Conflict, DomainError, NotFound
 from backoffice.http import request_operator
+from backoffice.params import query_id_or_none
 from identity.models import Operator
 from tickets import access, forms, page_selectors, selectors, services
 from tickets.models import ACTIVE_STATUSES, MessageKind, Priority, Status
@@ -48,15 +51,12 @@ def _filters(request: HttpRequest) -> tuple[selectors.InboxFilters, dict[str, st
         key: get.get(key, "").strip() for key in ("status", "priority", "queue", "tag", "assignee")
     }
 
-    def as_int(value: str) -> int | None:
-        return int(value) if value.isdigit() else None
-
     filters = selectors.InboxFilters(
         status=(raw["status"],) if raw["status"] in Status.values else (),
         priority=(raw["priority"],) if raw["priority"] in Priority.values else (),
-        queue_id=as_int(raw["queue"]),
+        queue_id=query_id_or_none(raw["queue"]),
         tag=raw["tag"],
-        assignee_id=as_int(raw["assignee"]),
+        assignee_id=query_id_or_none(raw["assignee"]),
         unassigned=raw["assignee"] == "none",
     )
     return filters, raw
@@ -64,7 +64,15 @@ def _filters(request: HttpRequest) -> tuple[selectors.InboxFilters, dict[str, st
 
 @require_GET
 def inbox(request: HttpRequest) -> HttpResponse:
-    operator = inbox_user(request)
+    operator = request_operator(request)
+    if not access.can_use_inbox(operator):
+        # An approver, auditor or admin who types the address (or follows an old link) is
+        # sent to their own work, told why, rather than shown a bare 404.
+        messages.info(
+            request,
+            gettext("Your role has no inbox of tickets; this is where your work is."),
+        )
+        return redirect(landing_url(operator))
     views = selectors.views_for(operator)
     view = request.GET.get("view", "mine")
     if view not in views:
@@ -113,7 +121,9 @@ def bulk(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         for problems in form.errors.values():
             for problem in problems:
-                messages.error(request, f"Nothing changed: {problem}")
+                messages.error(
+                    request, gettext("Nothing changed: %(problem)s") % {"problem": problem}
+                )
         return redirect(back)
     try:
         result = services.ticket_bulk_update(
@@ -126,9 +136,15 @@ def bulk(request: HttpRequest) -> HttpResponse:
         messages.error(request, error.message)
         return redirect(back)
     if result.updated:
-        messages.success(request, f"Updated {len(result.updated)} ticket(s).")
+        messages.success(
+            request, gettext("Updated %(count)s ticket(s).") % {"count": len(result.updated)}
+        )
     for ticket_id, reason in result.skipped.items():
-        messages.warning(request, f"#{ticket_id} skipped: {reason}")
+        messages.warning(
+            request,
+            gettext("#%(ticket_id)s skipped: %(reason)s")
+            % {"ticket_id": ticket_id, "reason": reason},
+        )
     return redirect(back)
 
 
@@ -139,9 +155,15 @@ def duty(request: HttpRequest) -> HttpResponse:
     routed = services.operator_duty_set(actor=operator, on_duty=on_duty)
     if on_duty:
         mine = [r for r in routed if r.operator_id == operator.pk]
-        messages.success(request, f"You are on duty. {len(mine)} waiting ticket(s) routed to you.")
+        messages.success(
+            request,
+            gettext("You are on duty. %(count)s waiting ticket(s) routed to you.")
+            % {"count": len(mine)},
+        )
     else:
-        messages.success(request, "You are off duty; new tickets will not be routed to you.")
+        messages.success(
+            request, gettext("You are off duty; new tickets will not be routed to you.")
+        )
     return redirect(reverse("tickets:inbox"))
 
 
@@ -160,6 +182,7 @@ def _detail_context(request: HttpRequest, ticket_id: int, **extra: Any) -> dict[
         "can_reassign": access.can_reassign(operator),
         "can_merge": access.can_merge(operator),
         "can_work": not ticket.merged_into_id and ticket.status != Status.CLOSED,
+        "can_reply_publicly": access.can_reply_publicly(ticket),
         "others": selectors.presence_others(ticket_id=ticket.pk, operator=operator),
         "related": page_selectors.merge_candidates(operator=operator, ticket=ticket),
         "kinds": MessageKind,
@@ -194,7 +217,7 @@ def _act(
     form = form_class(request.POST)
     if not form.is_valid():
         errors = "; ".join(f"{k}: {' '.join(map(str, v))}" for k, v in form.errors.items())
-        messages.error(request, f"Not saved: {errors}")
+        messages.error(request, gettext("Not saved: %(errors)s") % {"errors": errors})
         return redirect(reverse("tickets:detail", args=[ticket_id]))
     try:
         done = action(form)
@@ -331,7 +354,7 @@ def merge(request: HttpRequest, ticket_id: int) -> HttpResponse:
     operator = inbox_user(request)
     form = forms.MergeForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "Give the number of the ticket to merge into.")
+        messages.error(request, gettext("Give the number of the ticket to merge into."))
         return redirect(reverse("tickets:detail", args=[ticket_id]))
     target_id = form.cleaned_data["target"]
     # The operator saw the source; the target's version is the one current now unless the
@@ -350,7 +373,10 @@ def merge(request: HttpRequest, ticket_id: int) -> HttpResponse:
     except DomainError as error:
         messages.error(request, error.message)
         return redirect(reverse("tickets:detail", args=[ticket_id]))
-    messages.success(request, f"Ticket #{ticket_id} merged into this ticket.")
+    messages.success(
+        request,
+        gettext("Ticket #%(ticket_id)s merged into this ticket.") % {"ticket_id": ticket_id},
+    )
     return redirect(reverse("tickets:detail", args=[target.pk]))
 
 
@@ -386,5 +412,5 @@ def notifications_read(request: HttpRequest) -> HttpResponse:
     operator = inbox_user(request)
     ids = [int(v) for v in request.POST.getlist("id") if v.isdigit()]
     count = services.notifications_mark_read(actor=operator, notification_ids=ids or None)
-    messages.success(request, f"Marked {count} notification(s) read.")
+    messages.success(request, gettext("Marked %(count)s notification(s) read.") % {"count": count})
     return redirect(_safe_next(request, reverse("tickets:notifications")))

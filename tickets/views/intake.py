@@ -7,6 +7,7 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods
 
 from backoffice.errors import DomainError
@@ -57,7 +58,10 @@ def ticket_new(request: HttpRequest) -> HttpResponse:
                 if ticket.assignee_id
                 else "waiting unrouted: nobody in the queue is on duty with capacity"
             )
-            messages.success(request, f"Ticket #{ticket.pk} opened, {owner}.")
+            messages.success(
+                request,
+                gettext("Ticket #%(pk)s opened, %(owner)s.") % {"pk": ticket.pk, "owner": owner},
+            )
             return redirect(reverse("tickets:detail", args=[ticket.pk]))
     # Re-rendered with errors: keep the customer the operator picked, or the matches of
     # what they had typed, so nothing has to be searched again.

@@ -13,6 +13,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from backoffice.errors import DomainError
@@ -62,7 +63,7 @@ def member_duty(request: HttpRequest) -> HttpResponse:
     sick, someone came in early); going on duty routes their queues' waiting tickets."""
     form = forms.DutyForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "Choose an operator and on or off duty.")
+        messages.error(request, gettext("Choose an operator and on or off duty."))
         return redirect(reverse("tickets:queue_list"))
     on_duty = form.cleaned_data["on_duty"] == "1"
     try:
@@ -76,9 +77,16 @@ def member_duty(request: HttpRequest) -> HttpResponse:
     else:
         name = page_selectors.operator_label(operator_id=form.cleaned_data["operator"])
         if on_duty:
-            messages.success(request, f"{name} is on duty; {len(routed)} waiting ticket(s) routed.")
+            messages.success(
+                request,
+                gettext("%(name)s is on duty; %(count)s waiting ticket(s) routed.")
+                % {"name": name, "count": len(routed)},
+            )
         else:
-            messages.success(request, f"{name} is off duty and keeps the tickets they own.")
+            messages.success(
+                request,
+                gettext("%(name)s is off duty and keeps the tickets they own.") % {"name": name},
+            )
     return redirect(reverse("tickets:queue_list"))
 
 
@@ -119,7 +127,7 @@ def queue_new(request: HttpRequest) -> HttpResponse:
             except DomainError as error:
                 apply_errors(form, error)
             else:
-                messages.success(request, f"Queue {queue.name} created.")
+                messages.success(request, gettext("Queue %(name)s created.") % {"name": queue.name})
                 return redirect(reverse("tickets:queue_list"))
         return _form_page(request, form, None, status=400)
     return _form_page(request, form, None)
@@ -155,9 +163,15 @@ def queue_edit(request: HttpRequest, queue_id: int) -> HttpResponse:
             apply_errors(form, error)
         else:
             if not change.changed:
-                messages.info(request, f"Nothing changed in {change.queue.name}.")
+                messages.info(
+                    request, gettext("Nothing changed in %(name)s.") % {"name": change.queue.name}
+                )
             else:
                 routed = f" {len(change.routed)} waiting ticket(s) routed." if change.routed else ""
-                messages.success(request, f"Queue {change.queue.name} saved.{routed}")
+                messages.success(
+                    request,
+                    gettext("Queue %(name)s saved.%(routed)s")
+                    % {"name": change.queue.name, "routed": routed},
+                )
             return redirect(reverse("tickets:queue_list"))
     return _form_page(request, form, queue, status=400)

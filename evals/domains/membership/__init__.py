@@ -27,4 +27,5 @@ def load() -> Domain:
         reference_agent=MembershipReferenceAgent.factory,
         scripted_user=MembershipScriptedUser.factory,
         description="Member services for a chain of gym clubs.",
+        scripted_languages=("en", "zh-Hans"),
     )

@@ -25,4 +25,5 @@ def load() -> Domain:
         reference_agent=RetailReferenceAgent.factory,
         scripted_user=RetailScriptedUser.factory,
         description="After-sales for an online store.",
+        scripted_languages=("en", "zh-Hans"),
     )

@@ -25,4 +25,5 @@ def load() -> Domain:
         published_reward=published_reward("mock"),
         description="τ²-bench mock domain: create and complete tasks for users, dual control "
         "(the customer's own notification inbox and tools) (MIT, Sierra).",
+        scripted_languages=("en", "zh-Hans"),
     )

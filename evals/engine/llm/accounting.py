@@ -8,6 +8,7 @@ take a lock. Records are small frozen slots objects: no payloads, only numbers a
 from __future__ import annotations
 
 import threading
+import time
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -44,6 +45,7 @@ class CallRecord:
     malformed_tool_calls: int = 0
     error_class: str = ""  # the exception class name of a failed call
     failure: FailureClass = FailureClass.NONE
+    at: float = field(default_factory=time.time)  # when the call ended (Unix seconds)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -61,6 +63,7 @@ class CallRecord:
             "malformed_tool_calls": self.malformed_tool_calls,
             "error_class": self.error_class,
             "failure": self.failure.value,
+            "at": round(self.at, 3),
         }
 
 

@@ -150,6 +150,8 @@ class ModelSpec:
     api_key: str | None = field(default=None, repr=False)
     params: Mapping[str, Any] = field(default_factory=dict)
     timeout_s: float = 60.0
+    # This model's retries (the suite's `retries` / `retry_delay_s`); None: the client's.
+    retry: RetryPolicy | None = None
 
     def __post_init__(self) -> None:
         if not self.model:
@@ -467,8 +469,9 @@ class ModelClient:
         if verdict is None:
             raise exc
         wait = None
-        if verdict.retryable and attempt < self.retry.max_attempts:
-            wait = self.retry.delay(attempt, verdict.retry_after, self._rng)
+        policy = spec.retry or self.retry
+        if verdict.retryable and attempt < policy.max_attempts:
+            wait = policy.delay(attempt, verdict.retry_after, self._rng)
         if wait is None:
             self._fail(exc, verdict, spec, prepared, role, accounting, attempt, started)
         return wait

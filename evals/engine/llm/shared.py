@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from evals.engine.errors import EngineError
-from evals.engine.llm.client import ModelClient, ModelSpec
+from evals.engine.llm.client import ModelClient, ModelSpec, RetryPolicy
 from evals.engine.llm.limits import ProviderLimits
 
 _client: ModelClient | None = None
@@ -53,10 +53,29 @@ def spec_from_params(
     spec, `drop` keys are the adapter's own, everything else goes to the provider."""
     rest = {k: v for k, v in params.items() if k not in drop}
     spec_kwargs = {k: rest.pop(k) for k in SPEC_KEYS if k in rest}
+    retry = _retry_policy(model, rest.pop("retries", None), rest.pop("retry_delay_s", None))
     try:
-        return ModelSpec(model, params=rest, **spec_kwargs)
+        return ModelSpec(model, params=rest, retry=retry, **spec_kwargs)
     except TypeError as exc:
         raise EngineError(f"bad model parameters for {model!r}: {exc}") from exc
+
+
+def _retry_policy(model: str, retries: Any, delay: Any) -> RetryPolicy | None:
+    """The params' `retries` (after the first attempt) and `retry_delay_s` (the first
+    back-off, doubling after) as a policy for this model's calls; None: the client's own."""
+    if retries is None and delay is None:
+        return None
+    default = RetryPolicy()
+    try:
+        attempts = default.max_attempts if retries is None else int(retries) + 1
+        base = default.base_delay_s if delay is None else float(delay)
+    except (TypeError, ValueError):
+        raise EngineError(
+            f"bad retry parameters for {model!r}: retries {retries!r}, retry_delay_s {delay!r}"
+        ) from None
+    if attempts < 1 or base < 0:
+        raise EngineError(f"bad retry parameters for {model!r}: retries and delay must be >= 0")
+    return RetryPolicy(max_attempts=attempts, base_delay_s=base)
 
 
 def usage_numbers(totals: Any) -> dict[str, float]:

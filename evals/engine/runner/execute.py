@@ -8,6 +8,7 @@ would otherwise let it find its task by hashing every task id of the domain."""
 
 from __future__ import annotations
 
+import random
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -30,6 +31,8 @@ from evals.engine.runner.processes import execute_in_processes
 from evals.engine.runner.records import TrialRecord
 from evals.engine.runner.sink import Sink
 from evals.engine.runner.spec import RunSpec, WorkUnit, agent_seed, derive_seed, new_agent_key
+from evals.engine.runner.turns import Timed, message_records
+from evals.engine.task import Task
 
 Progress = Callable[[TrialRecord, int, int], None]
 
@@ -42,8 +45,13 @@ def plan(spec: RunSpec) -> list[WorkUnit]:
         # Without a judge model, tasks judged in prose still run: a trial that passes every
         # deterministic check is reported "not judged" (never a pass), one that fails them
         # is a failure — and a gate cannot pass while any is unjudged.
-        tasks = domain_tasks(domain, spec.split, spec.task_ids)
+        tasks = _sample(domain_tasks(domain, spec.split, spec.task_ids), spec, domain_name)
         personas = expand_personas(spec.personas, spec.seed)
+        if spec.user == "sandbox/scripted" and domain.scripted_user is None:
+            raise EngineError(
+                f"{domain_name} has no offline customer (sandbox/scripted): its scenarios are "
+                "written for an LLM customer (use an LLM user)"
+            )
         for persona in personas:
             language = parse_persona(persona).language  # fail early on a bad persona spec
             if spec.user == "sandbox/scripted" and language not in domain.scripted_languages:
@@ -57,6 +65,16 @@ def plan(spec: RunSpec) -> list[WorkUnit]:
                     seed = derive_seed(spec.seed, domain_name, task.id, persona, trial)
                     units.append(WorkUnit(domain_name, task.id, persona, trial, seed))
     return units
+
+
+def _sample(tasks: list[Task], spec: RunSpec, domain_name: str) -> list[Task]:
+    """`spec.num_tasks` of `tasks`, in their order, drawn by a generator seeded from the run's
+    seed and the domain: the same sample for the same seed, whatever else the run changes."""
+    if not spec.num_tasks or spec.num_tasks >= len(tasks):
+        return tasks
+    rng = random.Random(derive_seed(spec.seed, domain_name, "num_tasks"))
+    chosen = set(rng.sample(range(len(tasks)), spec.num_tasks))
+    return [t for i, t in enumerate(tasks) if i in chosen]
 
 
 _process_key: bytes | None = None
@@ -91,6 +109,7 @@ def _record(
     models: Mapping[str, str],
     nl: Sequence[NLVerdict] = (),
     usage: Mapping[str, float] | None = None,
+    turns: Sequence[Mapping[str, Any]] = (),
 ) -> TrialRecord:
     texts = [m for m in trajectory.messages[2:] if m.role is Role.ASSISTANT and m.content]
     user_turns = sum(
@@ -122,7 +141,11 @@ def _record(
         notes=evaluation.notes,
         error=trajectory.error,
         usage=trajectory.usage if usage is None else usage,
-        trajectory=trajectory.to_dict() if spec.include_trajectory else None,
+        trajectory=(
+            replace(trajectory, message_records=tuple(turns)).to_dict()
+            if spec.include_trajectory
+            else None
+        ),
         models=models,
         nl_assertions=tuple(v.to_dict() for v in nl),
         published_reward=evaluation.published_reward,
@@ -166,6 +189,7 @@ def run_unit(spec: RunSpec, unit: WorkUnit, agent_key: bytes | None = None) -> T
             models={"agent": spec.agent, "user": spec.user},
             fingerprint=spec.fingerprint(),
         )
+    agent, user = Timed(agent), Timed(user)
     trajectory = Orchestrator(
         domain=domain,
         world=world,
@@ -184,7 +208,7 @@ def run_unit(spec: RunSpec, unit: WorkUnit, agent_key: bytes | None = None) -> T
             error="; ".join(evaluation.notes),
         )
     models = {"agent": _resolved(agent, spec.agent), "user": _resolved(user, spec.user)}
-    nl, usage, judge_error = _judge(spec, unit, task.judged_in_prose, trajectory)
+    nl, usage, judge_error = judge_trial(spec, unit, task.judged_in_prose, trajectory)
     if judge_error:
         # The judge failed: not the agent's outcome. Excluded, counted, re-run by resume.
         evaluation = Evaluation(0.0, {}, FailureClass.INFRASTRUCTURE, notes=(judge_error,))
@@ -195,10 +219,12 @@ def run_unit(spec: RunSpec, unit: WorkUnit, agent_key: bytes | None = None) -> T
         evaluation = with_nl_verdicts(evaluation, nl)
     if spec.judge_model and task.judged_in_prose:
         models["judge"] = spec.judge_model
-    return _record(spec, unit, trajectory, evaluation, started, models, nl, usage)
+    opening = 1 + (len(tuple(getattr(task, "history", ()) or ())) or 1)  # system, history
+    turns = message_records(trajectory.messages, opening, agent, user)
+    return _record(spec, unit, trajectory, evaluation, started, models, nl, usage, turns)
 
 
-def _judge(
+def judge_trial(
     spec: RunSpec, unit: WorkUnit, assertions: Sequence[str], trajectory: Trajectory
 ) -> tuple[tuple[NLVerdict, ...], Mapping[str, float], str]:
     """The natural-language verdicts of one trial (not judged without a judge model, or when

@@ -1,7 +1,7 @@
 """Run fingerprints: what a run measures, hashed, so a resume never mixes two runs' trials.
 
 The fingerprinted fields are the agent and the user simulator (model names and parameters),
-the judge (likewise), the domains, split, task ids, personas, seed, trials per task, guard
+the judge (likewise), the domains, split, task ids, the sample size, personas, seed, trials per task, guard
 mode, limits and the code version (`source_digest`). Parameters are stored and hashed with
 their secrets removed (`without_secrets`): an API key never reaches a fingerprint, a record,
 a run file or a database row, and changing it changes nothing that was measured.
@@ -51,6 +51,7 @@ LABELS: dict[str, str] = {
     "domains": "domains",
     "split": "split",
     "task_ids": "tasks",
+    "num_tasks": "tasks sampled",
     "personas": "personas",
     "seed": "seed",
     "trials": "trials per task",
@@ -120,6 +121,8 @@ def _shown(name: str, value: Any) -> str:
         return value[:12]
     if name == "task_ids" and not value:
         return "all of the split"
+    if name == "num_tasks" and not value:
+        return "all"
     if isinstance(value, list):
         return ",".join(str(v) for v in value) if value else "none"
     if isinstance(value, Mapping):

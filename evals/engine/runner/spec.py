@@ -52,8 +52,8 @@ class RunSpec:
     """Everything that determines a run; stored with the run so it can be reproduced.
     `personas` are persona specs (preset names or compositions, see persona.parse_persona).
     `judge_model` (any LiteLLM model name; `judge_params` as for the agent) enables the LLM
-    judge of natural-language assertions; without it they are reported "not judged" and
-    tasks judged by nothing else are left out of the plan."""
+    judge of natural-language assertions; without it they are reported "not judged".
+    `num_tasks` > 0 runs a sample of that many tasks per domain, the same for the same seed."""
 
     domains: tuple[str, ...]
     personas: tuple[str, ...] = ("baseline",)
@@ -70,6 +70,8 @@ class RunSpec:
     include_trajectory: bool = True
     judge_model: str = ""
     judge_params: Mapping[str, Any] = field(default_factory=dict)
+    # A sample of this many tasks per domain (0: every task of the split), drawn from `seed`.
+    num_tasks: int = 0
 
     def __post_init__(self) -> None:
         if not self.domains:
@@ -78,6 +80,8 @@ class RunSpec:
             raise EngineError("trials must be at least 1")
         if not self.personas:
             raise EngineError("A run needs at least one persona")
+        if self.num_tasks < 0:
+            raise EngineError("num_tasks must be 0 (every task) or more")
 
     def fingerprint_fields(self) -> dict[str, Any]:
         """What the run measures, secret-free and JSON-native (see runner.fingerprint);
@@ -93,6 +97,7 @@ class RunSpec:
                 "domains": self.domains,
                 "split": self.split,
                 "task_ids": self.task_ids,
+                "num_tasks": self.num_tasks,
                 "personas": self.personas,
                 "seed": self.seed,
                 "trials": self.trials,

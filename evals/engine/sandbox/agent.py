@@ -12,6 +12,7 @@ from enum import StrEnum
 from typing import Any
 
 from evals.engine.messages import Message, Role, Signal, ToolCall
+from evals.engine.persona import Language
 from evals.engine.policy import customer_answer
 from evals.engine.tools import Actor, ToolKind
 from evals.engine.understanding.answers import Answer
@@ -25,6 +26,29 @@ class Fault(StrEnum):
     STOP_AFTER_FIRST = "stop_after_first"
     WRONG_ORDER = "wrong_order"
     END_BEFORE_USER = "end_before_user"
+
+
+_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+_LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
+# A message with fewer words than this (a Chinese character counts as one) says too little
+# to tell its language: "Yes.", "确认。" — an English customer's Chinese "okay" does not make
+# the agent switch, nor a Chinese customer's "OK" switch it back.
+_SUBSTANTIVE = 6
+
+
+def customer_language(messages: Sequence[Message]) -> Language:
+    """The language the customer writes, from its messages alone (an honest agent knows no
+    persona): that of its latest message long enough to tell, Chinese when Chinese characters
+    are at least as many as the Latin words (ids, emails and names are Latin in any language).
+    English until the customer has said enough."""
+    for m in reversed(messages):
+        if m.role is not Role.USER or not m.content:
+            continue
+        cjk = len(_CJK.findall(m.content))
+        latin = len(_LATIN_WORD.findall(m.content))
+        if cjk + latin >= _SUBSTANTIVE:
+            return Language.ZH_HANS if cjk >= latin else Language.EN
+    return Language.EN
 
 
 _ITEM_ID = re.compile(r'"item_id":"([^"]+)"')
@@ -74,6 +98,8 @@ class ReferenceAgentBase(ABC):
         self.writes_done = 0
         self.seen_item_ids: list[str] = []
         self.last_user = ""
+        # The customer's language, read from its messages at each turn (`customer_language`).
+        self.language = Language.EN
         # Dual control: the customer has tools of its own (only then can the end-before-user
         # fault show: it hangs up once its own writes are done, before the customer's part).
         tools = getattr(domain, "tools", None)
@@ -87,6 +113,7 @@ class ReferenceAgentBase(ABC):
     def respond(self, messages: Sequence[Message], tools: Sequence[Mapping[str, Any]]) -> Message:
         new = messages[self._seen :]
         self._seen = len(messages)
+        self.language = customer_language(messages)
         user_spoke = False
         for m in new:
             if m.role is Role.USER:
@@ -115,7 +142,7 @@ class ReferenceAgentBase(ABC):
                     self.last_user
                 ):
                     # A question or a worry, not an answer: reassure and ask again.
-                    return self.say(f"I understand. {summary} Shall I proceed? (yes/no)")
+                    return self.say(self.reassure_text(summary))
                 self.pending = None
                 self.declined(name, args)
             self.observe_user(self.last_user)
@@ -151,7 +178,15 @@ class ReferenceAgentBase(ABC):
         if self.fault is Fault.SKIP_CONFIRMATION:
             return self.write(name, args)
         self.pending = (name, args, summary)
-        return self.say(f"{summary} Shall I proceed? (yes/no)")
+        return self.say(self.proceed_text(summary))
+
+    def proceed_text(self, summary: str) -> str:
+        """The go-ahead question after a summary (a subclass says it in its own words)."""
+        return f"{summary} Shall I proceed? (yes/no)"
+
+    def reassure_text(self, summary: str) -> str:
+        """The go-ahead question again, after a worry or a question instead of an answer."""
+        return f"I understand. {summary} Shall I proceed? (yes/no)"
 
     def write(self, name: str, args: dict[str, Any]) -> Message:
         args = dict(args)

@@ -16,52 +16,32 @@ from collections.abc import Sequence
 from typing import Any
 
 from evals.engine.messages import Message, Role, Signal
-from evals.engine.persona import Emotion, Level, Persona
+from evals.engine.persona import Emotion, Language, Level, Persona
+from evals.engine.sandbox.phrases import BASE, Phrasebook, join
 
 PATIENCE = {Level.LOW: 16, Level.MEDIUM: 9, Level.HIGH: 6}
 REPEAT_TOLERANCE = {Level.LOW: 3, Level.MEDIUM: 2, Level.HIGH: 1}
-EMOTION_OPENERS: dict[Emotion, list[str]] = {
-    Emotion.ANGER: [
-        "This is ridiculous.",
-        "I'm really angry about this.",
-        "Honestly, this is unacceptable.",
-    ],
-    Emotion.FRUSTRATION: ["Ugh.", "This is so frustrating.", "Come on."],
-    Emotion.ANXIETY: [
-        "I'm really worried about this.",
-        "Sorry, I'm a bit stressed.",
-        "I'm nervous about my money.",
-    ],
-    Emotion.SADNESS: ["It's been a rough week.", "I'm a bit down about this.", "Sigh."],
-    Emotion.DISTRUST: [
-        "I hope you'll actually fix this.",
-        "Last time nobody helped me.",
-        "I'm skeptical of this process.",
-    ],
-}
-ABANDON = [
-    "Forget it, I'll go somewhere else.",
-    "This is taking too long. Bye.",
-    "I don't have time for this. Goodbye.",
-    "You already asked me that. I'm done.",
-]
-REASSURANCE = [
-    "Are you sure this will work? I really need my money back.",
-    "Sorry, just to be sure: this will definitely be sorted, right?",
-    "Will this really go through? I'm worried.",
-]
 INTENSITY_P = {Level.LOW: 0.15, Level.MEDIUM: 0.4, Level.HIGH: 0.75}
+_ZH_PUNCTUATION = {"，": ",", "。": ".", "？": "?", "：": ":"}
+_ZH_PARTICLES = frozenset("的了吧呢啊")
+
+
+def _is_cjk(ch: str) -> bool:
+    return "\u4e00" <= ch <= "\u9fff"
 
 
 class ScriptedUserBase(ABC):
     # Its mistakes (a wrong digit, a swapped id) are persona behaviour it corrects when the
     # agent echoes them, not invented facts: the orchestrator does not re-check it.
     fidelity_checked = True
+    # What it says, per language (evals.engine.sandbox.phrases); a domain adds its own keys.
+    PHRASES: Phrasebook = BASE
 
     def __init__(self, *, scenario: Any, persona: Persona, seed: int) -> None:
         self.scenario = scenario
         self.data = scenario.data
         self.persona = persona
+        self.language = persona.language
         self.rng = random.Random(seed)
         self.agent_turns = 0
         self.questions: Counter[str] = Counter()
@@ -81,16 +61,32 @@ class ScriptedUserBase(ABC):
         self.agent_turns += 1
         text, signal = self.reply(agent_text)
         if signal is Signal.NONE and self.agent_turns > PATIENCE[self.persona.impatience]:
-            return Message.user(self.pick(ABANDON[:3]), Signal.ABANDON)
+            return Message.user(self.say("walk_away"), Signal.ABANDON)
         if signal is Signal.NONE and self.wants_reassurance():
             self.reassurances += 1
-            return Message.user(self.style(self.pick(REASSURANCE)))
+            return Message.user(self.style(self.say("reassurance")))
         return Message.user(self.style(text) if signal is Signal.NONE else text, signal)
 
     # -- helpers for subclasses ----------------------------------------------------------
 
     def pick(self, options: Sequence[str]) -> str:
         return options[self.rng.randrange(len(options))]
+
+    def say(self, key: str, **values: Any) -> str:
+        """Phrase `key` in the customer's language, filled in with `values`: one of its
+        alternatives picked at random, or its one sentence (which draws no random number)."""
+        phrase = self.PHRASES[self.language][key]
+        text = phrase if isinstance(phrase, str) else self.pick(phrase)
+        return text.format(**values) if values else text
+
+    def options(self, key: str) -> tuple[str, ...]:
+        """The alternatives of phrase `key` in the customer's language, unfilled."""
+        phrase = self.PHRASES[self.language][key]
+        return (phrase,) if isinstance(phrase, str) else phrase
+
+    def join(self, *sentences: str) -> str:
+        """Sentences one after the other, as the customer's language writes them."""
+        return join(self.language, *sentences)
 
     def chance(self, p: float) -> bool:
         return self.rng.random() < p
@@ -102,7 +98,7 @@ class ScriptedUserBase(ABC):
         return self.questions[kind] > REPEAT_TOLERANCE[self.persona.impatience]
 
     def abandon(self) -> tuple[str, Signal]:
-        return ABANDON[3], Signal.ABANDON
+        return self.say("fed_up"), Signal.ABANDON
 
     def skeptical_now(self, kind: str) -> bool:
         """A skeptical customer asks why before giving personal data (once per kind)."""
@@ -127,13 +123,18 @@ class ScriptedUserBase(ABC):
     def style(self, text: str) -> str:
         p = self.persona
         if p.emotion is not Emotion.NONE and self.chance(INTENSITY_P[p.emotion_intensity]):
-            text = f"{self.pick(EMOTION_OPENERS[p.emotion])} {text}"
+            text = self.join(self.say(f"emotion:{p.emotion}"), text)
         if p.urgency is Level.HIGH and self.chance(0.3):
-            text = f"{text} I need this done quickly."
+            text = self.join(text, self.say("urgent"))
         if p.politeness is Level.HIGH and self.chance(0.3):
-            text = f"{text} Thank you!"
+            text = self.join(text, self.say("polite_thanks"))
         if p.incoherence is not Level.LOW:
-            text = self._typos(text, 0.08 if p.incoherence is Level.HIGH else 0.03)
+            rate = 0.08 if p.incoherence is Level.HIGH else 0.03
+            text = (
+                self._slips(text, rate)
+                if self.language is Language.ZH_HANS
+                else (self._typos(text, rate))
+            )
         return text
 
     def _typos(self, text: str, rate: float) -> str:
@@ -147,6 +148,24 @@ class ScriptedUserBase(ABC):
             out.append(w)
         return " ".join(out)
 
+    def _slips(self, text: str, rate: float) -> str:
+        """An incoherent Chinese customer's slips, at the end of a run of Chinese characters
+        (before punctuation, a space or Latin text): the last character typed twice, a final
+        particle left out, a full-width comma or full stop typed as an ASCII one. Ids,
+        amounts, names and emails (no Chinese in them) stay intact, and every word inside a
+        run stays whole, as a reader of Chinese would still read it."""
+        out = []
+        for i, ch in enumerate(text):
+            last = i + 1 == len(text) or not _is_cjk(text[i + 1])
+            if ch in _ZH_PUNCTUATION and self.chance(rate * 3):
+                ch = _ZH_PUNCTUATION[ch]
+            elif last and ch in _ZH_PARTICLES and self.chance(rate * 3):
+                ch = ""
+            elif last and _is_cjk(ch) and self.chance(rate * 3):
+                ch = ch * 2
+            out.append(ch)
+        return "".join(out)
+
     def first_moves(self, low: str, transfer_text: str) -> tuple[str, Signal] | None:
         """What every customer does the same way, whatever the domain, before answering the
         request-specific part of the agent's text (`low`, lower-cased): correct a mistake the
@@ -156,15 +175,13 @@ class ScriptedUserBase(ABC):
             if wrong.lower() in low:
                 del self.mistakes[wrong]
                 self.fixed.add(right)
-                return f"Sorry, my mistake: it's {right}, not {wrong}.", Signal.NONE
+                return self.say("my_mistake", right=right, wrong=wrong), Signal.NONE
         if transfer_text.lower() in low:
             self.finished = True
-            return "Okay, thank you.", Signal.STOP
+            return self.say("transfer_thanks"), Signal.STOP
         if "verify your identity" in low:
             if self.skeptical_now("identity"):
-                return self.pick(
-                    ["Why do you need my personal details?", "Why do you need that?"]
-                ), Signal.NONE
+                return self.say("why_identity"), Signal.NONE
             if self.asked("identity"):
                 return self.abandon()
             return self.with_focus_blurted(self._identity()), Signal.NONE
@@ -177,7 +194,7 @@ class ScriptedUserBase(ABC):
             and self._open()
             and self._focus() not in self.stated
         ):
-            return f"{self._state(self._focus())} oh and {text}"
+            return self.say("blurt", request=self._state(self._focus()), text=text)
         return text
 
     # -- what each domain implements ---------------------------------------------------------
@@ -207,24 +224,10 @@ class ScriptedUserBase(ABC):
         """The customer's answer to the agent's text, and whether they stop or abandon."""
 
 
-AFFIRM_EN = [
-    "Yes, please go ahead.",
-    "Yes.",
-    "Yep, that's right.",
-    "Confirm.",
-    "Sure, do it.",
-    "Okay, go ahead.",
-    "Yes please.",
-]
-AFFIRM_ZH = ["是的，请继续。", "确认。", "好的，可以。"]
-
-
 class RequestListUser(ScriptedUserBase):
     """A customer whose scenario lists its requests (`data["requests"]`, stated in order when
     `data["ordered"]`) and its identity (`data["identity"]`): which requests are open, which
     it is on, and how it opens the conversation."""
-
-    VAGUE_OPENINGS: Sequence[str] = ("hi. I have a problem", "hello?? need help")
 
     def __init__(self, *, scenario: Any, persona: Persona, seed: int) -> None:
         super().__init__(scenario=scenario, persona=persona, seed=seed)
@@ -241,17 +244,19 @@ class RequestListUser(ScriptedUserBase):
         return stated_open[0] if stated_open else (self._open() or [0])[0]
 
     def plain_yes(self) -> str:
-        """A plain yes; one in five in Chinese."""
-        return self.pick(AFFIRM_ZH) if self.chance(0.2) else self.pick(AFFIRM_EN)
+        """A plain yes; one in five of an English customer's in Chinese."""
+        if self.language is Language.EN and self.chance(0.2):
+            return self.pick(self.PHRASES[Language.ZH_HANS]["affirm"])
+        return self.say("affirm")
 
     def opening(self) -> str:
         if self.persona.incoherence is Level.HIGH and self.chance(0.7):
-            return self.pick(self.VAGUE_OPENINGS)
+            return self.say("vague_opening")
         if self.data.get("ordered") or (len(self.requests) > 1 and self.chance(0.5)):
             parts = [self._state(i) for i in range(len(self.requests))]
-            text = " Then ".join(parts) if self.data.get("ordered") else " Also, ".join(parts)
+            text = self.say("then" if self.data.get("ordered") else "also").join(parts)
         else:
             text = self._state(0)
         if self.persona.skepticism is Level.LOW and self.chance(0.3):
-            text = f"{self._identity()} {text}"
+            text = self.join(self._identity(), text)
         return text

@@ -20,7 +20,9 @@ from typing import Any
 
 from evals.domains.membership.scripted import vocab as v
 from evals.domains.membership.scripted.phrasings import PHRASINGS
+from evals.engine.errors import EngineError
 from evals.engine.messages import Message
+from evals.engine.persona import Language
 from evals.engine.sandbox import ReferenceAgentBase
 from evals.engine.sandbox.agent import Fault
 
@@ -50,7 +52,14 @@ class Req:
 class MembershipReferenceAgent(ReferenceAgentBase):
     def __init__(self, *, domain: Any, params: Any, seed: int) -> None:
         super().__init__(domain=domain, params=params, seed=seed)
-        self.words = PHRASINGS[params.get("phrasing", "en")]
+        # An explicit phrasing is spoken whatever the customer writes; without one the agent
+        # answers in the customer's language (read from its messages by the base).
+        self.phrasing: str | None = params.get("phrasing")
+        if self.phrasing is not None and self.phrasing not in PHRASINGS:
+            raise EngineError(
+                f"Unknown membership phrasing {self.phrasing!r}; "
+                f"known: {', '.join(sorted(PHRASINGS))}"
+            )
         self.email = ""
         self.number = ""
         self.dob = ""
@@ -73,6 +82,12 @@ class MembershipReferenceAgent(ReferenceAgentBase):
     @classmethod
     def factory(cls, *, domain: Any, params: Any, seed: int) -> MembershipReferenceAgent:
         return cls(domain=domain, params=params, seed=seed)
+
+    @property
+    def words(self) -> dict[str, str]:
+        if self.phrasing is not None:
+            return PHRASINGS[self.phrasing]
+        return PHRASINGS["zh" if self.language is Language.ZH_HANS else "en"]
 
     def t(self, key: str, **values: Any) -> str:
         """Sentence `key` in this agent's wording."""
@@ -220,12 +235,13 @@ class MembershipReferenceAgent(ReferenceAgentBase):
         self.pending = (name, args, summary)
         return self.say(self.t("proceed", summary=summary))
 
+    def proceed_text(self, summary: str) -> str:
+        return self.t("proceed", summary=summary)
+
+    def reassure_text(self, summary: str) -> str:
+        return self.t("reassure", summary=summary)
+
     def say(self, text: str) -> Message:
-        if (
-            self.pending is not None
-            and text == f"I understand. {self.pending[2]} Shall I proceed? (yes/no)"
-        ):
-            text = self.t("reassure", summary=self.pending[2])  # the base's re-ask, reworded
         if self.notes:
             text = " ".join([*self.notes, text])
             self.notes = []
@@ -521,7 +537,7 @@ class MembershipReferenceAgent(ReferenceAgentBase):
         ms = self.ms
         assert ms is not None
         reference = ms["membership_id"]
-        if "late fee" in r.text.lower():
+        if v.LATE_FEE.search(r.text):
             found = self._late_fee()
             if found is not None:
                 reference = found[0]["invoice_id"]

@@ -21,18 +21,12 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from evals.domains.membership.scripted import vocab as v
+from evals.domains.membership.scripted.customer_phrases import PHRASES
 from evals.engine.messages import Signal
 from evals.engine.persona import Level
 from evals.engine.sandbox.user import RequestListUser
 from evals.engine.understanding.utterances import Act, ActKind, Reading, option_key
 
-GOODBYE = ["No, that's all. Thanks!", "That's everything, thank you.", "Nothing else, bye."]
-LABELS = {"guest_pass": "guest passes", "pt_session": "personal-training sessions"}
-UNSURE = [
-    "Sorry, what do you need from me?",
-    "Sorry, I don't follow. What do you need from me?",
-    "I'm not sure what you're asking me.",
-]
 # The reader's action -> the member's request it is about.
 ACTION_INTENT = {
     "change_plan": "plan_change",
@@ -63,7 +57,7 @@ def _slip(dob: str) -> str:
 
 
 class MembershipScriptedUser(RequestListUser):
-    VAGUE_OPENINGS = ("hi. problem with my membership", "hello?? need help with the gym thing")
+    PHRASES = PHRASES
 
     @classmethod
     def factory(
@@ -75,96 +69,61 @@ class MembershipScriptedUser(RequestListUser):
 
     def _months(self, r: dict[str, Any]) -> str:
         months = r["months"]
-        right = f"{months} month" + ("s" if months > 1 else "")
+        right = self.say("months" if months > 1 else "month", n=months)
         if right not in self.fixed and not self.mistakes and self.confused():
             wrong_n = 3 if months != 3 else 2
-            wrong = f"{wrong_n} months"
+            wrong = self.say("months", n=wrong_n)
             self.mistakes[wrong] = right
             return wrong
         return right
+
+    def _period(self, r: dict[str, Any]) -> str:
+        """The invoice month: its name in English, its number in Chinese."""
+        name = r["period"]
+        return self.say("period", name=name, number=int(v.MONTH_NAMES[name.lower()]))
 
     def _state(self, i: int) -> str:
         self.stated.add(i)
         r = self.requests[i]
         intent = r["intent"]
         if intent == "plan_change":
-            verb = "upgrade" if r["direction"] == "upgrade" else "downgrade"
-            return self.pick(
-                [
-                    f"I'd like to {verb} to the {r['plan_name']} plan.",
-                    f"Please switch my membership to the {r['plan_name']} plan.",
-                    f"Can I {verb} my plan to {r['plan_name']}?",
-                ]
-            )
+            verb = self.say("verb_upgrade" if r["direction"] == "upgrade" else "verb_downgrade")
+            return self.say("plan_change", verb=verb, plan=r["plan_name"])
         if intent == "freeze":
             if self.chance(0.3):
-                return self.pick(
-                    ["I'd like to freeze my membership.", "Can I pause my membership for a while?"]
-                )
-            return self.pick(
-                [
-                    f"I'd like to freeze my membership for {self._months(r)}.",
-                    f"Please freeze my membership for {self._months(r)}; I'm travelling.",
-                ]
-            )
+                return self.say("freeze_open")
+            # Every alternative is filled in before one is picked, so each reads the months
+            # (and may slip on them) on its own.
+            return self.pick([o.format(months=self._months(r)) for o in self.options("freeze")])
         if intent == "unfreeze":
-            return self.pick(
-                [
-                    "I'm back from travelling; please unfreeze my membership.",
-                    "Can you unfreeze my membership? I want to train again.",
-                ]
-            )
+            return self.say("unfreeze")
         if intent == "cancel":
             if r["accept_fee"]:
-                text = self.pick(
-                    ["I'd like to cancel my membership.", "Please cancel my membership."]
-                )
-                return text + (" I understand there may be a fee." if self.chance(0.4) else "")
-            return self.pick(
-                [
-                    "I want to cancel my membership, but I won't pay any cancellation fee.",
-                    "Please cancel my membership without any fee.",
-                ]
-            )
+                text = self.say("cancel")
+                return text + (self.say("fee_ok") if self.chance(0.4) else "")
+            return self.say("cancel_no_fee")
         if intent == "waive":
-            return (
-                f"There's a late fee of {r['amount']} {r['currency']} on my {r['period']} invoice. "
-                + self.pick(["Could you waive it?", "Can you waive it, please?"])
+            return self.say("late_fee", money=_money(r), period=self._period(r)) + self.say(
+                "waive_ask"
             )
         if intent == "refund":
             return self._refund(r)
         if intent == "dispute":
             if r["what"] == "late_fee":
-                return (
-                    f"The late fee of {r['amount']} {r['currency']} on my {r['period']} invoice is wrong and "
-                    "I dispute it."
-                )
-            return (
-                "I dispute the early cancellation fee you charge: it's unfair and I want a person to "
-                "review it."
-            )
-        return f"How many {LABELS[r['kind']]} do I have left?"
+                return self.say("dispute_late_fee", money=_money(r), period=self._period(r))
+            return self.say("dispute_cancel_fee")
+        return self.say(f"balance_{r['kind']}")
 
     def _refund(self, r: dict[str, Any]) -> str:
-        amount = f"{r['amount']} {r['currency']}"
+        money, period = _money(r), self._period(r)
         if r["what"] == "duplicate":
-            return self.pick(
-                [
-                    f"I was charged twice for my {r['period']} dues: {amount} two times. "
-                    "Please refund the duplicate.",
-                    f"My {r['period']} invoice has the dues of {amount} twice. I'd like a refund.",
-                ]
-            )
+            return self.say("refund_duplicate", money=money, period=period)
         if r["what"] == "class":
-            text = f"I was charged {amount} for a class drop-in on my {r['period']} invoice."
+            text = self.say("refund_class", money=money, period=period)
             if r.get("claim") == "checkins":
-                return (
-                    text
-                    + " That's wrong: my check-ins show I go to studio classes all the time, so classes "
-                    "are part of my membership. Please refund it."
-                )
-            return text + " But I have a class pack. Please refund it."
-        return f"I didn't use the gym in {r['period']}, so please refund my {r['period']} dues of {amount}."
+                return text + self.say("claim_checkins")
+            return text + self.say("claim_pack")
+        return self.say("refund_dues", money=money, period=period)
 
     def _identity(self, slots: tuple[str, ...] = ()) -> str:
         """The identity fields asked for (`slots`, the reader's; none: the member's choice),
@@ -172,8 +131,8 @@ class MembershipScriptedUser(RequestListUser):
         ident = self.identity
         by_number = {"member_id", "membership_id", "dob"} & set(slots)
         if ident["gives"] == "email" and ("email" in slots or not by_number):
-            return self.pick([f"My email is {ident['email']}.", f"It's {ident['email']}."])
-        prefix = "I don't remember which email I used. " if slots == ("email",) else ""
+            return self.say("email", email=ident["email"])
+        prefix = self.say("forgot_email") if slots == ("email",) else ""
         return prefix + self._number_and_dob()
 
     def _number_and_dob(self) -> str:
@@ -188,13 +147,8 @@ class MembershipScriptedUser(RequestListUser):
                 dob = wrong
         number = ident["member_number"]
         if self.persona.incoherence is Level.HIGH:
-            return f"born {dob}... the card says {number}"
-        return self.pick(
-            [
-                f"My member number is {number} and my date of birth is {dob}.",
-                f"Member number {number}, born {dob}.",
-            ]
-        )
+            return self.say("number_dob_incoherent", dob=dob, number=number)
+        return self.say("number_dob", number=number, dob=dob)
 
     # -- answering the agent -------------------------------------------------------------
 
@@ -252,12 +206,12 @@ class MembershipScriptedUser(RequestListUser):
         text = self.plain_yes()
         p = self.persona
         if p.incoherence is Level.HIGH and self.chance(0.35):
-            return "yes... wait, yes. that's right"
+            return self.say("yes_wait")
         if p.urgency is Level.HIGH and self.chance(0.3):
-            return "Yes, but hurry up, please."
+            return self.say("yes_hurry")
         unstated = [j for j in self._open() if j != i and j not in self.stated]
         if p.impatience is Level.HIGH and unstated and self.chance(0.5):
-            return f"{text} Also, {self._state(unstated[0])}"
+            return self.say("yes_also", yes=text, request=self._state(unstated[0]))
         return text
 
     def _go_ahead(self, act: Act, reading: Reading) -> str:
@@ -272,7 +226,7 @@ class MembershipScriptedUser(RequestListUser):
             return self._affirm(about)
         if verdict == "fee":
             self.done.add(about)
-            return "No, I won't pay a cancellation fee. Don't cancel it then."
+            return self.say("no_fee")
         return self._decline(about)
 
     def _proposed(self, act: Act, reading: Reading) -> tuple[int | None, Act]:
@@ -289,8 +243,8 @@ class MembershipScriptedUser(RequestListUser):
         """A no to a proposal that is not what the member wants, saying what they want: request
         `about` with other values, or (None) nothing they asked for."""
         if about is None:
-            return f"No, that's not what I asked for. {self._state(self._focus())}"
-        return f"No, that's not right. {self._state(about)}"
+            return self.say("not_asked", request=self._state(self._focus()))
+        return self.say("not_right", request=self._state(about))
 
     def _settle(self, reading: Reading) -> tuple[str, Signal] | None:
         """Take in what the agent says it did, refused or told: those requests are settled.
@@ -325,28 +279,28 @@ class MembershipScriptedUser(RequestListUser):
         if self.confirmed is not None and not any(a.reason for a in refusals):
             # The agent did not take the yes: say it again rather than drop the request.
             i, self.confirmed = self.confirmed, None
-            return f"But I said yes. {self._state(i)}", Signal.NONE
+            return self.say("said_yes", request=self._state(i)), Signal.NONE
         if not self._open():
             return None
         refused = [i for i in (self._about(a, settles=True) for a in refusals) if i is not None]
         first = refused[0] if refused else self._focus()
         if refusals and not any(a.reason for a in refusals) and not self.questions[f"why:{first}"]:
             self.questions[f"why:{first}"] += 1
-            return self.pick(["Why not?", "Can you tell me why?"]), Signal.NONE
+            return self.say("why_not"), Signal.NONE
         self.done.update(refused or [first])
         return None
 
     def reply(self, agent_text: str) -> tuple[str, Signal]:
         low = agent_text.lower()
+        reading = v.READER.read(agent_text)
         for wrong, right in list(self.mistakes.items()):
-            if wrong.lower() in low:
+            if wrong.lower() in low or _same_months(wrong, reading):
                 del self.mistakes[wrong]
                 self.fixed.add(right)
-                return f"Sorry, my mistake: it's {right}, not {wrong}.", Signal.NONE
-        reading = v.READER.read(agent_text)
+                return self.say("my_mistake", right=right, wrong=wrong), Signal.NONE
         if reading.has(ActKind.HANDOFF):
             self.finished = True
-            return "Okay, thank you.", Signal.STOP
+            return self.say("transfer_thanks"), Signal.STOP
         objection = self._settle(reading)
         if objection is not None:
             return objection
@@ -370,7 +324,7 @@ class MembershipScriptedUser(RequestListUser):
             if self._about(act) is not None:
                 return self._go_ahead(act, reading), Signal.NONE
             if any(e.kind in ("email", "member_id", "date") for e in act.entities):
-                return "Yes, that's right.", Signal.NONE
+                return self.say("check_yes"), Signal.NONE
             return self._next(reading)
         if act.kind is ActKind.VERIFY or IDENTITY_SLOTS & set(act.slots):
             return self._verify(act)
@@ -378,9 +332,7 @@ class MembershipScriptedUser(RequestListUser):
 
     def _verify(self, act: Act) -> tuple[str, Signal]:
         if self.skeptical_now("identity"):
-            return self.pick(
-                ["Why do you need my personal details?", "Why do you need that?"]
-            ), Signal.NONE
+            return self.say("why_identity"), Signal.NONE
         if self.asked("identity"):
             return self.abandon()
         text = self._identity(act.slots)
@@ -421,32 +373,41 @@ class MembershipScriptedUser(RequestListUser):
     def _unsure(self) -> tuple[str, Signal]:
         if self.asked("unclear"):
             return self.abandon()
-        return self.pick(UNSURE), Signal.NONE
+        return self.say("unsure"), Signal.NONE
 
     def _next(self, reading: Reading) -> tuple[str, Signal]:
         """Nothing asked of the member: go on with what is still open, or say goodbye."""
         remaining = self._open()
         if not remaining:
             self.finished = True
-            return self.pick(GOODBYE), Signal.STOP
+            return self.say("goodbye"), Signal.STOP
         said = set(reading.kinds) - {ActKind.UNCLEAR}
         if not said:
             return self._unsure()
         nxt = next((i for i in remaining if i not in self.stated), remaining[0])
         if nxt in self.stated and said & {ActKind.CLOSING, ActKind.GREETING}:
-            return f"You haven't finished my other request. {self._state(nxt)}", Signal.NONE
+            return self.say("not_finished", request=self._state(nxt)), Signal.NONE
         return self._state(nxt), Signal.NONE
 
     def _fact(self, kind: str, r: dict[str, Any]) -> str:
         if kind == "plan":
-            return f"The {r.get('plan_name', 'Premium')} plan."
+            return self.say("the_plan", plan=r.get("plan_name", "Premium"))
         if kind == "months":
-            return f"{self._months(r) if 'months' in r else '1 month'}."
+            months = self._months(r) if "months" in r else self.say("month", n=1)
+            return self.say("the_months", months=months)
         if kind == "charge":
             return (
                 self._refund(r) if r["intent"] == "refund" else self._state(self.requests.index(r))
             )
-        return f"The {LABELS.get(r.get('kind', ''), 'guest passes')}."
+        label = self.say(f"label_{r.get('kind')}" if r.get("kind") else "label_guest_pass")
+        return self.say("the_label", label=label)
+
+
+def _same_months(wrong: str, reading: Reading) -> bool:
+    """Whether the agent names the wrong duration the member gave, in whatever words ("3
+    months", "3 个月": the reader's "P3M")."""
+    number = re.match(r"(\d+) ", wrong)
+    return number is not None and f"P{number.group(1)}M" in reading.values("duration")
 
 
 def _money(r: dict[str, Any]) -> str:

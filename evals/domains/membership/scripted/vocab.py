@@ -14,7 +14,9 @@ MEMBER_NUMBER = re.compile(r"\b(M\d{6})\b")
 DOB = re.compile(r"\b(\d{4}-\d{2}-\d{2})\b")
 EMAIL = re.compile(r"[\w.+-]+@[\w-]+\.[\w.]+")
 PLAN = re.compile(r"\b(basic|plus|premium)\b", re.IGNORECASE)
-MONTHS = re.compile(r"\b([1-9]|one|two|three) months?\b", re.IGNORECASE)
+MONTHS = re.compile(
+    r"\b([1-9]|one|two|three) months?\b|(?<!\d)([1-9]|[一二两三]) ?个月", re.IGNORECASE
+)
 AMOUNT = re.compile(r"\b(\d+(?:\.\d{2,3})?)\s*(USD|EUR|GBP|JPY)\b")
 MONTH_NAMES = {
     "january": "01",
@@ -31,37 +33,57 @@ MONTH_NAMES = {
     "december": "12",
 }
 MONTH = re.compile(r"\b(" + "|".join(MONTH_NAMES) + r")\b", re.IGNORECASE)
-SENTENCE = re.compile(r"(?<=[.!?;])\s+|\s+(?:then|also|and also)\s+", re.IGNORECASE)
+SENTENCE = re.compile(
+    r"(?<=[.!?;])\s+|\s+(?:then|also|and also)\s+|(?<=[。！？；])\s*|(?:然后|另外)，?",
+    re.IGNORECASE,
+)
 # "it's 1988-04-12, not 1988-12-04": the retracted value is dropped before parsing.
-RETRACTED = re.compile(r"\bnot\s+(?:M\d{6}|\d{4}-\d{2}-\d{2}|[1-9] months?)", re.IGNORECASE)
-WORD_NUMBERS = {"one": 1, "two": 2, "three": 3}
+RETRACTED = re.compile(
+    r"(?:\bnot\s+|不是\s*)(?:M\d{6}|\d{4}-\d{2}-\d{2}|[1-9] months?|[1-9] ?个月)", re.IGNORECASE
+)
+WORD_NUMBERS = {"one": 1, "two": 2, "three": 3, "一": 1, "二": 2, "两": 2, "三": 3}
+# An invoice month written as a number ("6 月"), not a duration ("6 个月").
+MONTH_NUMBER = re.compile(r"(?<!\d)(1[0-2]|[1-9]) ?月")
 
 # (intent, pattern) in priority order: the first that matches a sentence names its intent.
 INTENTS: list[tuple[str, re.Pattern[str]]] = [
     (
         "dispute",
-        re.compile(r"\bdisput|\bcontest|want (?:someone|a person|a human) to review", re.I),
+        re.compile(
+            r"\bdisput|\bcontest|want (?:someone|a person|a human) to review|异议|争议|申诉|复核",
+            re.I,
+        ),
     ),
-    ("balance", re.compile(r"how many|how much .* left|remaining", re.I)),
-    ("waive", re.compile(r"\bwaive", re.I)),
+    ("balance", re.compile(r"how many|how much .* left|remaining|还剩|剩余|剩下", re.I)),
+    ("waive", re.compile(r"\bwaive|免除|免掉|减免", re.I)),
     (
         "refund",
         re.compile(
-            r"refund|charged (?:me )?twice|double.?charged|charged .*(?:drop-in|class)", re.I
+            r"refund|charged (?:me )?twice|double.?charged|charged .*(?:drop-in|class)"
+            r"|退款|退还|扣了两次|重复扣",
+            re.I,
         ),
     ),
-    ("unfreeze", re.compile(r"unfreeze|reactivate|end (?:my|the) freeze", re.I)),
-    ("freeze", re.compile(r"\bfreeze|\bpause", re.I)),
-    ("cancel", re.compile(r"\bcancel", re.I)),
-    ("plan_change", re.compile(r"upgrade|downgrade|switch|change (?:my |the )?plan|move to", re.I)),
+    ("unfreeze", re.compile(r"unfreeze|reactivate|end (?:my|the) freeze|解冻", re.I)),
+    ("freeze", re.compile(r"\bfreeze|\bpause|冻结|暂停", re.I)),
+    ("cancel", re.compile(r"\bcancel|取消", re.I)),
+    (
+        "plan_change",
+        re.compile(
+            r"upgrade|downgrade|switch|change (?:my |the )?plan|move to|升级|降级|换成|换到", re.I
+        ),
+    ),
 ]
 NO_FEE = re.compile(
-    r"without (?:a|any|the) fee|won'?t pay (?:a|any)|no fee|not pay (?:a|any)", re.I
+    r"without (?:a|any|the) fee|won'?t pay (?:a|any)|no fee|not pay (?:a|any)"
+    r"|不会付|不付|都不付|免费取消",
+    re.I,
 )
-DUPLICATE = re.compile(r"twice|double|duplicate", re.I)
-CLASS = re.compile(r"\bclass|drop-in", re.I)
-GUEST = re.compile(r"guest", re.I)
-PT = re.compile(r"personal.training|\bPT\b|training session", re.I)
+LATE_FEE = re.compile(r"late fee|滞纳金", re.I)
+DUPLICATE = re.compile(r"twice|double|duplicate|两次|重复", re.I)
+CLASS = re.compile(r"\bclass|drop-in|团课|单次课", re.I)
+GUEST = re.compile(r"guest|访客", re.I)
+PT = re.compile(r"personal.training|\bPT\b|training session|私教", re.I)
 
 # The reference agent's original questions.
 ASK_IDENTITY = (
@@ -146,10 +168,13 @@ def months_in(text: str) -> int:
     m = MONTHS.search(clean(text))
     if not m:
         return 0
-    raw = m.group(1).lower()
+    raw = (m.group(1) or m.group(2)).lower()
     return WORD_NUMBERS.get(raw) or int(raw)
 
 
 def period_in(text: str) -> str:
     m = MONTH.search(text)
-    return f"2025-{MONTH_NAMES[m.group(1).lower()]}" if m else ""
+    if m:
+        return f"2025-{MONTH_NAMES[m.group(1).lower()]}"
+    number = MONTH_NUMBER.search(text)
+    return f"2025-{int(number.group(1)):02d}" if number else ""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -19,6 +20,7 @@ from evals.domains.retail.scripted import vocab as v
 from evals.domains.retail.scripted.phrasings import PHRASINGS, REFERENCE
 from evals.engine.errors import EngineError
 from evals.engine.messages import Message
+from evals.engine.persona import Language
 from evals.engine.sandbox import ReferenceAgentBase
 
 WINDOW = 30
@@ -40,12 +42,13 @@ class Req:
 class RetailReferenceAgent(ReferenceAgentBase):
     def __init__(self, *, domain: Any, params: Any, seed: int) -> None:
         super().__init__(domain=domain, params=params, seed=seed)
-        phrasing = str(params.get("phrasing", REFERENCE))
-        if phrasing not in PHRASINGS:
+        # An explicit phrasing is spoken whatever the customer writes; without one the agent
+        # answers in the customer's language (read from its messages by the base).
+        self.phrasing: str | None = params.get("phrasing")
+        if self.phrasing is not None and self.phrasing not in PHRASINGS:
             raise EngineError(
-                f"Unknown retail phrasing {phrasing!r}; known: {', '.join(sorted(PHRASINGS))}"
+                f"Unknown retail phrasing {self.phrasing!r}; known: {', '.join(sorted(PHRASINGS))}"
             )
-        self.words = PHRASINGS[phrasing]
         self.email = ""
         self.name: tuple[str, str] | None = None
         self.zip = ""
@@ -92,8 +95,8 @@ class RetailReferenceAgent(ReferenceAgentBase):
             self.name = (name.group(1), name.group(2))
         address = v.ADDRESS.search(text)
         rest = v.ADDRESS.sub(" ", text)
-        zip_code = v.ZIP.search(re.sub(r"not \d{5}", " ", rest))
-        if zip_code and (name or self.name or re.search(r"zip", text, re.I)):
+        zip_code = v.ZIP.search(re.sub(r"(?:not|不是) ?\d{5}", " ", rest))
+        if zip_code and (name or self.name or re.search(r"zip|邮编", text, re.I)):
             self.zip = zip_code.group(1)
         for sentence in v.SENTENCE.split(text):
             intent = v.intent_of(sentence)
@@ -198,19 +201,23 @@ class RetailReferenceAgent(ReferenceAgentBase):
 
     # -- speaking ------------------------------------------------------------------------
 
+    @property
+    def words(self) -> Mapping[str, str]:
+        if self.phrasing is not None:
+            return PHRASINGS[self.phrasing]
+        return PHRASINGS["zh" if self.language is Language.ZH_HANS else REFERENCE]
+
     def w(self, key: str, **values: Any) -> str:
         """Sentence `key` of this agent's phrasing, filled in."""
         return self.words[key].format(**values)
 
+    def proceed_text(self, summary: str) -> str:
+        return self.w("confirm", summary=summary)
+
+    def reassure_text(self, summary: str) -> str:
+        return self.w("reask", summary=summary)
+
     def say(self, text: str) -> Message:
-        if self.pending is not None:
-            # The base words the go-ahead question, and its repetition after a worried reply,
-            # in the reference phrasing: say them in this agent's.
-            summary = self.pending[2]
-            if text == f"{summary} Shall I proceed? (yes/no)":
-                text = self.w("confirm", summary=summary)
-            elif text == f"I understand. {summary} Shall I proceed? (yes/no)":
-                text = self.w("reask", summary=summary)
         if self.notes:
             text = " ".join([*self.notes, text])
             self.notes = []

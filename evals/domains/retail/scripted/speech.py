@@ -6,18 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from evals.domains.retail.scripted.customer_phrases import PHRASES
 from evals.engine.persona import Level
 from evals.engine.sandbox.user import RequestListUser
-
-UNCLEAR = [
-    "Sorry, what do you need from me?",
-    "I'm not sure what you're asking. What do you need from me?",
-]
-GOODBYE = ["No, that's all. Thanks!", "That's everything, thank you.", "Nothing else, bye."]
-
-
-def items_text(r: dict[str, Any]) -> str:
-    return " and the ".join(f"{i['name']} ({i['option']})" for i in r.get("items", ()))
 
 
 def _wrong_id(order_id: str) -> str:
@@ -28,7 +19,7 @@ def _wrong_id(order_id: str) -> str:
 class RetailSpeech(RequestListUser):
     """The customer's words; the scenario's requests and identity are all it knows."""
 
-    VAGUE_OPENINGS = ("hi. problem with my stuff", "hello?? need help with an order thing")
+    PHRASES = PHRASES
 
     def __init__(self, *, scenario: Any, persona: Any, seed: int) -> None:
         super().__init__(scenario=scenario, persona=persona, seed=seed)
@@ -36,9 +27,19 @@ class RetailSpeech(RequestListUser):
 
     # -- what the customer says ----------------------------------------------------------
 
+    def items_text(self, r: dict[str, Any]) -> str:
+        """The request's items, by catalogue name and option."""
+        return self.say("items_and").join(
+            self.say("item", name=i["name"], option=i["option"]) for i in r.get("items", ())
+        )
+
+    def options_text(self, r: dict[str, Any]) -> str:
+        """The options the customer wants instead (an exchange)."""
+        return self.say("options_and").join(r["new_options"])
+
     def _order_ref(self, r: dict[str, Any]) -> str:
         if not self.order_known or "order_id" not in r:
-            return f"the order with the {items_text(r)}"
+            return self.say("where_items", items=self.items_text(r))
         order_id = r["order_id"]
         if (
             order_id not in self.fixed
@@ -47,88 +48,50 @@ class RetailSpeech(RequestListUser):
         ):
             wrong = _wrong_id(order_id)
             self.mistakes[wrong] = order_id
-            return f"order {wrong}"
-        return f"order {order_id}"
+            return self.say("where_order", order_id=wrong)
+        return self.say("where_order", order_id=order_id)
 
     def _state(self, i: int) -> str:
         self.stated.add(i)
         r = self.requests[i]
         where = self._order_ref(r)
-        items = items_text(r)
+        items = self.items_text(r)
         intent = r["intent"]
         if intent == "cancel":
-            text = self.pick(
-                [
-                    f"I'd like to cancel {where}.",
-                    f"Please cancel {where}.",
-                    f"I want to cancel {where}.",
-                ]
-            )
+            text = self.say("cancel", where=where)
             if self.chance(0.6):
-                text += " " + self._reason(r)
+                text = self.join(text, self._reason(r))
         elif intent == "return":
-            text = self.pick(
-                [
-                    f"I want to return the {items} from {where}.",
-                    f"I'd like to return the {items} from {where}.",
-                ]
-            )
+            text = self.say("return", items=items, where=where)
             if self.chance(0.5):
-                text += " " + self._refund_to(r)
+                text = self.join(text, self._refund_to(r))
         elif intent == "exchange":
-            new = " and ".join(r["new_options"])
-            text = self.pick(
-                [
-                    f"I'd like to exchange the {items} from {where} for the {new} one.",
-                    f"Can I exchange the {items} from {where}? I want the {new} one instead.",
-                ]
-            )
+            text = self.say("exchange", items=items, where=where, new=self.options_text(r))
             if r.get("payment") == "gift_card":
-                text += " Please pay any difference with my gift card."
+                text = self.join(text, self.say("exchange_gift_card"))
         elif intent == "order_address":
-            text = f"Please change the shipping address of {where} to {self._address(r)}."
+            text = self.say("order_address", where=where, address=self._address(r))
         elif intent == "default_address":
-            text = self.pick(
-                [
-                    f"Please update my default address to {self._address(r)}.",
-                    f"I moved; my default address should be {self._address(r)}.",
-                ]
-            )
+            text = self.say("default_address", address=self._address(r))
         elif intent == "damaged":
-            text = self.pick(
-                [
-                    f"The {items} from {where} arrived damaged. I'd like a refund of ${r['amount']}.",
-                    f"My {items} from {where} came broken; please refund ${r['amount']}.",
-                ]
-            )
+            text = self.say("damaged", items=items, where=where, amount=r["amount"])
         elif intent == "dispute":
-            text = self.pick(
-                [
-                    f"I was charged twice for {where} and I want to dispute the charge.",
-                    f"There is a double charge on {where}; I dispute it.",
-                ]
-            )
+            text = self.say("dispute", where=where)
         elif intent == "price_adjustment":
-            text = (
-                f"The price of {where} dropped right after I bought it. I want a price adjustment."
-            )
+            text = self.say("price_adjustment", where=where)
         else:
-            text = f"How much has been refunded on {where}?"
+            text = self.say("status", where=where)
         return text
 
     def _reason(self, r: dict[str, Any]) -> str:
         if r.get("reason") == "ordered by mistake":
-            return self.pick(["I ordered it by mistake.", "It was ordered by mistake."])
-        return self.pick(["I no longer need it.", "It's no longer needed."])
+            return self.say("reason_mistake")
+        return self.say("reason_no_need")
 
     def _refund_to(self, r: dict[str, Any]) -> str:
         if r.get("refund_to") == "gift_card":
-            return self.pick(
-                ["Please put the refund on my gift card.", "Refund it to my gift card, please."]
-            )
-        return self.pick(
-            ["Refund it to my original payment method.", "The original payment method is fine."]
-        )
+            return self.say("refund_gift_card")
+        return self.say("refund_original")
 
     def _address(self, r: dict[str, Any]) -> str:
         a = r["address"]
@@ -137,7 +100,7 @@ class RetailSpeech(RequestListUser):
     def _identity(self) -> str:
         ident = self.identity
         if ident["gives"] == "email":
-            return self.pick([f"My email is {ident['email']}.", f"It's {ident['email']}."])
+            return self.say("email", email=ident["email"])
         zip_code = ident["zip"]
         if (
             zip_code not in self.fixed
@@ -150,13 +113,8 @@ class RetailSpeech(RequestListUser):
                 zip_code = wrong
         name = f"{ident['first_name']} {ident['last_name']}"
         if self.persona.incoherence is Level.HIGH:
-            return f"zip {zip_code}... I don't remember my email. My name is {name}."
-        return self.pick(
-            [
-                f"My name is {name} and my zip code is {zip_code}. I don't remember my email.",
-                f"I'm {name}, zip {zip_code}.",
-            ]
-        )
+            return self.say("identity_incoherent", zip=zip_code, name=name)
+        return self.say("name_zip", name=name, zip=zip_code)
 
     def _affirm(self) -> str:
         """A yes to a proposal that matches what the customer wants."""
@@ -164,25 +122,38 @@ class RetailSpeech(RequestListUser):
 
     def _decline(self) -> str:
         """A no to a proposal of something the customer did not ask: what it wants instead."""
-        return f"No, that's not what I want. {self._state(self._focus())}"
+        return self.say("decline", request=self._state(self._focus()))
 
     def _fact(self, kind: str, r: dict[str, Any]) -> str:
         if kind == "order":
             if not self.order_known or "order_id" not in r:
-                return f"I don't have the order number. It's the order with the {items_text(r)}."
-            return f"It's {r['order_id']}."
+                return self.say("no_order_number", items=self.items_text(r))
+            return self.say("its_order", order_id=r["order_id"])
         if kind == "reason":
-            return self._reason(r) if r.get("reason") else "I'd just rather not say."
+            return self._reason(r) if r.get("reason") else self.say("rather_not_say")
         if kind == "refund_to":
             if r["intent"] == "exchange":
-                return "My gift card." if r.get("payment") == "gift_card" else "My original card."
+                gift = r.get("payment") == "gift_card"
+                return self.say("my_gift_card" if gift else "my_original_card")
             return self._refund_to(r)
         if kind == "items":
-            return f"The {items_text(r)}." if r.get("items") else "I don't know."
+            return (
+                self.say("the_items", items=self.items_text(r))
+                if r.get("items")
+                else (self.say("dont_know"))
+            )
         if kind == "option":
             if not r.get("new_options"):
-                return "I don't know."
-            return f"The {' and '.join(r['new_options'])} one."
+                return self.say("dont_know")
+            return self.say("the_option", new=self.options_text(r))
         if kind == "address":
-            return f"{self._address(r)}." if "address" in r else "I don't know."
-        return f"${r['amount']}." if r.get("amount") else "I don't know."
+            return (
+                self.say("the_address", address=self._address(r))
+                if "address" in r
+                else (self.say("dont_know"))
+            )
+        return (
+            self.say("the_amount", amount=r["amount"])
+            if r.get("amount")
+            else (self.say("dont_know"))
+        )

@@ -16,7 +16,7 @@ from decimal import Decimal
 from typing import Any
 
 from evals.domains.retail.scripted import vocab as v
-from evals.domains.retail.scripted.speech import GOODBYE, UNCLEAR, RetailSpeech, items_text
+from evals.domains.retail.scripted.speech import RetailSpeech
 from evals.engine.messages import Signal
 from evals.engine.understanding.utterances import Act, ActKind, Reading, option_key
 
@@ -100,10 +100,10 @@ class RetailScriptedUser(RetailSpeech):
             if wrong.lower() in low:  # the agent echoed a value the customer got wrong
                 del self.mistakes[wrong]
                 self.fixed.add(right)
-                return f"Sorry, my mistake: it's {right}, not {wrong}.", Signal.NONE
+                return self.say("my_mistake", right=right, wrong=wrong), Signal.NONE
         if reading.has(ActKind.HANDOFF):
             self.finished = True
-            return "Okay, thank you.", Signal.STOP
+            return self.say("transfer_thanks"), Signal.STOP
         proposals = reading.of(ActKind.CONFIRM)
         for act in reading.acts:
             if act.kind is ActKind.CONFIRM:
@@ -125,7 +125,7 @@ class RetailScriptedUser(RetailSpeech):
             return self._next()
         if self.asked("unclear"):
             return self.abandon()
-        return self.pick(UNCLEAR), Signal.NONE
+        return self.say("unclear"), Signal.NONE
 
     # -- what the agent said happened ----------------------------------------------------
 
@@ -175,25 +175,21 @@ class RetailScriptedUser(RetailSpeech):
         if kind is ActKind.CHECK:
             return self._check(act), Signal.NONE
         if kind is ActKind.USER_STEP:
-            return "I can't do that from my side. Can you do it for me?", Signal.NONE
+            return self.say("user_step"), Signal.NONE
         return None
 
     def _verify(self, act: Act) -> tuple[str, Signal]:
         if self.skeptical_now("identity"):
-            return self.pick(["Why do you need my personal details?", "Why do you need that?"]), (
-                Signal.NONE
-            )
+            return self.say("why_identity"), Signal.NONE
         if self.asked("identity"):
             return self.abandon()
         ident = self.identity
         asked = set(act.slots)
         name = f"{ident['first_name']} {ident['last_name']}"
         if asked == {"email"} and ident["gives"] != "email":
-            text = (
-                f"I don't remember my email. My name is {name} and my zip code is {ident['zip']}."
-            )
+            text = self.say("forgot_email", name=name, zip=ident["zip"])
         elif asked and asked <= {"name", "zip"} and ident["gives"] == "email":
-            text = f"My name is {name} and my zip code is {ident['zip']}."
+            text = self.say("name_and_zip", name=name, zip=ident["zip"])
         else:
             text = self._identity()
         return self.with_focus_blurted(text), Signal.NONE
@@ -211,8 +207,8 @@ class RetailScriptedUser(RetailSpeech):
         if not parts:
             if self.asked("unclear"):
                 return self.abandon()
-            return self.pick(UNCLEAR), Signal.NONE
-        return " ".join(dict.fromkeys(parts)), Signal.NONE
+            return self.say("unclear"), Signal.NONE
+        return self.join(*dict.fromkeys(parts)), Signal.NONE
 
     def _choose(self, act: Act) -> tuple[str, Signal]:
         """The option that is what the customer wants (read with the domain's entities: "the
@@ -227,9 +223,9 @@ class RetailScriptedUser(RetailSpeech):
         for option in act.options:
             named = {e.value for e in v.READER.read(option).entities}
             if named & wanted or any(n and (n in option or option in n) for n in new):
-                return f"{option.capitalize()}, please.", Signal.NONE
+                return self.say("choose", option=option.capitalize()), Signal.NONE
         if kind == "request":
-            return f"None of those. {self._state(self._focus())}", Signal.NONE
+            return self.say("none_of_those", request=self._state(self._focus())), Signal.NONE
         return self._fact(kind, r), Signal.NONE
 
     def _wanted(self, r: dict[str, Any]) -> set[str]:
@@ -247,20 +243,20 @@ class RetailScriptedUser(RetailSpeech):
         named = [e.value for e in act.entities if e.kind in ("zip", "email", "order_id")]
         wrong = [x for x in named if x not in known]
         if wrong:
-            return f"No, that's not right. {self._identity()}"
-        return self.pick(["Yes, that's right.", "Yes."])
+            return self.say("check_wrong", identity=self._identity())
+        return self.say("check_yes")
 
     def _next(self) -> tuple[str, Signal]:
         """Asked what else (or told something settled): the next open request, or goodbye."""
         remaining = self._open()
         if not remaining:
             self.finished = True
-            return self.pick(GOODBYE), Signal.STOP
+            return self.say("goodbye"), Signal.STOP
         nxt = next((i for i in remaining if i not in self.stated), remaining[0])
         if nxt in self.stated:
             if self.asked(f"again:{nxt}"):
                 return self.abandon()
-            return f"You haven't finished my other request. {self._state(nxt)}", Signal.NONE
+            return self.say("not_finished", request=self._state(nxt)), Signal.NONE
         return self._state(nxt), Signal.NONE
 
     # -- a go-ahead ----------------------------------------------------------------------
@@ -283,7 +279,7 @@ class RetailScriptedUser(RetailSpeech):
             return self.abandon()
         if best is None or not _does(self.requests[best[0]], act.action):
             return self._decline(), Signal.NONE
-        return f"No, that's not right: {' '.join(best[1])}", Signal.NONE
+        return self.say("correction", fixes=self.join(*best[1])), Signal.NONE
 
     def _wanted_by(self, act: Act) -> int | None:
         """The open request a proposal carries out exactly as the customer wants it."""
@@ -298,26 +294,26 @@ class RetailScriptedUser(RetailSpeech):
         text = act.text.lower()
         ids = act.values("order_id")
         if self.order_known and ids and r.get("order_id") not in ids:
-            out.append(f"It's order {r['order_id']}.")
+            out.append(self.say("fix_order", order_id=r["order_id"]))
         items = set(act.values("item"))
         wanted_items = {i["name"] for i in r.get("items", ())}
         if intent in ("return", "exchange", "damaged") and items and items != wanted_items:
-            out.append(f"I mean the {items_text(r)}.")
+            out.append(self.say("fix_items", items=self.items_text(r)))
         reasons = act.values("reason")
         if intent == "cancel" and reasons and r.get("reason") not in reasons:
             out.append(self._reason(r))
         dest = r.get("refund_to") if intent == "return" else r.get("payment")
         methods = act.values("refund_to")
         if dest and methods and dest not in methods:
-            out.append(self._refund_to(r) if intent == "return" else "Use my gift card, please.")
+            out.append(self._refund_to(r) if intent == "return" else self.say("fix_gift_card"))
         if intent == "exchange" and not all(o.lower() in text for o in r["new_options"]):
-            out.append(f"I want the {' and '.join(r['new_options'])} one.")
+            out.append(self.say("fix_option", new=self.options_text(r)))
         if (
             intent.endswith("address")
             and "address" in r
             and r["address"]["line1"].lower() not in text
         ):
-            out.append(f"The address is {self._address(r)}.")
+            out.append(self.say("fix_address", address=self._address(r)))
         if intent == "damaged" and f"{Decimal(r['amount']):.2f} USD" not in act.values("money"):
-            out.append(f"I asked for ${r['amount']}.")
+            out.append(self.say("fix_amount", amount=r["amount"]))
         return out

@@ -13,32 +13,54 @@ ORDER_ID = re.compile(r"#?\bW(\d{7})\b")
 EMAIL = re.compile(r"[\w.+-]+@[\w-]+\.[\w.]+")
 ZIP = re.compile(r"(?<![\d#W])\b(\d{5})\b(?!\d)")
 NAME = re.compile(
-    r"(?i:my name is|i am|i'm|this is|name is|name:|我叫)\s*([A-Z][a-z]+)\s+([A-Z][a-z]+)"
+    r"(?i:my name is|i am|i'm|this is|name is|name:|我叫|我是)\s*([A-Z][a-z]+)\s+([A-Z][a-z]+)"
 )
 ADDRESS = re.compile(
     r"(\d+ [A-Z][a-z]+ (?:Street|Avenue|Road|Lane|Drive)),\s*([A-Z][a-z]+),\s*(\d{5})"
 )
 AMOUNT = re.compile(r"\$\s?(\d+(?:\.\d{2})?)")
-SENTENCE = re.compile(r"(?<=[.!?;])\s+|\s+(?:then|also|and also)\s+", re.IGNORECASE)
+SENTENCE = re.compile(
+    r"(?<=[.!?;])\s+|\s+(?:then|also|and also)\s+|(?<=[。！？；])\s*|(?:然后|另外)，?",
+    re.IGNORECASE,
+)
 
 # (intent, pattern) in priority order: the first that matches a sentence names its intent.
 INTENTS: list[tuple[str, re.Pattern[str]]] = [
-    ("dispute", re.compile(r"disput|charged twice|double charge|chargeback", re.I)),
-    ("price_adjustment", re.compile(r"price adjustment|price (?:dropped|went down)", re.I)),
-    ("damaged", re.compile(r"damaged|broken|cracked", re.I)),
+    (
+        "dispute",
+        re.compile(
+            r"disput|charged twice|double charge|chargeback|重复扣款|扣了两次|争议|申诉", re.I
+        ),
+    ),
+    (
+        "price_adjustment",
+        re.compile(r"price adjustment|price (?:dropped|went down)|价格调整|降价", re.I),
+    ),
+    ("damaged", re.compile(r"damaged|broken|cracked|损坏|坏了|破损", re.I)),
     (
         "status",
-        re.compile(r"how much (?:was|has been) refunded|refund status|refunded so far", re.I),
+        re.compile(
+            r"how much (?:was|has been) refunded|refund status|refunded so far|退了多少|退款进度",
+            re.I,
+        ),
     ),
-    ("default_address", re.compile(r"default address|profile address|account address", re.I)),
-    ("order_address", re.compile(r"shipping address|ship (?:it|the order|order|my order)", re.I)),
-    ("cancel", re.compile(r"\bcancel", re.I)),
-    ("exchange", re.compile(r"\bexchange|\bswap", re.I)),
-    ("return", re.compile(r"\breturn\b", re.I)),
+    (
+        "default_address",
+        re.compile(r"default address|profile address|account address|默认地址", re.I),
+    ),
+    (
+        "order_address",
+        re.compile(r"shipping address|ship (?:it|the order|order|my order)|收货地址", re.I),
+    ),
+    ("cancel", re.compile(r"\bcancel|取消", re.I)),
+    ("exchange", re.compile(r"\bexchange|\bswap|换货|换成", re.I)),
+    ("return", re.compile(r"\breturn\b|退货", re.I)),
 ]
 REASONS = {
-    "ordered by mistake": re.compile(r"by mistake|by accident|mistakenly", re.I),
-    "no longer needed": re.compile(r"no longer need|don't need|do not need|not needed", re.I),
+    "ordered by mistake": re.compile(r"by mistake|by accident|mistakenly|下错单|误下单", re.I),
+    "no longer needed": re.compile(
+        r"no longer need|don't need|do not need|not needed|不再需要|不需要", re.I
+    ),
 }
 GIFT_CARD = re.compile(r"gift ?card|礼品卡", re.I)
 ORIGINAL = re.compile(
@@ -47,7 +69,7 @@ ORIGINAL = re.compile(
     re.I,
 )
 
-NOT_THIS = re.compile(r"\bnot\s+#?W\d{7}\b", re.IGNORECASE)
+NOT_THIS = re.compile(r"(?:\bnot|不是)\s*#?W\d{7}\b", re.IGNORECASE)
 
 
 def order_ids(text: str) -> list[str]:

@@ -1,7 +1,8 @@
 """The offline reference agent of `tau2_mock` (`sandbox/reference`): it reads only the
 customer's words and its tool results, asks before every write, asks for a task's id when the
 customer does not give one (and cannot update a task nobody can name), and never sees the
-customer's tools."""
+customer's tools. It answers in the customer's language (English or Chinese, read from the
+customer's messages), or always in the wording the param `phrasing` names ("en", "zh")."""
 
 from __future__ import annotations
 
@@ -11,22 +12,74 @@ from collections.abc import Mapping
 from typing import Any
 
 from evals.domains.tau2_mock.scripted.vocab import TASK_ID
+from evals.engine.errors import EngineError
 from evals.engine.messages import Message
+from evals.engine.persona import Language
 from evals.engine.sandbox import ReferenceAgentBase
 
 _TITLE_FOR = re.compile(r"(?:titled|called|named) '([^']+)' for (user_\d+)")
+# "为 user_1 新建一个任务，标题叫 'X'": the user first, then the title.
+_FOR_TITLED = re.compile(
+    r"(?:为|给)\s*(user_\d+)\s*(?:新建|创建).{0,8}?(?:标题|名字|名称)(?:叫|是|为)\s*'([^']+)'"
+)
+_COMPLETE = re.compile(r"complete|已完成|完成", re.IGNORECASE)
+_PENDING = re.compile(r"pending|待处理|未完成", re.IGNORECASE)
+_TASK = re.compile(r"task|任务", re.IGNORECASE)
+_DELETE = re.compile(r"delete|删除", re.IGNORECASE)
+_COMPLIMENT = re.compile(r"compliment|夸", re.IGNORECASE)
 _NOT_KNOWN = re.compile(
     r"\b(?:don't|do not|doesn't|does not) (?:know|have|remember)\b|\bnot sure\b|\bno idea\b"
     r"|不知道|不清楚|不记得",
     re.IGNORECASE,
 )
-DONE = "Done:"
-ANYTHING_ELSE = "Is there anything else I can help you with?"
+WORDS: dict[str, dict[str, str]] = {
+    "en": {
+        "done_create": "Done: I created the task '{title}' ({task_id}).",
+        "done_update": "Done: {task_id} is now {status}.",
+        "failed": "I could not do that: {error}",
+        "anything_else": "Is there anything else I can help you with?",
+        "no_task_id": "Unfortunately I'm unable to update a task without its task id.",
+        "how_can_i_help": "How can I help you with your tasks today?",
+        "compliment": "You are doing a great job keeping your tasks in order!",
+        "propose_create": "I will create a task titled '{title}' for {user_id}.",
+        "propose_update": "I will mark {task_id} as {status}.",
+        "ask_task": "Which task should I mark as {status}? Please give me its task id.",
+        "proceed": "{summary} Shall I proceed? (yes/no)",
+        "reassure": "I understand. {summary} Shall I proceed? (yes/no)",
+        "status_completed": "completed",
+        "status_pending": "pending",
+        "join": " ",
+    },
+    "zh": {
+        "done_create": "已为您创建任务 '{title}'（{task_id}）。",
+        "done_update": "{task_id} 已标记为{status}。",
+        "failed": "抱歉，没能办成：{error}",
+        "anything_else": "还有其他需要帮忙的吗？",
+        "no_task_id": "很抱歉，没有任务编号我无法更新任务。",
+        "how_can_i_help": "您好，请问任务方面有什么可以帮您？",
+        "compliment": "您把任务安排得井井有条，做得真棒！",
+        "propose_create": "我将为 {user_id} 创建一个标题为 '{title}' 的任务。",
+        "propose_update": "我将把 {task_id} 标记为{status}。",
+        "ask_task": "您想把哪个任务标记为{status}？请告诉我它的任务编号。",
+        "proceed": "{summary}可以办理吗？（是/否）",
+        "reassure": "我理解。{summary}可以办理吗？（是/否）",
+        "status_completed": "已完成",
+        "status_pending": "待处理",
+        "join": "",
+    },
+}
 
 
 class MockReferenceAgent(ReferenceAgentBase):
     def __init__(self, *, domain: Any, params: Mapping[str, Any], seed: int) -> None:
         super().__init__(domain=domain, params=params, seed=seed)
+        # An explicit phrasing is spoken whatever the customer writes; without one the agent
+        # answers in the customer's language (read from its messages by the base).
+        self.phrasing: str | None = params.get("phrasing")
+        if self.phrasing is not None and self.phrasing not in WORDS:
+            raise EngineError(
+                f"Unknown tau2_mock phrasing {self.phrasing!r}; known: {', '.join(WORDS)}"
+            )
         self.requests: list[dict[str, Any]] = []
         self.report = ""
 
@@ -34,22 +87,38 @@ class MockReferenceAgent(ReferenceAgentBase):
     def factory(cls, *, domain: Any, params: Mapping[str, Any], seed: int) -> MockReferenceAgent:
         return cls(domain=domain, params=params, seed=seed)
 
+    def w(self, key: str, **values: Any) -> str:
+        """Sentence `key` in the wording spoken now."""
+        phrasing = self.phrasing or ("zh" if self.language is Language.ZH_HANS else "en")
+        return WORDS[phrasing][key].format(**values)
+
+    def proceed_text(self, summary: str) -> str:
+        return self.w("proceed", summary=summary)
+
+    def reassure_text(self, summary: str) -> str:
+        return self.w("reassure", summary=summary)
+
+    def _then_anything_else(self, text: str) -> str:
+        return text + self.w("join") + self.w("anything_else")
+
     def _add(self, request: dict[str, Any]) -> None:
         if all(r["key"] != request["key"] for r in self.requests):
             self.requests.append({**request, "state": "open"})
 
     def observe_user(self, text: str) -> None:
-        low = text.lower()
         if m := _TITLE_FOR.search(text):
+            title, user_id = m.group(1), m.group(2)
             self._add(
-                {
-                    "key": f"create:{m.group(1)}",
-                    "kind": "create",
-                    "title": m.group(1),
-                    "user_id": m.group(2),
-                }
+                {"key": f"create:{title}", "kind": "create", "title": title, "user_id": user_id}
             )
-        status = "pending" if "pending" in low else "completed"
+        elif m := _FOR_TITLED.search(text):
+            user_id, title = m.group(1), m.group(2)
+            self._add(
+                {"key": f"create:{title}", "kind": "create", "title": title, "user_id": user_id}
+            )
+        pending = bool(_PENDING.search(text))
+        status = "pending" if pending else "completed"
+        wants_status = pending or bool(_COMPLETE.search(text))
         unnamed = next((r for r in self.requests if r["key"] == "update:?"), None)
         task_ids = TASK_ID.findall(text)
         if unnamed is not None and unnamed["state"] == "open" and task_ids:
@@ -58,7 +127,7 @@ class MockReferenceAgent(ReferenceAgentBase):
         elif unnamed is not None and unnamed.get("asked") and _NOT_KNOWN.search(text):
             unnamed["state"] = "unknown"
         for task_id in task_ids:
-            if "complete" in low or "pending" in low:
+            if wants_status:
                 self._add(
                     {
                         "key": f"update:{task_id}",
@@ -67,11 +136,11 @@ class MockReferenceAgent(ReferenceAgentBase):
                         "status": status,
                     }
                 )
-        if not task_ids and ("complete" in low or "pending" in low) and "task" in low:
+        if not task_ids and wants_status and _TASK.search(text):
             self._add({"key": "update:?", "kind": "update", "task_id": "", "status": status})
-        if "delete" in low:
+        if _DELETE.search(text):
             self._add({"key": "transfer", "kind": "transfer", "text": text})
-        if "compliment" in low:
+        if _COMPLIMENT.search(text):
             self._add({"key": "compliment", "kind": "compliment"})
 
     def observe_tool(self, name: str, args: dict[str, Any], content: str, error: bool) -> None:
@@ -80,13 +149,14 @@ class MockReferenceAgent(ReferenceAgentBase):
             return
         current["state"] = "failed" if error else "done"
         if error:
-            self.report = f"I could not do that: {content}"
+            self.report = self.w("failed", error=content)
             return
         if name == "create_task":
             task_id = json.loads(content).get("task_id", "")
-            self.report = f"{DONE} I created the task '{args['title']}' ({task_id})."
+            self.report = self.w("done_create", title=args["title"], task_id=task_id)
         else:
-            self.report = f"{DONE} {args['task_id']} is now {args['status']}."
+            status = self.w(f"status_{args['status']}")
+            self.report = self.w("done_update", task_id=args["task_id"], status=status)
 
     def declined(self, name: str, args: dict[str, Any]) -> None:
         for r in self.requests:
@@ -102,22 +172,20 @@ class MockReferenceAgent(ReferenceAgentBase):
     def plan(self) -> Message:
         if self.report:
             report, self.report = self.report, ""
-            return self.say(f"{report} {ANYTHING_ELSE}")
+            return self.say(self._then_anything_else(report))
         for r in self.requests:
             if r["state"] == "unknown":
                 r["state"] = "failed"
-                return self.say(
-                    f"Unfortunately I'm unable to update a task without its task id. {ANYTHING_ELSE}"
-                )
+                return self.say(self._then_anything_else(self.w("no_task_id")))
         open_requests = self.order_requests([r for r in self.requests if r["state"] == "open"])
         if not open_requests:
-            return self.say("How can I help you with your tasks today?")
+            return self.say(self.w("how_can_i_help"))
         r = open_requests[0]
         if r["kind"] == "update" and not r["task_id"]:
             return self._ask_task(r)
         if r["kind"] == "compliment":
             r["state"] = "done"
-            return self.say("You are doing a great job keeping your tasks in order!")
+            return self.say(self.w("compliment"))
         if r["kind"] == "transfer":
             r["state"] = "done"
             return self.call(
@@ -130,16 +198,16 @@ class MockReferenceAgent(ReferenceAgentBase):
             return self.propose(
                 "create_task",
                 args,
-                f"I will create a task titled '{r['title']}' for {r['user_id']}.",
+                self.w("propose_create", title=r["title"], user_id=r["user_id"]),
             )
         args = {"task_id": r["task_id"], "status": r["status"]}
         return self.propose(
-            "update_task_status", args, f"I will mark {r['task_id']} as {r['status']}."
+            "update_task_status",
+            args,
+            self.w("propose_update", task_id=r["task_id"], status=self.w(f"status_{r['status']}")),
         )
 
     def _ask_task(self, request: dict[str, Any]) -> Message:
         """The customer wants a task updated without naming it: ask for its id."""
         request["asked"] = True
-        return self.say(
-            f"Which task should I mark as {request['status']}? Please give me its task id."
-        )
+        return self.say(self.w("ask_task", status=self.w(f"status_{request['status']}")))

@@ -11,9 +11,11 @@ instructions are fulfilled (or refused). It never sees the agent's tool calls.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from evals.domains.tau2_mock.scripted.customer_phrases import PHRASES, scenario_zh
 from evals.domains.tau2_mock.scripted.vocab import (
     CANNOT,
     COMPLETED,
@@ -26,16 +28,16 @@ from evals.domains.tau2_mock.scripted.vocab import (
     asks_task_id,
 )
 from evals.engine.messages import Message, Role, Signal, ToolCall
-from evals.engine.persona import Persona
+from evals.engine.persona import Language, Persona
 from evals.engine.sandbox import ScriptedUserBase
-from evals.engine.sandbox.user import ABANDON
 from evals.engine.understanding.utterances import Act, ActKind, Reading
 
-WHAT_DO_YOU_NEED = "Sorry, what do you need from me?"
 _ASKS = (ActKind.ASK, ActKind.VERIFY, ActKind.CHOICE)
 
 
 class MockScriptedUser(ScriptedUserBase):
+    PHRASES = PHRASES
+
     def __init__(self, *, scenario: Any, persona: Persona, seed: int) -> None:
         self.told: list[str] = []
         super().__init__(scenario=scenario, persona=persona, seed=seed)
@@ -78,9 +80,7 @@ class MockScriptedUser(ScriptedUserBase):
             return Message.user(self.style(self.opening()))
         if self.closing:
             self.finished = True
-            return Message.user(
-                "I have done my part on my side too. That's all, thanks.", Signal.STOP
-            )
+            return Message.user(self.say("my_side_done"), Signal.STOP)
         if self.then:
             text, self.then = self.then, ""
             return Message.user(self.style(text))
@@ -93,7 +93,7 @@ class MockScriptedUser(ScriptedUserBase):
 
     def _identity(self) -> str:
         user_id = next((r["user_id"] for r in self.requests if r.get("user_id")), "")
-        return f"It's {user_id}." if user_id else "I don't know my user id."
+        return self.say("its_user_id", user_id=user_id) if user_id else self.say("no_user_id")
 
     def _open(self) -> list[int]:
         return list(range(self.index, len(self.requests)))
@@ -104,20 +104,34 @@ class MockScriptedUser(ScriptedUserBase):
     def _state(self, i: int) -> str:
         self.stated.add(i)
         if i >= len(self.requests):
-            return "That's all."
+            return self.say("that_is_all")
         r = self.requests[i]
         if r["kind"] == "create":
-            return f"Please create a new task called '{r['title']}' for {r['user_id']}."
+            return self.say("create", title=r["title"], user_id=r["user_id"])
         if r["kind"] == "update" and r["task_id"]:
-            return f"Please mark {r['task_id']} as {r['status']}."
+            return self.say("mark", task_id=r["task_id"], status=self._status(r["status"]))
         if r["kind"] == "update":
-            return f"I want to mark the task as {r['status']}. {r.get('about', '')}".strip()
+            return self.join(
+                self.say("mark_unnamed", status=self._status(r["status"])),
+                self._scenario_words(r.get("about", "")),
+            )
         if r["kind"] == "compliment":
-            return "Could you also give me a compliment?"
-        return str(r.get("text") or self.scenario.reason)
+            return self.say("compliment")
+        return self._scenario_words(str(r.get("text") or self.scenario.reason))
+
+    def _status(self, status: str) -> str:
+        return self.say(f"status_{status}")
+
+    def _scenario_words(self, text: str) -> str:
+        """What τ²'s scenario says in its own (English) words, in the customer's language:
+        each sentence the Chinese customer has words for in Chinese, the others quoted."""
+        if self.language is Language.EN or not text:
+            return text
+        sentences = [s for s in re.split(r"(?<=[.!?])\s+", text) if s]
+        return self.join(*(scenario_zh(s) or self.say("quoted", text=s) for s in sentences))
 
     def opening(self) -> str:
-        return f"Hello. {self._state(0)}"
+        return self.say("hello", request=self._state(0))
 
     def reply(self, agent_text: str) -> tuple[str, Signal]:
         reading = READER.read(agent_text)
@@ -127,7 +141,7 @@ class MockScriptedUser(ScriptedUserBase):
             return self._answer_proposal(focus, proposal, reading)
         if reading.has(ActKind.HANDOFF):
             self.finished = True
-            return "Okay, thank you.", Signal.STOP
+            return self.say("transfer_thanks"), Signal.STOP
         if proposal is not None:
             return self._answer_proposal(focus, proposal, reading)
         if any(reading.has(k) for k in _ASKS) or asks_task_id(agent_text):
@@ -137,7 +151,7 @@ class MockScriptedUser(ScriptedUserBase):
             return self._user_step(step)
         if focus is None:
             self.finished = True
-            return "That's all, thank you.", Signal.STOP
+            return self.say("all_thanks"), Signal.STOP
         if self._done(reading) or (focus["kind"] == "compliment" and PRAISE.search(agent_text)):
             return self._next()
         if reading.has(ActKind.REFUSE) or CANNOT.search(agent_text):
@@ -146,8 +160,8 @@ class MockScriptedUser(ScriptedUserBase):
         if any(reading.has(k) for k in (ActKind.NOT_FOUND, ActKind.GREETING, ActKind.CLOSING)):
             return self._restate("request")
         if self.asked("unclear"):
-            return self.pick(ABANDON[:3]), Signal.ABANDON
-        return WHAT_DO_YOU_NEED, Signal.NONE
+            return self.say("walk_away"), Signal.ABANDON
+        return self.say("what_do_you_need"), Signal.NONE
 
     # -- what the customer does with each kind of message -------------------------------------
 
@@ -163,12 +177,12 @@ class MockScriptedUser(ScriptedUserBase):
             return self._state(self.index), Signal.NONE
         self.finished = True
         if self.refused:
-            return "Okay. That's all, thanks anyway.", Signal.STOP
+            return self.say("all_thanks_anyway"), Signal.STOP
         if self.after:
             self.finished = False
             self.queue, self.after, self.closing = self.after, [], True
             return "", Signal.NONE
-        return "That's all, thank you.", Signal.STOP
+        return self.say("all_thanks"), Signal.STOP
 
     def _done(self, reading: Reading) -> bool:
         """The agent states that it did something (not that it will) and names no other task
@@ -185,17 +199,17 @@ class MockScriptedUser(ScriptedUserBase):
     ) -> tuple[str, Signal]:
         if focus is None:
             self.finished = True
-            return "No, thanks. That's all.", Signal.STOP
+            return self.say("no_thanks"), Signal.STOP
         verdict = _matches(focus, proposal, reading)
         if verdict is None:
             if self.asked("unclear"):
-                return self.pick(ABANDON[:3]), Signal.ABANDON
-            return WHAT_DO_YOU_NEED, Signal.NONE
+                return self.say("walk_away"), Signal.ABANDON
+            return self.say("what_do_you_need"), Signal.NONE
         if verdict:
-            return "Yes, please.", Signal.NONE
+            return self.say("yes_please"), Signal.NONE
         if self.asked("wrong"):
             return self.abandon()
-        return f"No, that's not what I asked for. {self._state(self.index)}", Signal.NONE
+        return self.say("not_asked", request=self._state(self.index)), Signal.NONE
 
     def _answer_asks(
         self, focus: dict[str, Any] | None, reading: Reading, text: str
@@ -216,24 +230,24 @@ class MockScriptedUser(ScriptedUserBase):
             answers.append(self._answer(focus or {}, slot))
         known = [a for a in answers if a]
         if not known:
-            return "Sorry, I don't know that.", Signal.NONE
-        return " ".join(known), Signal.NONE
+            return self.say("dont_know"), Signal.NONE
+        return self.join(*known), Signal.NONE
 
     def _answer(self, r: Mapping[str, Any], slot: str) -> str:
         if slot == "task_id":
             if r.get("task_id"):
-                return f"It's {r['task_id']}."
+                return self.say("its_task", task_id=r["task_id"])
             if len(set(self.told)) == 1:
-                return f"It's {self.told[0]}, the one you told me about."
-            return f"I don't know its id. {r.get('about', '')}".strip()
+                return self.say("told_task", task_id=self.told[0])
+            return self.join(self.say("no_task_id"), self._scenario_words(r.get("about", "")))
         if slot == "user_id":
             return self._identity()
         if slot == "title" and r.get("title"):
-            return f"The title is '{r['title']}'."
+            return self.say("title_is", title=r["title"])
         if slot == "description":
-            return "No description is needed."
+            return self.say("no_description")
         if slot in ("status", "option") and r.get("status"):
-            return f"Mark it as {r['status']}."
+            return self.say("mark_it", status=self._status(r["status"]))
         return ""
 
     def _user_step(self, step: Act) -> tuple[str, Signal]:
@@ -241,13 +255,13 @@ class MockScriptedUser(ScriptedUserBase):
         it do (check its notifications; dismiss one its scenario says to dismiss)."""
         if step.action == "check" and "notifications" in step.slots:
             self.queue = [["check_notifications", {}]]
-            self.then = "I've checked my notifications."
+            self.then = self.say("checked")
             return "", Signal.NONE
         if step.action in ("dismiss", "clear", "remove") and self.after:
             self.queue, self.after = self.after, []
-            self.then = "I've dismissed the notification."
+            self.then = self.say("dismissed")
             return "", Signal.NONE
-        return "Sorry, I can't do that.", Signal.NONE
+        return self.say("cannot"), Signal.NONE
 
 
 def _matches(r: Mapping[str, Any], proposal: Act, reading: Reading) -> bool | None:

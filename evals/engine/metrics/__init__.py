@@ -115,6 +115,7 @@ class _Contribution:
     questions: int
     not_judged: bool = False
     published: float | None = None
+    termination: str = ""
 
 
 @dataclass
@@ -137,6 +138,8 @@ class Aggregator:
     not_judged: int = 0
     published_sum: float = 0.0
     published_trials: int = 0
+    # How every trial ended (measured or excluded): termination reason -> trials.
+    terminations: Counter[str] = field(default_factory=Counter)
     by_key: dict[str, _Contribution] = field(default_factory=dict)
 
     def add(self, r: RecordLike) -> None:
@@ -154,6 +157,7 @@ class Aggregator:
             r.questions,
             not_judged,
             getattr(r, "published_reward", None),
+            str(getattr(r, "termination", "") or ""),
         )
         key = getattr(r, "key", None)
         if key is not None:
@@ -166,6 +170,10 @@ class Aggregator:
     def _apply(self, x: _Contribution, sign: int) -> None:
         cell = self.cells[x.cell]
         self.trials += sign
+        if x.termination:
+            self.terminations[x.termination] += sign
+            if self.terminations[x.termination] == 0:
+                del self.terminations[x.termination]
         if x.excluded:
             cell.infra += sign
             if x.simulator:
@@ -232,6 +240,10 @@ class Report:
     # evaluated trials that have one: shown beside ours, never part of it.
     published_mean_reward: float | None = None
     published_trials: int = 0
+    # How the trials ended, every trial counted (customer stop, agent end, hand-off, abandon,
+    # each limit, errors), most frequent first: beside the failure classes, it tells "180
+    # omissions" that were 180 trials cut off at the tool-error limit.
+    terminations: Mapping[str, int] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         def est(m: Mapping[int, Estimate]) -> dict[str, Any]:
@@ -263,6 +275,7 @@ class Report:
             "short_cells": {str(k): list(v) for k, v in self.short_cells.items()},
             "published_mean_reward": self.published_mean_reward,
             "published_trials": self.published_trials,
+            "terminations": dict(self.terminations),
         }
 
 
@@ -328,6 +341,7 @@ def summarise_cells(agg: Aggregator, ks: Sequence[int], *, seed: int = 0) -> Rep
             agg.published_sum / agg.published_trials if agg.published_trials else None
         ),
         published_trials=agg.published_trials,
+        terminations=dict(agg.terminations.most_common()),
     )
 
 
@@ -339,70 +353,5 @@ def summarise(records: Iterable[RecordLike], ks: Sequence[int], *, seed: int = 0
     return agg.report(ks, seed=seed)
 
 
-def _listed(names: Sequence[str], most: int = 5) -> str:
-    shown = ", ".join(names[:most])
-    return shown + (f" and {len(names) - most} more" if len(names) > most else "")
-
-
-def render_table(report: Report) -> str:
-    """The pass^k table as plain text (what the command prints): each figure over the
-    measured trials, and in parentheses the same with every excluded trial a failure."""
-
-    def fmt(e: Estimate | None, s: Estimate | None) -> str:
-        if e is None:
-            return "   -   "
-        strict = f" ({s.value:.3f})" if s is not None and abs(s.value - e.value) > 5e-4 else ""
-        return f"{e.value:.3f} [{e.low:.2f},{e.high:.2f}]{strict}"
-
-    rows: list[tuple[str, Mapping[int, Estimate], Mapping[int, Estimate]]] = [
-        ("all", report.pass_hat, report.pass_hat_strict)
-    ]
-    rows += [
-        (f"persona {p}", m, report.by_persona_strict.get(p, {}))
-        for p, m in report.by_persona.items()
-    ]
-    if len(report.by_domain) > 1:
-        rows += [
-            (f"domain {d}", m, report.by_domain_strict.get(d, {}))
-            for d, m in report.by_domain.items()
-        ]
-    width = max(len(name) for name, _, _ in rows) + 2
-    lines = [" " * width + "".join(f"{'pass^' + str(k):<32}" for k in report.ks)]
-    for name, m, strict in rows:
-        lines.append(
-            f"{name:<{width}}" + "".join(f"{fmt(m.get(k), strict.get(k)):<32}" for k in report.ks)
-        )
-    lines.append("pass@k: " + ", ".join(f"@{k}={e.value:.3f}" for k, e in report.pass_at.items()))
-    excluded = report.infrastructure_errors + report.simulator_errors + report.not_judged
-    lines.append(
-        f"trials {report.trials}, evaluated {report.evaluated}, mean reward "
-        f"{report.mean_reward:.3f}, infrastructure errors {report.infrastructure_errors}, "
-        f"simulator errors {report.simulator_errors}, not judged {report.not_judged}"
-    )
-    if excluded:
-        lines.append(f"(figures in parentheses count the {excluded} excluded trials as failures)")
-    if report.published_mean_reward is not None:
-        lines.append(
-            f"published benchmark's own reward (its definition, not part of ours): mean "
-            f"{report.published_mean_reward:.3f} over {report.published_trials} of "
-            f"{report.evaluated} evaluated trials"
-        )
-    if report.not_judged:
-        lines.append(
-            f"NOT JUDGED: {report.not_judged} trials passed every deterministic check but "
-            "depend on natural-language assertions and the run had no judge model"
-        )
-    k = max(report.ks)
-    short = report.short_cells.get(k, ())
-    if short:
-        lines.append(
-            f"NO VERDICT POSSIBLE at k={k}: {len(short)} cell(s) have fewer than {k} measured "
-            f"trials: {_listed(list(short))}"
-        )
-    if report.failures:
-        lines.append("failures: " + ", ".join(f"{k} {v}" for k, v in report.failures.items()))
-    lines.append(
-        f"per resolved task: {report.agent_turns_per_resolved:.1f} agent turns, "
-        f"{report.questions_per_resolved:.1f} questions"
-    )
-    return "\n".join(lines)
+# The plain-text table lives beside the figures (evals.engine.metrics.table).
+from evals.engine.metrics.table import render_table as render_table  # noqa: E402

@@ -1,0 +1,132 @@
+"""What a scripted customer says, in each language it writes (`Persona.language`).
+
+A phrase is one sentence (a `str`, said as it is) or alternatives (a `tuple`, one picked with
+the customer's seeded random generator, so trials of one task differ). Templates take named
+values (`{right}`, `{request}`...) that the customer fills in with what it knows; ids, emails,
+names and amounts go in as they are, whatever the language.
+
+`BASE` holds what every customer says the same way whatever its domain (persona styling,
+walking away, identity worries, corrections, a plain yes); a domain adds its own keys with
+`phrasebook(BASE, {...})`. Every language holds the same keys, and every alternative of a key
+takes the same values (a test holds every phrasebook to this).
+
+English and Chinese join sentences differently: `join` puts a space between English sentences
+and none between Chinese ones.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from evals.engine.persona import Language
+
+Phrase = str | tuple[str, ...]
+Phrasebook = Mapping[Language, Mapping[str, Phrase]]
+
+EN, ZH = Language.EN, Language.ZH_HANS
+
+BASE: Phrasebook = {
+    EN: {
+        "emotion:anger": (
+            "This is ridiculous.",
+            "I'm really angry about this.",
+            "Honestly, this is unacceptable.",
+        ),
+        "emotion:frustration": ("Ugh.", "This is so frustrating.", "Come on."),
+        "emotion:anxiety": (
+            "I'm really worried about this.",
+            "Sorry, I'm a bit stressed.",
+            "I'm nervous about my money.",
+        ),
+        "emotion:sadness": ("It's been a rough week.", "I'm a bit down about this.", "Sigh."),
+        "emotion:distrust": (
+            "I hope you'll actually fix this.",
+            "Last time nobody helped me.",
+            "I'm skeptical of this process.",
+        ),
+        # Walking away when patience runs out, and when asked the same thing once too often.
+        "walk_away": (
+            "Forget it, I'll go somewhere else.",
+            "This is taking too long. Bye.",
+            "I don't have time for this. Goodbye.",
+        ),
+        "fed_up": "You already asked me that. I'm done.",
+        "reassurance": (
+            "Are you sure this will work? I really need my money back.",
+            "Sorry, just to be sure: this will definitely be sorted, right?",
+            "Will this really go through? I'm worried.",
+        ),
+        "urgent": "I need this done quickly.",
+        "polite_thanks": "Thank you!",
+        "why_identity": ("Why do you need my personal details?", "Why do you need that?"),
+        "my_mistake": "Sorry, my mistake: it's {right}, not {wrong}.",
+        "transfer_thanks": "Okay, thank you.",
+        "blurt": "{request} oh and {text}",
+        "vague_opening": ("hi. I have a problem", "hello?? need help"),
+        "then": " Then ",
+        "also": " Also, ",
+        "affirm": (
+            "Yes, please go ahead.",
+            "Yes.",
+            "Yep, that's right.",
+            "Confirm.",
+            "Sure, do it.",
+            "Okay, go ahead.",
+            "Yes please.",
+        ),
+    },
+    ZH: {
+        "emotion:anger": ("这太离谱了。", "我真的很生气。", "说实话，这让人没法接受。"),
+        "emotion:frustration": ("唉。", "真让人心烦。", "拜托。"),
+        "emotion:anxiety": ("我真的很担心。", "不好意思，我有点紧张。", "我很担心我的钱。"),
+        "emotion:sadness": ("这周过得很糟。", "这事让我有点难过。", "唉，算了。"),
+        "emotion:distrust": (
+            "希望你们这次真能解决。",
+            "上次根本没人帮我。",
+            "我对这个流程不太放心。",
+        ),
+        "walk_away": (
+            "算了，我去别家吧。",
+            "太慢了，再见。",
+            "我没时间耗在这上面，再见。",
+        ),
+        "fed_up": "这个你已经问过我了，我不弄了。",
+        "reassurance": (
+            "你确定这样能行吗？我真的需要拿回我的钱。",
+            "不好意思，我再确认一下：这肯定能处理好，对吧？",
+            "这真的能办成吗？我很担心。",
+        ),
+        "urgent": "我急着要处理好。",
+        "polite_thanks": "谢谢！",
+        "why_identity": ("为什么需要我的个人信息？", "为什么要这个？"),
+        "my_mistake": "不好意思，我说错了：是 {right}，不是 {wrong}。",
+        "transfer_thanks": "好的，谢谢。",
+        "blurt": "{request}哦对了，{text}",
+        "vague_opening": ("你好。我遇到个问题", "在吗？？需要帮忙"),
+        "then": "然后，",
+        "also": "另外，",
+        "affirm": ("是的，请继续。", "确认。", "好的，可以。"),
+    },
+}
+
+
+def phrasebook(*books: Phrasebook) -> dict[Language, dict[str, Phrase]]:
+    """The books merged, later keys over earlier ones, language by language."""
+    out: dict[Language, dict[str, Phrase]] = {}
+    for book in books:
+        for language, phrases in book.items():
+            out.setdefault(language, {}).update(phrases)
+    return out
+
+
+def join(language: Language, *sentences: str) -> str:
+    """Sentences one after the other, as this language writes them: English with a space
+    between them, Chinese without one — except after Latin text (an id, an email), which a
+    Chinese writer keeps apart from the characters that follow with a space."""
+    parts = [s for s in sentences if s]
+    if language is not Language.ZH_HANS:
+        return " ".join(parts)
+    out = ""
+    for part in parts:
+        out += " " + part if out and out[-1].isascii() and out[-1].isalnum() else part
+    return out
