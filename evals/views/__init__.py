@@ -9,7 +9,7 @@ from evals.views.reports import (
     run_selftest,
     run_start,
 )
-from evals.views.trials import run_rerun_errors, trial_detail, trial_ticket
+from evals.views.trials import run_rerun_errors, trial_cell, trial_detail, trial_ticket
 
 __all__ = [
     "compare",
@@ -20,6 +20,7 @@ __all__ = [
     "run_resume",
     "run_selftest",
     "run_start",
+    "trial_cell",
     "trial_detail",
     "trial_ticket",
 ]

@@ -168,6 +168,33 @@ def trial_detail(request: HttpRequest, run_id: int, trial_id: int) -> HttpRespon
     )
 
 
+@require_GET
+def trial_cell(request: HttpRequest, run_id: int, trial_id: int) -> HttpResponse:
+    """The same task and persona in every trial of its cell, side by side: where one
+    repetition passed and another failed, what the agent did differently."""
+    _require_view(request)
+    try:
+        trial = selectors.trial_get(run_id=run_id, trial_id=trial_id)
+    except DomainError as exc:
+        raise Http404 from exc
+    columns = []
+    for sibling in selectors.trial_cell_siblings(trial=trial):
+        _, turns = _turns(sibling.trajectory or {})
+        columns.append(
+            {
+                "trial": sibling,
+                "turns": turns,
+                "current": sibling.pk == trial.pk,
+                "error_kind": _error_kind(sibling),
+            }
+        )
+    return render(
+        request,
+        "evals/trial_cell.html",
+        {"trial": trial, "run": trial.run, "columns": columns},
+    )
+
+
 def _require_view(request: HttpRequest) -> None:
     if not access.can_view_runs(request.user):
         raise Http404

@@ -156,3 +156,43 @@ def test_an_error_trial_says_what_failed_and_offers_a_rerun_that_judges_the_run_
     assert AuditEvent.objects.filter(action="evals.run.rerun_errors").count() == 1
     page.goto(f"/evals/{run.pk}/trials/{trial.pk}/")
     assert page.inner_text("[data-testid=outcome]") == "Pass"
+
+
+@pytest.mark.parametrize("width", [1400, 390])
+def test_the_same_task_in_every_trial_of_its_cell_side_by_side(
+    logged_in_page: Any, rita: Any, width: int, tmp_path: Path
+) -> None:
+    run = _run(
+        rita,
+        trials=3,
+        agent={"model": "sandbox/fault:skip_confirmation"},
+        guard_mode="observe",
+    )
+    trial = TrialResult.objects.filter(run=run, outcome=TrialOutcome.FAIL).order_by("id").last()
+    assert trial is not None
+    cell = TrialResult.objects.filter(
+        run=run, domain=trial.domain, task_id=trial.task_id, persona=trial.persona
+    ).order_by("trial")
+    page = logged_in_page(rita)
+    page.set_viewport_size({"width": width, "height": 900})
+    page.goto(f"/evals/{run.pk}/trials/{trial.pk}/")
+    page.click("[data-testid=cell-link]")
+    page.wait_for_url(f"**/trials/{trial.pk}/cell/")
+
+    columns = page.locator("[data-testid=cell-trial]")
+    assert columns.count() == cell.count() == 3
+    for i, row in enumerate(cell):
+        column = columns.nth(i)
+        assert column.get_attribute("data-outcome") == row.outcome
+        assert f"Trial {row.trial}" in column.locator("h2").inner_text()
+    current = page.locator(".cell-current")
+    assert current.count() == 1 and f"Trial {trial.trial}" in current.inner_text()
+    # Tool calls are collapsed: names and guard badges show, arguments open on a click.
+    first_call = columns.first.locator("details.toolcall").first
+    assert first_call.get_attribute("open") is None
+    first_call.locator("summary").click()
+    assert first_call.locator("pre.toolargs").is_visible()
+    _fits_the_window(page)
+    _shot(page, tmp_path, f"trial-cell-{width}")
+    if os.environ.get("E2E_SCREENSHOTS"):
+        page.screenshot(path=f"{os.environ['E2E_SCREENSHOTS']}/trial-cell-{width}-top.png")
