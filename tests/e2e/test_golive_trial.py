@@ -196,3 +196,52 @@ def test_the_same_task_in_every_trial_of_its_cell_side_by_side(
     _shot(page, tmp_path, f"trial-cell-{width}")
     if os.environ.get("E2E_SCREENSHOTS"):
         page.screenshot(path=f"{os.environ['E2E_SCREENSHOTS']}/trial-cell-{width}-top.png")
+
+
+@pytest.mark.parametrize("width", [1400, 390])
+def test_find_in_the_transcript_marks_the_messages_and_opens_the_tool_call_holding_it(
+    logged_in_page: Any, rita: Any, width: int, tmp_path: Path
+) -> None:
+    run = _run(rita, agent={"model": "sandbox/fault:skip_confirmation"}, guard_mode="observe")
+    trial = TrialResult.objects.filter(run=run, outcome=TrialOutcome.FAIL).order_by("id").first()
+    assert trial is not None and trial.trajectory is not None
+    messages = trial.trajectory["messages"]
+    results = {m.get("tool_call_id"): m.get("content", "") for m in messages if m["role"] == "tool"}
+    # A word that only a tool's result holds: the customer id the first lookup answers.
+    first_result = next(iter(results.values()))
+    query = first_result.split('"')[3]
+    shown = [m for m in messages if m["role"] in ("user", "assistant")]
+
+    def holds(m: dict[str, Any]) -> bool:
+        calls = m.get("tool_calls", [])
+        text = m.get("content", "") + "".join(
+            c["name"] + c["arguments"] + results.get(c["id"], "") for c in calls
+        )
+        return query.lower() in text.lower()
+
+    expected = sum(1 for m in shown if holds(m))
+    assert 0 < expected < len(shown)
+    page = logged_in_page(rita)
+    page.set_viewport_size({"width": width, "height": 900})
+    page.goto(f"/evals/{run.pk}/trials/{trial.pk}/")
+    page.click("[data-testid=toggle-calls]")  # collapse every tool call
+    assert page.locator("details.toolcall[open]").count() == 0
+
+    page.fill("[data-testid=find]", query)
+    assert page.inner_text("[data-testid=find-status]") == f"match 1 of {expected} messages"
+    assert page.locator("li.msg.find-hit").count() == expected
+    assert page.locator("li.msg.find-dim").count() == len(shown) - expected
+    current = page.locator("li.msg.find-current")
+    assert current.count() == 1
+    assert current.locator("details.toolcall[open]").count() >= 1  # opened to show the hit
+    page.press("[data-testid=find]", "Enter")
+    if expected > 1:
+        assert page.inner_text("[data-testid=find-status]") == f"match 2 of {expected} messages"
+    _fits_the_window(page)
+    _shot(page, tmp_path, f"trial-find-{width}")
+    if os.environ.get("E2E_SCREENSHOTS"):
+        page.screenshot(path=f"{os.environ['E2E_SCREENSHOTS']}/trial-find-{width}-top.png")
+    page.fill("[data-testid=find]", "no such words anywhere")
+    assert page.inner_text("[data-testid=find-status]") == "no message contains it"
+    page.fill("[data-testid=find]", "")
+    assert page.locator("li.msg.find-dim").count() == 0
