@@ -95,6 +95,19 @@ def test_a_failing_trial_opens_on_its_verdict_and_fits_the_window(
     heading = page.locator("[data-testid=policy] .markdown h1").first
     assert heading.is_visible() and "policy" in heading.inner_text().lower()
     assert page.locator("[data-testid=policy] .markdown li").count() >= 3
+    # The customer: persona traits and the scenario, collapsed like the policy.
+    assert page.get_attribute("details[data-testid=customer]", "open") is None
+    page.click("[data-testid=customer] summary")
+    assert "impatience" in page.inner_text("[data-testid=persona]")
+    from evals.domains import get_domain
+
+    scenario = get_domain(trial.domain).task(trial.task_id).scenario
+    assert scenario.reason in page.inner_text("[data-testid=scenario]")
+    # Seconds for every turn the orchestrator timed, tokens and cost per role.
+    assert trial.trajectory is not None
+    timed = len(trial.trajectory["timings"])
+    assert timed > 0 and page.locator("[data-testid=timings] tbody tr").count() == timed
+    assert page.locator("[data-testid=trial-usage] tbody tr").count() == 2
     _fits_the_window(page)
     _shot(page, tmp_path, f"trial-failing-policy-open-{width}")
 
