@@ -1,5 +1,6 @@
 """The go-live pages (server-rendered, SVG charts from evals.charts)."""
 
+from evals.views.lists import run_trial_list
 from evals.views.reports import (
     compare,
     run_detail,
@@ -20,6 +21,7 @@ __all__ = [
     "run_resume",
     "run_selftest",
     "run_start",
+    "run_trial_list",
     "trial_cell",
     "trial_detail",
     "trial_ticket",

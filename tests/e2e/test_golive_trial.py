@@ -258,3 +258,49 @@ def test_find_in_the_transcript_marks_the_messages_and_opens_the_tool_call_holdi
     assert page.inner_text("[data-testid=find-status]") == "no message contains it"
     page.fill("[data-testid=find]", "")
     assert page.locator("li.msg.find-dim").count() == 0
+
+
+@pytest.mark.parametrize("width", [1400, 390])
+def test_a_failure_class_and_a_cell_open_the_trials_behind_them_and_transcripts_are_searched(
+    logged_in_page: Any, rita: Any, width: int, tmp_path: Path
+) -> None:
+    run = _run(rita, agent={"model": "sandbox/fault:skip_confirmation"}, guard_mode="observe")
+    page = logged_in_page(rita)
+    page.set_viewport_size({"width": width, "height": 900})
+    page.goto(f"/evals/{run.pk}/")
+    page.click("[data-testid=failure-links] a >> nth=0")
+    page.wait_for_url(f"**/evals/{run.pk}/trials/?failure=*")
+    failure = page.input_value("#f-failure")
+    expected = TrialResult.objects.filter(run=run, failure_class=failure).count()
+    assert expected > 0
+    assert page.locator("[data-testid=trial-list] tbody tr").count() == expected
+    _fits_the_window(page)
+    _shot(page, tmp_path, f"trial-list-failure-{width}")
+
+    page.goto(f"/evals/{run.pk}/")
+    page.click("[data-testid=heatmap-links] a >> nth=0")
+    domain, persona = page.input_value("#f-domain"), page.input_value("#f-persona")
+    in_cell = TrialResult.objects.filter(run=run, domain=domain, persona=persona)
+    assert page.locator("[data-testid=trial-list] tbody tr").count() == in_cell.count() > 0
+
+    # A search over the transcripts: a customer's email is in the trials of their tasks only.
+    trial = in_cell.order_by("id").first()
+    assert trial is not None and trial.trajectory is not None
+    email = next(
+        word.strip(".,")
+        for m in trial.trajectory["messages"]
+        if m["role"] == "user"
+        for word in m.get("content", "").split()
+        if "@" in word
+    )
+    holding = [t.pk for t in TrialResult.objects.filter(run=run) if email in str(t.trajectory)]
+    page.goto(f"/evals/{run.pk}/trials/")
+    page.fill("[data-testid=transcript-search]", email)
+    page.click("[data-testid=trial-filters] button[type=submit]")
+    page.wait_for_url("**q=*")
+    links = page.locator("[data-testid=trial-list] tbody tr a")
+    assert links.count() == len(holding) < TrialResult.objects.filter(run=run).count()
+    hrefs = {links.nth(i).get_attribute("href") for i in range(links.count())}
+    assert hrefs == {f"/evals/{run.pk}/trials/{pk}/" for pk in holding}
+    _fits_the_window(page)
+    _shot(page, tmp_path, f"trial-list-search-{width}")
