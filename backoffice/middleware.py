@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from django.conf import settings
 from django.db import DataError
-from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, HttpResponseNotAllowed
 from django.utils.translation import gettext as _
 
 from backoffice import request_context
@@ -46,6 +46,8 @@ class RequestContextMiddleware:
         return response
 
 
+_REFUSED_METHODS = frozenset({"TRACE", "CONNECT"})
+_ALLOWED_METHODS = ["GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELETE"]
 _FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
 
 
@@ -78,6 +80,10 @@ class BadInputMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
+        if request.method in _REFUSED_METHODS:
+            # No view answers TRACE or CONNECT; say so (405) before any permission check
+            # answers 403 and suggests that someone else might be allowed.
+            return HttpResponseNotAllowed(_ALLOWED_METHODS)
         if _has_nul(request):
             return self._bad(request, _("The request contains a NUL character."))
         return self.get_response(request)
@@ -93,3 +99,19 @@ class BadInputMiddleware:
         if is_api(request):
             return json_error(400, "bad_request", message)
         return HttpResponseBadRequest(message, content_type="text/plain; charset=utf-8")
+
+
+class ContentSecurityPolicyMiddleware:
+    """Send CONTENT_SECURITY_POLICY on every response that has none yet: scripts only from
+    this site (no inline script, no eval), nothing framed, forms posting only here. Inline
+    styles stay allowed (htmx's indicator style, SVG attributes); scripts are what matter."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+        self.policy = str(getattr(settings, "CONTENT_SECURITY_POLICY", ""))
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if self.policy and "Content-Security-Policy" not in response:
+            response["Content-Security-Policy"] = self.policy
+        return response

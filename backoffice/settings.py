@@ -78,6 +78,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "backoffice.middleware.RequestContextMiddleware",
     "backoffice.middleware.BadInputMiddleware",
+    "backoffice.middleware.ContentSecurityPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # The language cookie, then Accept-Language; OperatorLanguageMiddleware (after
     # authentication) then applies the language the operator chose, wherever they log in.
@@ -107,6 +108,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "backoffice.context.navigation",
+                "tickets.context.notifications",
             ],
         },
     }
@@ -157,7 +159,21 @@ CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 SESSION_COOKIE_SAMESITE = "Lax"
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
+# HTTPS redirect and HSTS are the deployment's choice (often the TLS proxy's job); off unless
+# set, so `check --deploy` warns until a deployment decides (docs/deployment.md).
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT")
+SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "0"))
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS")
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD")
 SECURE_REFERRER_POLICY = "same-origin"
+# Scripts only from this site (no inline script, no eval): the UI's behaviour is in
+# backoffice/static/js/app.js and htmx; the API docs load Swagger's script from /api/docs/.
+CONTENT_SECURITY_POLICY = os.environ.get(
+    "CONTENT_SECURITY_POLICY",
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+    "img-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; "
+    "form-action 'self'",
+)
 
 # Every string a person reads goes through gettext; the catalogues live in locale/ and are
 # compiled from the .po files by `make messages-compile` (pure Python, no gettext tools).
@@ -205,6 +221,22 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # this is set: a fresh PostgreSQL backend (fork, auth, cold catalog caches) per task cost more
 # than an offline go-live trial itself (bench/golive.py). Reuse it for this many tasks.
 CELERY_DB_REUSE_MAX = int(os.environ.get("CELERY_DB_REUSE_MAX", "1000"))
+# Every task's hard time limit (the worker kills it past this; the soft limit a minute earlier
+# lets it clean up). Go-live trials end on their suite's `limits.wall_time_s` (300 s by
+# default) well before it: keep this above the longest wall time your suites set.
+CELERY_TASK_TIME_LIMIT = int(os.environ.get("CELERY_TASK_TIME_LIMIT", "600"))
+CELERY_TASK_SOFT_TIME_LIMIT = max(1, CELERY_TASK_TIME_LIMIT - 60)
+# The longest a task retries after (refund_execute backs off to at most 300 s; a worker holds
+# a message with a countdown unacknowledged until it runs).
+CELERY_LONGEST_RETRY_COUNTDOWN = 300
+# Redis and SQS redeliver a message that was not acknowledged within the visibility timeout:
+# that is how a task of a worker killed with `kill -9` runs again (tasks are acknowledged
+# late). Their default is one hour, which stalled a go-live run for an hour; derived here
+# from the longest a message may legitimately stay unacknowledged (its countdown, then its
+# run up to the hard limit), plus a margin, so no running task is ever delivered twice.
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": CELERY_LONGEST_RETRY_COUNTDOWN + CELERY_TASK_TIME_LIMIT + 60
+}
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
@@ -254,7 +286,7 @@ REST_FRAMEWORK = {
         "identity.authentication.VerifiedSessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "backoffice.schema.AutoSchema",
     "EXCEPTION_HANDLER": "backoffice.errors.api_exception_handler",
     # JSON with a depth limit and no NUL characters; forms and uploads as DRF's defaults.
     "DEFAULT_PARSER_CLASSES": [
@@ -277,6 +309,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "SERVE_PERMISSIONS": ["rest_framework.permissions.IsAuthenticated"],
+    # Two `status` fields with different choices: named, not hashed (StatusAe0Enum).
+    "ENUM_NAME_OVERRIDES": {
+        "TicketStatusEnum": "tickets.models.Status",
+        "RunStatusEnum": "evals.models.RunStatus",
+    },
 }
 
 # Identity

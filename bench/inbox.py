@@ -11,7 +11,9 @@ token authentication, serializers; no network):
     GET /api/v1/tickets?view=queues pages 1 and 2 (an agent: visibility via queue
     membership), each p50/p95 over --requests calls;
   - GET /api/v1/tickets/<id> for random tickets (10 messages and 2 events each), p50/p95;
-  - GET /api/v1/tickets?q=... full-text search (subjects and messages), p50/p95;
+  - GET /api/v1/tickets?q=... full-text search (subjects, customers and messages): words,
+    a number, a customer's name, Chinese substrings, p50/p95 (--search-only: only the
+    last four);
   - POST /api/v1/escalations, sequential and from --processes clients at once, each with
     its own Idempotency-Key: created/s, CPU ms and SQL statements per escalation. The
     assignment e-mail task is deferred as a real broker would defer it (eager Celery would
@@ -36,6 +38,7 @@ import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -100,6 +103,37 @@ def summary(wall: list[float], cpu: list[float]) -> dict[str, float]:
     }
 
 
+# Customers' names (100 x 100 pairs, so a full name is shared by 1 customer in 10,000) and
+# the Chinese that customers write: one message in 20 holds one of these phrases, and the
+# first message of one ticket in 1,000 says its refund has not arrived.
+FIRST_NAMES = [
+    f"{a}{b}"
+    for a in ("Al", "Be", "Ca", "Da", "El", "Fa", "Gi", "Ha", "Io", "Ju")
+    for b in ("na", "ro", "lis", "mon", "ther", "vin", "dra", "ko", "sef", "ria")
+]
+LAST_NAMES = [
+    f"{a}{b}"
+    for a in ("Lind", "Mor", "Hart", "Quin", "Rosen", "Sato", "Wen", "Bauer", "Costa", "Novak")
+    for b in ("berg", "ley", "well", "ton", "feld", "mann", "sen", "ford", "ez", "ski")
+]
+CHINESE = [
+    "包裹还没有送到",
+    "请尽快处理我的订单",
+    "发票抬头写错了",
+    "优惠券不能使用",
+    "会员续费失败",
+]
+
+
+def _body(rng: random.Random, words: list[str], ticket_id: int, k: int) -> str:
+    body = " ".join(rng.choice(words) for _ in range(25))
+    if k == 0 and ticket_id % 1000 == 0:
+        return f"退款没有到账 订单 W{ticket_id} {body}"
+    if rng.randrange(20) == 0:
+        return f"{body} {rng.choice(CHINESE)}"
+    return body
+
+
 def seed(n_tickets: int, per_ticket: int) -> dict[str, Any]:
     from django.db import connection, transaction
     from django.utils import timezone
@@ -148,7 +182,11 @@ def seed(n_tickets: int, per_ticket: int) -> dict[str, Any]:
     tags = Tag.objects.bulk_create([Tag(name=f"tag-{i}") for i in range(50)])
     customers = Customer.objects.bulk_create(
         [
-            Customer(name=f"Customer {i}", email=f"c{i}@example.test", external_id=f"ext-{i}")
+            Customer(
+                name=f"{FIRST_NAMES[i % len(FIRST_NAMES)]} {LAST_NAMES[i // len(FIRST_NAMES) % len(LAST_NAMES)]}",
+                email=f"c{i}@example.test",
+                external_id=f"ext-{i}",
+            )
             for i in range(max(1, n_tickets // 5))
         ],
         batch_size=5000,
@@ -252,7 +290,7 @@ def seed(n_tickets: int, per_ticket: int) -> dict[str, Any]:
                         if kinds[k % 10] in (MessageKind.PUBLIC_REPLY, MessageKind.INTERNAL_NOTE)
                         else None,
                         author_label="" if t.assignee_id else "Customer",
-                        body=" ".join(rng.choice(words) for _ in range(25)),
+                        body=_body(rng, words, t.pk, k),
                         created_at=t.created_at + dt.timedelta(minutes=k),
                     )
                     for t in tickets
@@ -467,7 +505,29 @@ def bench_latency(supervisor: Any, agent_client: Any, ids: list[int], n: int) ->
     results["search_common_word_page1"] = timed(
         supervisor, "/api/v1/tickets?view=all&q=voucher", max(5, n // 20), warmup=1
     )
+    results.update(bench_search_kinds(supervisor, n))
     return results
+
+
+def bench_search_kinds(supervisor: Any, n: int) -> dict[str, Any]:
+    """What operators type (issue 15): a number (a ticket id and a word of one subject), a
+    customer's full name, a Chinese substring in one ticket in 1,000 and one in about one
+    ticket in ten; first page with its count, as a supervisor (every ticket)."""
+    name = f"{FIRST_NAMES[7]} {LAST_NAMES[3]}"
+    return {
+        "search_number_page1": timed(
+            supervisor, "/api/v1/tickets?view=all&q=12345", max(20, n // 2), warmup=2
+        ),
+        "search_customer_name_page1": timed(
+            supervisor, f"/api/v1/tickets?view=all&q={quote(name)}", max(20, n // 2), warmup=2
+        ),
+        "search_chinese_rare_page1": timed(
+            supervisor, f"/api/v1/tickets?view=all&q={quote('没有到账')}", max(20, n // 2), warmup=2
+        ),
+        "search_chinese_common_page1": timed(
+            supervisor, f"/api/v1/tickets?view=all&q={quote('送到')}", max(20, n // 2), warmup=2
+        ),
+    }
 
 
 def main() -> None:
@@ -491,6 +551,11 @@ def main() -> None:
     parser.add_argument("--processes", type=int, default=4, help="concurrent escalation clients")
     parser.add_argument(
         "--escalations-only", action="store_true", help="skip the list/detail/search figures"
+    )
+    parser.add_argument(
+        "--search-only",
+        action="store_true",
+        help="only the search figures of what operators type (number, name, Chinese)",
     )
     args = parser.parse_args()
     backend = configure(args)
@@ -534,6 +599,10 @@ def main() -> None:
     ids = list(Ticket.objects.values_list("pk", flat=True))
     log(f"{backend}: measuring")
     results: dict[str, Any] = {"backend": backend, "seed": seeded}
+    if args.search_only:
+        results.update(bench_search_kinds(supervisor, args.requests))
+        print(json.dumps(results, indent=2))
+        return
     if not args.escalations_only:
         results.update(bench_latency(supervisor, agent_client, ids, args.requests))
     log(f"{backend}: escalations")

@@ -16,7 +16,7 @@ class IdentityConfig(AppConfig):
         from django.contrib.auth.signals import user_logged_in, user_logged_out
 
         from backoffice import dashboard
-        from identity import panels, signals
+        from identity import panels, schema, signals  # noqa: F401 - schema registers itself
 
         # post_migrate is sent once per app, and auth creates each app's permissions in its
         # own handler; syncing on the last app's signal means every permission exists.

@@ -137,7 +137,7 @@ class RefundPreviewApi(APIView):
         allowed(human=access.can_request_refund, scope="refunds:preview"),
     ]
 
-    @extend_schema(request=s.RefundPreviewIn)
+    @extend_schema(request=s.RefundPreviewIn, responses=s.RefundPreviewOut)
     def post(self, request: Request) -> Response:
         data = s.RefundPreviewIn(data=request.data)
         data.is_valid(raise_exception=True)

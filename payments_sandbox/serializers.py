@@ -194,6 +194,26 @@ def refund_representation(refund: Refund) -> dict[str, Any]:
     }
 
 
+class _ViolationOut(serializers.Serializer):
+    code = serializers.CharField()
+    message = serializers.CharField()
+
+
+class RefundPreviewOut(serializers.Serializer):
+    """The shape `preview_out` answers (for the API schema; amounts are decimal strings)."""
+
+    allowed = serializers.BooleanField()
+    payment_id = serializers.IntegerField()
+    amount = serializers.CharField()
+    currency = serializers.CharField()
+    violations = _ViolationOut(many=True)
+    predicted_outcome = serializers.CharField(allow_null=True)
+    prediction_note = serializers.CharField()
+    refundable_before = serializers.CharField(allow_null=True)
+    refundable_after = serializers.CharField(allow_null=True)
+    refunded_after = serializers.CharField(allow_null=True)
+
+
 def preview_out(preview: RefundPreview) -> dict[str, Any]:
     def text(money: Money | None) -> str | None:
         return None if money is None else money.to_decimal_string()

@@ -1,4 +1,7 @@
+from typing import Any
+
 from django.apps import AppConfig
+from django.db.backends.signals import connection_created
 
 SCOPES = {
     "escalations:create": "Escalate a conversation to a human operator (POST /api/v1/escalations)",
@@ -19,3 +22,14 @@ class TicketsConfig(AppConfig):
         for name, description in SCOPES.items():
             scopes.register(name, description)
         dashboard.register("tickets.inbox", inbox_panel)
+        connection_created.connect(_register_sqlite_functions, dispatch_uid="tickets.search")
+
+
+def _register_sqlite_functions(sender: Any, connection: Any, **kwargs: Any) -> None:
+    """SQLite's search triggers (migration 0009) call tickets_cjk_bigrams() in Python."""
+    if connection.vendor == "sqlite":
+        from tickets.search import cjk_bigrams
+
+        connection.connection.create_function(
+            "tickets_cjk_bigrams", 1, cjk_bigrams, deterministic=True
+        )

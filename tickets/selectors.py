@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-import re
 from typing import Any
 
 from django.db import connection
@@ -17,6 +16,7 @@ from django.utils.translation import gettext
 from backoffice.errors import Forbidden
 from identity.models import Operator, OperatorKind
 from tickets import access
+from tickets import search as ticket_search
 from tickets.models import (
     ACTIVE_STATUSES,
     Message,
@@ -40,6 +40,8 @@ VIEWS: dict[str, str] = {
     "breaching": "Breaching SLA",
     "all": "All",
 }
+# Not a tab: what a search covers — every ticket the operator may see, whatever its status.
+SEARCH_VIEW = "search"
 SORTS: dict[str, tuple[str, ...]] = {
     "newest": ("-created_at", "-id"),
     "oldest": ("created_at", "id"),
@@ -82,8 +84,6 @@ LIST_FIELDS = (
     "customer__external_id",
     "escalation__category",
 )
-_TICKET_NUMBER = re.compile(r"^#?(\d{1,12})$")
-_WORD = re.compile(r"\w+")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -102,19 +102,13 @@ def views_for(operator: Operator) -> dict[str, str]:
     return {key: label for key, label in VIEWS.items() if key != "all"}
 
 
-def _fts5_query(search: str) -> str:
-    """The words of `search` as an FTS5 query: each a quoted phrase (so no character the
-    operator types is FTS5 syntax), all required — as PostgreSQL's websearch_to_tsquery
-    treats plain words."""
-    return " ".join(f'"{word}"' for word in _WORD.findall(search.lower()))
-
-
-# Ticket ids whose search document — the subject and every message, one per ticket, kept by
-# the triggers of migration 0008 — holds every word. The SQL is constant; the operator's
-# words are bound parameters. OFFSET 0 keeps PostgreSQL from folding the match into the
-# page query: folded, it guessed 0.5% of tickets match any search and walked the inbox
-# order probing each ticket's document (92 ms for a word in one ticket at 100k tickets);
-# apart, the matches are found first, from the index, and joined (1 ms).
+# Ticket ids whose search document — subject, customer name and e-mail, every message and
+# the pairs of CJK characters of all that, one per ticket, kept by the triggers of migrations
+# 0008 and 0009 — holds every word. The SQL is constant; the operator's words are bound
+# parameters. OFFSET 0 keeps PostgreSQL from folding the match into the page query: folded,
+# it guessed 0.5% of tickets match any search and walked the inbox order probing each
+# ticket's document (92 ms for a word in one ticket at 100k tickets); apart, the matches are
+# found first, from the index, and joined (1 ms).
 _SEARCH_IDS = {
     "postgresql": "SELECT ticket_id FROM tickets_ticketsearch "
     "WHERE document @@ websearch_to_tsquery('english', %s) OFFSET 0",
@@ -123,22 +117,23 @@ _SEARCH_IDS = {
 
 
 def _search_filter(search: str) -> Q:
-    """Every word in the ticket: its subject or any message (reply, note, customer, AI
-    agent), each word anywhere in it; "#123" finds the ticket by number. Both backends
-    search one indexed document per ticket, stemmed the same way (English): PostgreSQL a GIN
-    tsvector index, SQLite an FTS5 table (migration 0008). Visibility is the caller's filter,
-    applied to the same rows."""
+    """Every word in the ticket — its subject, its customer's name or e-mail, any message
+    (reply, note, customer, AI agent) — each anywhere in it; order and reference numbers,
+    card digits and any other number as words; Chinese (and other CJK) text by any two or
+    more consecutive characters (tickets.search). A search that is only a number ("17",
+    "#17") also finds ticket 17. Both backends search one indexed document per ticket,
+    stemmed the same way (English): PostgreSQL a GIN tsvector index, SQLite an FTS5 table.
+    Visibility is the caller's filter, applied to the same rows."""
     search = search.strip()
-    number = _TICKET_NUMBER.match(search)
-    if number:
-        return Q(pk=int(number.group(1)))
+    number = ticket_search.number_in(search)
     if connection.vendor == "postgresql":
-        terms = search
+        terms = ticket_search.websearch_query(search)
     else:
-        terms = _fts5_query(search)
-        if not terms:
-            return Q(pk__in=[])
-    return Q(pk__in=RawSQL(_SEARCH_IDS[connection.vendor], (terms,)))  # noqa: S611
+        terms = ticket_search.fts5_query(search)
+    text = Q(pk__in=RawSQL(_SEARCH_IDS[connection.vendor], (terms,))) if terms else None  # noqa: S611
+    if number is not None:
+        return Q(pk=number) | text if text is not None else Q(pk=number)
+    return text if text is not None else Q(pk__in=[])
 
 
 def ticket_list_for_inbox(
@@ -154,8 +149,9 @@ def ticket_list_for_inbox(
     Views: mine (owned by me, active), unassigned (active, no owner), queues (active, in my
     queues), escalated (active, handed over by the AI agent), breaching (active, near or
     past an SLA deadline), all (supervisors; every status). A status filter replaces the
-    view's "active" restriction."""
-    if view not in VIEWS:
+    view's "active" restriction. SEARCH_VIEW, the page's search: every ticket the operator
+    may see, in every status."""
+    if view not in VIEWS and view != SEARCH_VIEW:
         view = "mine"
     if view == "all" and not (access.sees_all(operator) or operator.is_service_principal):
         raise Forbidden(gettext("Only supervisors see all tickets."))
@@ -178,7 +174,7 @@ def ticket_list_for_inbox(
         tickets = tickets.filter(Q(sla_near_breach=True) | Q(sla_breached=True))
     if filters.status:
         tickets = tickets.filter(status__in=filters.status)
-    elif view != "all":
+    elif view not in ("all", SEARCH_VIEW):
         tickets = tickets.filter(status__in=ACTIVE_STATUSES)
     if filters.priority:
         tickets = tickets.filter(priority__in=filters.priority)
@@ -252,6 +248,22 @@ def tag_names_by_ticket(*, ticket_ids: list[int]) -> dict[int, list[str]]:
     for ticket_id, name in rows:
         names[ticket_id].append(name)
     return names
+
+
+def ticket_next_for(*, operator: Operator, after_id: int) -> int | None:
+    """The ticket to work after `after_id`: the operator's own active tickets, soonest SLA
+    deadline first, else those of their queues; None when nothing else waits."""
+    for view in ("mine", "queues"):
+        tickets = ticket_list_for_inbox(operator=operator, view=view, sort="due")
+        following = tickets.exclude(pk=after_id).values_list("pk", flat=True).first()
+        if following is not None:
+            return int(following)
+    return None
+
+
+def ticket_visible(*, operator: Operator, ticket_id: int) -> bool:
+    """Whether the ticket exists and `operator` may see it (one query)."""
+    return Ticket.objects.filter(access.visible_q(operator), pk=ticket_id).exists()
 
 
 def ticket_get_for_operator(*, operator: Operator, ticket_id: int) -> Ticket:

@@ -1,4 +1,8 @@
-"""Personas of simulated customers: traits (as in τ-Trait), an emotion, and style knobs.
+"""Personas of simulated customers: traits (as in τ-Trait), an emotion, politeness, urgency,
+trust and language. Each acts through a mechanism that can make an agent fail (turn budget,
+repeat tolerance, why-questions, mistakes, reassurance, read-backs, push-backs): the offline
+customer's base (evals.engine.sandbox.user) implements them, `Persona.describe()` tells an LLM
+customer the same, and docs/golive.md ("Persona mechanisms") has the table.
 
 parse_persona("impatient")                          # a preset
 parse_persona("impatience=high,emotion=anger:high") # free composition from baseline
@@ -75,6 +79,27 @@ class Persona:
         if self.emotion is not Emotion.NONE:
             parts.append(f"emotion {self.emotion} at {self.emotion_intensity} intensity")
         text = "You are a customer with " + ", ".join(parts) + "."
+        # The behaviours the offline customer (sandbox/user.py) has for the same traits, so an
+        # LLM customer measures an agent the same way (docs/golive.md, "Persona mechanisms").
+        if self.impatience is not Level.LOW or self.urgency is not Level.LOW:
+            text += " You give up if the conversation drags on or the same question comes back."
+        if self.skepticism is not Level.LOW:
+            text += (
+                " You ask why before giving personal details, and when the agent refuses"
+                " without a reason you ask why not; if it still gives none, you leave."
+            )
+        if self.trust is Level.LOW:
+            text += (
+                " When the agent says something is done, ask it to read back exactly what it"
+                " changed; if it cannot name the ids and amounts after a second ask, you leave."
+            )
+        if self.emotion in (Emotion.ANGER, Emotion.FRUSTRATION) and self.politeness is Level.LOW:
+            text += (
+                " You push back once when refused, asking for an exception, and leave if the"
+                " agent ignores it."
+            )
+        if self.emotion is Emotion.ANXIETY:
+            text += " You ask for reassurance that it will really work, and need an answer."
         if self.language is Language.ZH_HANS:
             text += " You write in Simplified Chinese (ids, emails and amounts as given)."
         return text

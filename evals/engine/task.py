@@ -139,6 +139,7 @@ class Task:
     @property
     def needs_judge(self) -> bool:
         """Judged by nothing but natural-language assertions (and the policy): without a
-        judge the task cannot be scored at all, so a run without one leaves it out."""
+        judge the task cannot be scored at all: a run without one reports its trials that pass
+        every deterministic check `not judged` (never a pass), and the gate gives no verdict."""
         deterministic = set(self.reward_basis) - {"nl_assertions", "policy"}
         return bool(self.judged_in_prose) and not deterministic

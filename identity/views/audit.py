@@ -52,8 +52,9 @@ class _Echo:
 
 def _csv_value(value: object) -> object:
     text = json.dumps(value, sort_keys=True) if isinstance(value, dict | list) else value
-    # Cells starting with = + - @ are formulas to a spreadsheet; quote them as text.
-    if isinstance(text, str) and text[:1] in ("=", "+", "-", "@"):
+    # Cells starting with = + - @ (or a TAB or CR, after which spreadsheets read the rest)
+    # are formulas to a spreadsheet; quote them as text.
+    if isinstance(text, str) and text[:1] in ("=", "+", "-", "@", "\t", "\r"):
         return "'" + text
     return text
 

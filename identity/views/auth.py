@@ -266,12 +266,9 @@ def language_set(request: HttpRequest) -> HttpResponse:
         return HttpResponse(status=400)
     # A password-only session (second factor not yet given) gets the cookie but does not
     # write to the operator: every write to an account needs a verified session.
-    if (
-        request.user.is_authenticated
-        and request.user.is_verified()
-        and not request.user.is_service_principal
-    ):
-        services.operator_language_set(actor=request.user, language=language)
+    user = request.user
+    if _is_verified(request) and isinstance(user, Operator) and not user.is_service_principal:
+        services.operator_language_set(actor=user, language=language)
     translation.activate(language)
     response = redirect(safe_next(request))
     response.set_cookie(

@@ -111,9 +111,13 @@ def refund_request(
     access.require(access.can_request_refund(actor), "You may not request refunds.")
     reason = _clean_reason(reason, required=True)
     if ticket_id is not None:
+        from tickets import access as tickets_access
         from tickets.models import Ticket
 
-        if not Ticket.objects.filter(pk=ticket_id).exists():
+        # Only a ticket the requester may see: linking another team's ticket would put its
+        # customer's case in front of this refund's approver (and confirm that it exists).
+        visible = Ticket.objects.filter(tickets_access.visible_q(actor), pk=ticket_id)
+        if not visible.exists():
             raise ValidationFailed(
                 gettext("No such ticket."),
                 fields={"ticket_id": [gettext("No ticket with this id.")]},
@@ -197,6 +201,26 @@ def _notify_decision(refund: Refund, actor: Operator, verb: str) -> None:
         post_system_note(ticket_id=refund.ticket_id, body=note)
 
 
+def _parties(refund: Refund) -> set[int]:
+    """Who took part in the request: its requester and, when it is linked to a ticket, the
+    ticket's assignee and whoever escalated it. None of them may decide it: an operator who
+    owns the customer's case could otherwise have a colleague (or the agent) request the
+    refund and approve it themselves."""
+    parties = {refund.requested_by_id}
+    if refund.ticket_id is not None:
+        from tickets.models import Ticket
+
+        ticket = (
+            Ticket.objects.filter(pk=refund.ticket_id)
+            .values("assignee_id", "escalation__created_by_id")
+            .first()
+        )
+        if ticket is not None:
+            parties |= {ticket["assignee_id"], ticket["escalation__created_by_id"]}
+    parties.discard(None)
+    return parties
+
+
 def _decide(*, actor: Operator, refund_id: int, reason: str, approve: bool) -> Refund:
     access.require(
         access.can_approve_refund(actor),
@@ -205,9 +229,12 @@ def _decide(*, actor: Operator, refund_id: int, reason: str, approve: bool) -> R
     reason = _clean_reason(reason, required=not approve)
     with transaction.atomic():
         refund = lock_refund(refund_id)
-        if refund.requested_by_id == actor.pk:
+        if actor.pk in _parties(refund):
             raise Forbidden(
-                gettext("Four eyes: a refund must be decided by someone other than its requester."),
+                gettext(
+                    "Four eyes: a refund must be decided by someone other than its requester "
+                    "and anyone else who took part in its request."
+                ),
                 code="four_eyes",
             )
         before = refund_snapshot(refund)

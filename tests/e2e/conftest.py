@@ -97,7 +97,7 @@ def logged_in_page(page: Any) -> Callable[..., Any]:
         page.goto("/login/")
         page.fill("#id_username", operator.get_username())
         page.fill("#id_password", password)
-        page.click("main button[type=submit]")  # the header has the language switch
+        page.click("main button[type=submit]")
         page.wait_for_url("**/login/verify/**")
         page.fill("#id_code", current_code(device))
         page.click("main button[type=submit]")

@@ -112,3 +112,21 @@ def test_a_run_stored_without_trajectories_cannot_be_regraded(capsys, tmp_path, 
 
     assert code == 2 and "stored without its trajectory" in err
     assert _main(capsys, "evaluate", str(tmp_path / "none.jsonl"))[0] == 2
+
+
+def test_a_task_that_opens_with_history_replays_from_the_trials_own_messages(
+    capsys, tmp_path, no_model
+):
+    out = tmp_path / "run.jsonl"
+    code, stdout, err = _main(
+        capsys, "run", "--domain", "tau2_mock", "--tasks", "update_task_with_message_history",
+        "--trials", "1", "--ks", "1", "--out", str(out), "--json",
+    )  # fmt: skip
+    assert code == 0, err
+    (record,) = read_records(out)
+    assert any(m["role"] == "tool" for m in record.trajectory["messages"][:5])  # history acts
+
+    code, again, err = _main(capsys, "evaluate", str(out), "--json", "--ks", "1")
+
+    assert code == 0, err
+    assert json.loads(again) == json.loads(stdout)

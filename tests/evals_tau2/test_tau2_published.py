@@ -130,3 +130,31 @@ def test_the_record_and_the_report_carry_taus_reward_beside_ours():
     assert TrialRecord.from_json_line(line).published_reward == records[0].published_reward
     older = {k: v for k, v in records[0].to_dict().items() if k != "published_reward"}
     assert TrialRecord.from_dict(older).published_reward is None
+
+
+def test_the_record_and_the_report_carry_each_of_taus_criteria_beside_ours():
+    """τ²'s reward is a product of its criteria (database, communicate, env assertions,
+    actions); a report that shows only the product hides which one a run loses on."""
+    by_state = tuple(t.id for t in get_domain("tau2_mock").tasks() if not t.needs_judge)
+    spec = RunSpec(domains=("tau2_mock",), task_ids=by_state, trials=2, agent="sandbox/reference")
+    sink = MemorySink()
+    report = run(spec, sink, ks=(1, 2))
+    records = sink.records
+    for r in records:
+        assert r.published_criteria, r.task_id
+        product = 1.0
+        for value in r.published_criteria.values():
+            product *= value or 0.0
+        assert product == r.published_reward, r.task_id
+        again = TrialRecord.from_json_line(r.to_json_line())
+        assert again.published_criteria == r.published_criteria
+    names = {name for r in records for name in r.published_criteria}
+    assert {"DB", "COMMUNICATE"} <= names
+    for name in names:
+        values = [r.published_criteria[name] for r in records if name in r.published_criteria]
+        mean, trials = report.published_criteria[name]
+        assert trials == len(values) and mean == pytest.approx(sum(values) / len(values))
+        assert f"{name} {mean:.3f} ({trials})" in render_table(report)
+    assert report.to_dict()["published_criteria"]["DB"] == list(report.published_criteria["DB"])
+    older = {k: v for k, v in records[0].to_dict().items() if k != "published_criteria"}
+    assert TrialRecord.from_dict(older).published_criteria == {}

@@ -82,3 +82,15 @@ def test_flash_messages_and_api_errors_speak_the_operators_language(alice: Opera
     assert response.json()["error"]["message"] == "没有这个工单。"
     english = api.get("/api/v1/tickets/999999", HTTP_ACCEPT_LANGUAGE="en")
     assert english.json()["error"]["message"] == "No such ticket."
+
+
+def test_a_password_only_session_gets_the_cookie_but_does_not_write_the_operator(
+    alice: Operator,
+) -> None:
+    client = Client()
+    client.force_login(alice)  # second factor not given yet: the switch is public
+    response = client.post("/language/", {"language": "zh-hans", "next": "/"})
+    assert response.cookies[settings.LANGUAGE_COOKIE_NAME].value == "zh-hans"
+    alice.refresh_from_db()
+    assert alice.language != "zh-hans"
+    assert not AuditEvent.objects.filter(action="operator.language_set").exists()

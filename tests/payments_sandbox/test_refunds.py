@@ -154,7 +154,7 @@ def test_approval_notifies_the_requester_and_the_linked_ticket(
 ) -> None:
     from tickets.models import Message, Notification
 
-    ticket = _ticket()
+    ticket = _ticket(alice)
     refund = request(alice, payment, ticket_id=ticket.pk)
     with django_capture_on_commit_callbacks(execute=False):
         refund = refund_approve(actor=bob, refund_id=refund.pk, reason="Looks right")
@@ -268,13 +268,16 @@ def test_a_live_process_refuses_sandbox_rows(
         refund_approve(actor=bob, refund_id=refund.pk)
 
 
-def _ticket() -> Any:
+def _ticket(member: Operator) -> Any:
+    """A ticket in a queue `member` works (a refund may link only a ticket its requester
+    can see)."""
     from django.utils import timezone
 
-    from tickets.models import Customer, Queue, Ticket
+    from tickets.models import Customer, Queue, QueueMembership, Ticket
 
     customer = Customer.objects.create(email="c@example.test", name="C")
     queue = Queue.objects.create(name="Refund desk", slug="refund-desk")
+    QueueMembership.objects.create(queue=queue, operator=member)
     now = timezone.now()
     return Ticket.objects.create(
         subject="Broken", customer=customer, queue=queue, created_at=now, updated_at=now

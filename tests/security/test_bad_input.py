@@ -178,3 +178,14 @@ def test_an_unexpected_page_failure_stays_an_html_page(sam, monkeypatch) -> None
     response = client.get("/payments/reconciliation/")
     assert response.status_code == 500
     assert response["Content-Type"].startswith("text/html")
+
+
+@pytest.mark.parametrize(
+    "url",
+    [f"/tickets/{HUGE}/", f"/payments/refunds/{HUGE}/", f"/payments/{HUGE}/", f"/evals/{HUGE}/"],
+)
+def test_an_id_past_64_bits_in_a_page_url_is_a_4xx(url, sam, rita) -> None:
+    for operator in (sam, rita):
+        client = verified_client(operator)
+        client.raise_request_exception = False
+        assert client.get(url).status_code in (400, 403, 404), (url, operator)

@@ -333,7 +333,18 @@ def record_mentions(
     message: Message, ticket: Ticket, actor: Operator, now: dt.datetime, *, previous: str = ""
 ) -> list[Operator]:
     """Mention (and notify) operators named in a note who can see the ticket and were not
-    already mentioned in it; an edit notifies only newly added names."""
+    already mentioned in it; an edit notifies only newly added names. A name that is no
+    active operator's refuses the note (the caller's transaction rolls back): the writer
+    meant to tell someone, and nobody would be told."""
+    named = {m.group(1).rstrip(".").lower() for m in _MENTION_RE.finditer(message.body)}
+    known = {op.username.lower() for op in mentioned_operators(message.body)}
+    unknown = sorted(named - known)
+    if unknown:
+        raise ValidationFailed(
+            gettext("Not saved: no operator is called %(names)s. Check the name after @.")
+            % {"names": ", ".join(f"@{name}" for name in unknown)},
+            fields={"body": [gettext("Unknown operator.")]},
+        )
     already = {op.pk for op in mentioned_operators(previous)} if previous else set()
     notified = []
     for operator in mentioned_operators(message.body, exclude=actor):

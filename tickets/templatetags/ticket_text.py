@@ -8,6 +8,9 @@ from django import template
 from django.urls import Resolver404, resolve
 from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext_lazy as _
+
+from tickets.models import NotificationKind
 
 register = template.Library()
 
@@ -31,3 +34,21 @@ def linked_paths(text: str) -> SafeString:
     what a system message says it came from can be opened in one click."""
     linked = _PATH.sub(_link, str(escape(text))).replace("\n", "<br>")
     return mark_safe(linked)  # noqa: S308 - escaped text, links built by format_html
+
+
+# Kinds other apps send (tickets.notifications.notify takes any dotted kind); the inbox's own
+# are NotificationKind's labels.
+_OTHER_KINDS = {
+    "refund.approved": _("Refund approved"),
+    "refund.rejected": _("Refund rejected"),
+}
+
+
+@register.filter
+def notification_kind(kind: str) -> str:
+    """A notification's kind in words ("SLA breached", "Refund approved"), never its code."""
+    if kind in NotificationKind.values:
+        return str(NotificationKind(kind).label)
+    if kind in _OTHER_KINDS:
+        return str(_OTHER_KINDS[kind])
+    return kind.replace(".", " ").replace("_", " ").capitalize()

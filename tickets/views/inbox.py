@@ -22,7 +22,8 @@ from backoffice.http import request_operator
 from backoffice.params import query_id_or_none
 from identity.models import Operator
 from tickets import access, forms, page_selectors, selectors, services
-from tickets.models import ACTIVE_STATUSES, MessageKind, Priority, Status
+from tickets import search as ticket_search
+from tickets.models import ACTIVE_STATUSES, MessageKind, Priority, Status, TicketEventKind
 from tickets.services.queues import can_manage_queues
 
 PAGE_SIZE = 25
@@ -80,8 +81,17 @@ def inbox(request: HttpRequest) -> HttpResponse:
     filters, raw = _filters(request)
     search = request.GET.get("q", "").strip()
     sort = request.GET.get("sort", "newest")
+    number = ticket_search.ticket_number(search)
+    if number is not None and selectors.ticket_visible(operator=operator, ticket_id=number):
+        return redirect(reverse("tickets:detail", args=[number]))
+    # A search looks through every ticket the operator may see, in any status, whichever
+    # tab it was typed in; the other filters still apply.
     tickets = selectors.ticket_list_for_inbox(
-        operator=operator, view=view, filters=filters, search=search, sort=sort
+        operator=operator,
+        view=selectors.SEARCH_VIEW if search else view,
+        filters=filters,
+        search=search,
+        sort=sort,
     )
     page = Paginator(tickets, PAGE_SIZE).get_page(request.GET.get("page"))
     query = request.GET.copy()
@@ -97,6 +107,7 @@ def inbox(request: HttpRequest) -> HttpResponse:
             "page": page,
             "filters": raw,
             "search": search,
+            "searching": bool(search),
             "sort": sort,
             "sorts": selectors.SORT_LABELS,
             "statuses": Status.choices,
@@ -170,10 +181,17 @@ def duty(request: HttpRequest) -> HttpResponse:
 def _detail_context(request: HttpRequest, ticket_id: int, **extra: Any) -> dict[str, Any]:
     operator = request_operator(request)
     ticket = selectors.ticket_get_for_operator(operator=operator, ticket_id=ticket_id)
+    timeline = list(ticket.events.all())
     return {
         "ticket": ticket,
         "conversation": list(ticket.messages.all()),
-        "timeline": list(ticket.events.all()),
+        "timeline": timeline,
+        # A deadline that was missed stays on the page after the late reply met the clock.
+        "sla_breaches": [
+            event
+            for event in timeline
+            if event.kind == TicketEventKind.SLA and (event.after or {}).get("state") == "breached"
+        ],
         "tags_text": ", ".join(tag.name for tag in ticket.tags.all()),
         "statuses": Status.choices,
         "priorities": Priority.choices,
@@ -184,6 +202,7 @@ def _detail_context(request: HttpRequest, ticket_id: int, **extra: Any) -> dict[
         "can_work": not ticket.merged_into_id and ticket.status != Status.CLOSED,
         "can_reply_publicly": access.can_reply_publicly(ticket),
         "others": selectors.presence_others(ticket_id=ticket.pk, operator=operator),
+        "next_ticket": selectors.ticket_next_for(operator=operator, after_id=ticket.pk),
         "related": page_selectors.merge_candidates(operator=operator, ticket=ticket),
         "kinds": MessageKind,
         "reply_draft": "",
@@ -230,6 +249,16 @@ def _act(
         context = _detail_context(request, ticket_id, **extra)
         return render(request, "tickets/ticket_detail.html", context, status=409)
     except DomainError as error:
+        if draft_field:
+            # Refused text (a mention of nobody, a reply to a simulated customer) comes back
+            # in its box with the reason, so nothing typed is lost.
+            context = _detail_context(
+                request,
+                ticket_id,
+                conflict=error.message,
+                **{draft_field: form.cleaned_data.get("body", "")},
+            )
+            return render(request, "tickets/ticket_detail.html", context, status=400)
         messages.error(request, error.message)
         return redirect(reverse("tickets:detail", args=[ticket_id]))
     if done:

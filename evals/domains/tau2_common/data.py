@@ -145,8 +145,8 @@ def convert_tasks(
     ),
 ) -> list[Task]:
     """Every task, with its reward basis mapped to our components (a task judged only by
-    natural-language assertions needs a judge: `Task.needs_judge`; runs without one leave it
-    out). Env assertions become `Task.assertions` (agent or user side), the customer's own
+    natural-language assertions needs a judge: `Task.needs_judge`; runs without one report
+    its trials `not judged`, never passed). Env assertions become `Task.assertions` (agent or user side), the customer's own
     writes that make the user-side ones true `Task.user_gold` (`user_gold`). The gold
     is the task's WRITE actions, in order (reads change nothing), replayed once here: a
     write that fails on replay changes nothing and is dropped, with a note on the task. Two

@@ -116,6 +116,7 @@ class _Contribution:
     not_judged: bool = False
     published: float | None = None
     termination: str = ""
+    published_criteria: tuple[tuple[str, float], ...] = ()
 
 
 @dataclass
@@ -140,6 +141,10 @@ class Aggregator:
     published_trials: int = 0
     # How every trial ended (measured or excluded): termination reason -> trials.
     terminations: Counter[str] = field(default_factory=Counter)
+    # Per criterion of the published reward: [sum, trials with a value].
+    published_criteria: dict[str, list[float]] = field(
+        default_factory=lambda: defaultdict(lambda: [0.0, 0])
+    )
     by_key: dict[str, _Contribution] = field(default_factory=dict)
 
     def add(self, r: RecordLike) -> None:
@@ -158,6 +163,11 @@ class Aggregator:
             not_judged,
             getattr(r, "published_reward", None),
             str(getattr(r, "termination", "") or ""),
+            tuple(
+                (name, value)
+                for name, value in (getattr(r, "published_criteria", None) or {}).items()
+                if value is not None
+            ),
         )
         key = getattr(r, "key", None)
         if key is not None:
@@ -188,6 +198,12 @@ class Aggregator:
         if x.published is not None:
             self.published_sum += sign * x.published
             self.published_trials += sign
+        for name, value in x.published_criteria:
+            total = self.published_criteria[name]
+            total[0] += sign * value
+            total[1] += sign
+            if total[1] == 0:
+                del self.published_criteria[name]
         if x.reward >= 1.0:
             cell.c += sign
             self.resolved += sign
@@ -244,6 +260,9 @@ class Report:
     # each limit, errors), most frequent first: beside the failure classes, it tells "180
     # omissions" that were 180 trials cut off at the tool-error limit.
     terminations: Mapping[str, int] = field(default_factory=dict)
+    # Its criteria (τ²'s database, communicate, env assertions, actions...): (mean, trials)
+    # over the evaluated trials that have a value for it.
+    published_criteria: Mapping[str, tuple[float, int]] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         def est(m: Mapping[int, Estimate]) -> dict[str, Any]:
@@ -276,6 +295,7 @@ class Report:
             "published_mean_reward": self.published_mean_reward,
             "published_trials": self.published_trials,
             "terminations": dict(self.terminations),
+            "published_criteria": {k: list(v) for k, v in self.published_criteria.items()},
         }
 
 
@@ -342,6 +362,10 @@ def summarise_cells(agg: Aggregator, ks: Sequence[int], *, seed: int = 0) -> Rep
         ),
         published_trials=agg.published_trials,
         terminations=dict(agg.terminations.most_common()),
+        published_criteria={
+            name: (total / int(n), int(n))
+            for name, (total, n) in sorted(agg.published_criteria.items())
+        },
     )
 
 

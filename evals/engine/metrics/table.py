@@ -77,6 +77,13 @@ def render_table(report: Report) -> str:
             f"{report.published_mean_reward:.3f} over {report.published_trials} of "
             f"{report.evaluated} evaluated trials"
         )
+    if report.published_criteria:
+        lines.append(
+            "its criteria, mean (trials): "
+            + ", ".join(
+                f"{n} {mean:.3f} ({t})" for n, (mean, t) in report.published_criteria.items()
+            )
+        )
     if report.not_judged:
         lines.append(
             f"NOT JUDGED: {report.not_judged} trials passed every deterministic check but "

@@ -31,7 +31,7 @@ from evals.engine.runner.processes import execute_in_processes
 from evals.engine.runner.records import TrialRecord
 from evals.engine.runner.sink import Sink
 from evals.engine.runner.spec import RunSpec, WorkUnit, agent_seed, derive_seed, new_agent_key
-from evals.engine.runner.turns import Timed, message_records
+from evals.engine.runner.turns import Timed, message_records, opening_length
 from evals.engine.task import Task
 
 Progress = Callable[[TrialRecord, int, int], None]
@@ -149,6 +149,7 @@ def _record(
         models=models,
         nl_assertions=tuple(v.to_dict() for v in nl),
         published_reward=evaluation.published_reward,
+        published_criteria=evaluation.published,
         fingerprint=spec.fingerprint(),
     )
 
@@ -219,8 +220,7 @@ def run_unit(spec: RunSpec, unit: WorkUnit, agent_key: bytes | None = None) -> T
         evaluation = with_nl_verdicts(evaluation, nl)
     if spec.judge_model and task.judged_in_prose:
         models["judge"] = spec.judge_model
-    opening = 1 + (len(tuple(getattr(task, "history", ()) or ())) or 1)  # system, history
-    turns = message_records(trajectory.messages, opening, agent, user)
+    turns = message_records(trajectory.messages, opening_length(task), agent, user)
     return _record(spec, unit, trajectory, evaluation, started, models, nl, usage, turns)
 
 

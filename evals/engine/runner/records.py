@@ -56,6 +56,9 @@ class TrialRecord:
     # the τ² domains): reported beside `reward`, never part of it; None when the domain has
     # none or it awaits a judge.
     published_reward: float | None = None
+    # Its criteria, each 0..1 (τ²'s "DB", "COMMUNICATE", "ENV_ASSERTION", "ACTION",
+    # "NL_ASSERTION"; None awaits a judge): `published_reward` is their product.
+    published_criteria: Mapping[str, float | None] = field(default_factory=dict)
     # The run's fingerprint (RunSpec.fingerprint()): resume refuses a file or a run whose
     # trials carry another one, or none (they predate fingerprints).
     fingerprint: str = ""
@@ -119,6 +122,7 @@ class TrialRecord:
             "models": dict(self.models),
             "simulator_error": self.simulator_error,
             "published_reward": self.published_reward,
+            "published_criteria": dict(self.published_criteria),
         }
         if self.nl_assertions:
             data["nl_assertions"] = [dict(v) for v in self.nl_assertions]
@@ -167,5 +171,9 @@ class TrialRecord:
             published_reward=(
                 None if d.get("published_reward") is None else float(d["published_reward"])
             ),
+            published_criteria={
+                str(k): None if v is None else float(v)
+                for k, v in (d.get("published_criteria") or {}).items()
+            },
             fingerprint=str(d.get("fingerprint") or ""),
         )

@@ -27,6 +27,7 @@ from evals.engine.oracle import Evaluation, FailureClass, evaluate, with_nl_verd
 from evals.engine.runner.execute import judge_trial
 from evals.engine.runner.records import TrialRecord
 from evals.engine.runner.spec import RunSpec, WorkUnit
+from evals.engine.runner.turns import opening_length
 from evals.engine.tools import Actor, ToolKind
 from evals.engine.world import World
 
@@ -52,7 +53,9 @@ def rebuild_world(domain: Domain, task: Any, trajectory: Trajectory, key: str) -
     world = domain.fresh_world(task.world_seed)
     blocked = {v.call_id for v in trajectory.verdicts if v.blocked}
     results = _stored_results(trajectory.messages)
-    for message in trajectory.messages:
+    # A task's opening history is already in its world (its tool calls ran when the task's
+    # world was made): replay from the first message the trial itself produced.
+    for message in trajectory.messages[opening_length(task) :]:
         if message.role not in (Role.ASSISTANT, Role.USER):
             continue
         actor = Actor.AGENT if message.role is Role.ASSISTANT else Actor.USER

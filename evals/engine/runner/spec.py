@@ -52,8 +52,10 @@ class RunSpec:
     """Everything that determines a run; stored with the run so it can be reproduced.
     `personas` are persona specs (preset names or compositions, see persona.parse_persona).
     `judge_model` (any LiteLLM model name; `judge_params` as for the agent) enables the LLM
-    judge of natural-language assertions; without it they are reported "not judged".
-    `num_tasks` > 0 runs a sample of that many tasks per domain, the same for the same seed."""
+    judge of natural-language assertions; without it they are reported "not judged": a trial
+    of a task judged in prose that passes every deterministic check is `not_judged`, never a
+    pass, and the gate gives no verdict while any is. `num_tasks` > 0 runs a sample of that
+    many tasks per domain, the same for the same seed."""
 
     domains: tuple[str, ...]
     personas: tuple[str, ...] = ("baseline",)

@@ -53,6 +53,12 @@ class Timed:
             )
 
 
+def opening_length(task: Any) -> int:
+    """How many messages precede a trial's first `respond`: the system message and the
+    task's opening history (a greeting when it has none), as the orchestrator lays them."""
+    return 1 + (len(tuple(getattr(task, "history", ()) or ())) or 1)
+
+
 def _call(record: Any) -> dict[str, Any]:
     data: dict[str, Any] = record.to_dict()
     data.pop("role", None)

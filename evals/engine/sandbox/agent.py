@@ -1,5 +1,19 @@
 """Base of rule-based reference agents: message bookkeeping, tool calls, confirmation
-handling, and the hooks where an injected fault (evals.engine.faults) changes one behaviour."""
+handling, the hooks where an injected fault (evals.engine.faults) changes one behaviour, and
+the answers a good agent owes a customer's persona whatever the domain (docs/golive.md,
+"Persona mechanisms"):
+
+- a read-back request ("Can you read me back exactly what you changed?", a low-trust
+  customer): each change since the last read-back, as the summary the customer approved (its
+  action, ids and amounts), or the tool and its arguments when none was approved;
+- "Why not?" after a refusal (a skeptical customer): the refusal again, with its reason;
+- a push-back on a refusal ("Can't you make an exception?", an angry, impolite customer):
+  no exception, and the reason;
+- a worry with nothing pending ("Will this really work?", an anxious customer): what the
+  agent does to keep the customer safe.
+
+Each answer is said alone, in the agent's language, and changes nothing in the agent's notes:
+the customer's next message is its answer to what the agent asked before."""
 
 from __future__ import annotations
 
@@ -7,6 +21,7 @@ import json
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from decimal import Decimal
 from enum import StrEnum
 from typing import Any
@@ -16,6 +31,7 @@ from evals.engine.persona import Language
 from evals.engine.policy import customer_answer
 from evals.engine.tools import Actor, ToolKind
 from evals.engine.understanding.answers import Answer
+from evals.engine.understanding.utterances import ActKind, UtteranceReader
 
 
 class Fault(StrEnum):
@@ -30,26 +46,74 @@ class Fault(StrEnum):
 
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 _LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
-# A message with fewer words than this (a Chinese character counts as one) says too little
-# to tell its language: "Yes.", "确认。" — an English customer's Chinese "okay" does not make
-# the agent switch, nor a Chinese customer's "OK" switch it back.
+# A message says enough to tell its language when it has this many words of it (a Chinese
+# character counts as one): "Yes.", "确认。" or "是的，请继续。 Thank you!" do not — an English
+# customer's Chinese "okay" does not make the agent switch, nor a Chinese customer's "OK"
+# switch it back.
 _SUBSTANTIVE = 6
 
 
 def customer_language(messages: Sequence[Message]) -> Language:
     """The language the customer writes, from its messages alone (an honest agent knows no
-    persona): that of its latest message long enough to tell, Chinese when Chinese characters
-    are at least as many as the Latin words (ids, emails and names are Latin in any language).
-    English until the customer has said enough."""
+    persona): that of its latest message that says enough in one language — Chinese with at
+    least six Chinese characters and no fewer than its Latin words (ids, emails and names are
+    Latin in any language), English with at least six Latin words and more of them than
+    Chinese characters. English until the customer has said enough."""
     for m in reversed(messages):
         if m.role is not Role.USER or not m.content:
             continue
         cjk = len(_CJK.findall(m.content))
         latin = len(_LATIN_WORD.findall(m.content))
-        if cjk + latin >= _SUBSTANTIVE:
-            return Language.ZH_HANS if cjk >= latin else Language.EN
+        if cjk >= _SUBSTANTIVE and cjk >= latin:
+            return Language.ZH_HANS
+        if latin >= _SUBSTANTIVE and latin > cjk:
+            return Language.EN
     return Language.EN
 
+
+# What a customer's message asks of the agent itself (the persona moves of sandbox/user.py
+# and the ways people say them), English and Chinese, matched on the whole message.
+READ_BACK = re.compile(
+    r"\bread (?:it |that |me |them )*back\b|exactly what (?:you|was) changed|复述|改了什么",
+    re.IGNORECASE,
+)
+WHY_NOT = re.compile(
+    r"\bwhy not\b|\bwhy can'?t you\b|\btell me why\b|为什么不|为什么不行|告诉我为什么",
+    re.IGNORECASE,
+)
+PUSH_BACK = re.compile(r"make an exception|破例|通融", re.IGNORECASE)
+# A worry is a question about the outcome ("Will this really go through?"), not a feeling
+# said alongside a request ("I'm really worried about this. I'd like to ...").
+WORRY = re.compile(
+    r"\bare you sure\b|\bjust to be sure\b|\breally (?:work|go through)\b|真的能|确定吗",
+    re.IGNORECASE,
+)
+# A refusal's reason when the reader finds none: what follows its colon, to the sentence end.
+_AFTER_COLON = re.compile(r"[:：]\s*(.+?)(?:[。！？]|[.!?](?:\s|$)|$)", re.DOTALL)
+# A summary's lead-in ("To confirm:", "Just to double-check:") is a question's, not the change's.
+_LEAD_IN = re.compile(r"^[^:：\d]{1,28}[:：]\s*")
+_READER = UtteranceReader()
+# The answers owed to a persona, by language (English, Simplified Chinese).
+OWED: dict[str, tuple[str, str]] = {
+    "read_back": (
+        "Here is exactly what I changed, as you approved it:",
+        "我具体做了以下更改，与您确认的一致：",
+    ),
+    "nothing_changed": (
+        "I have not changed anything on your account.",
+        "我没有更改您账户上的任何内容。",
+    ),
+    "why_not": ("I can't do that. That is because {reason}.", "我无法办理。这是因为{reason}。"),
+    "no_exception": (
+        "I understand, but I can't make an exception. That is because {reason}.",
+        "我理解，但我不能破例。这是因为{reason}。",
+    ),
+    "reassure": (
+        "I understand your concern: to protect you, I only change what you confirm, and I tell "
+        "you exactly what was done.",
+        "我理解您的担心：为了保护您，只有在您确认后我才会做更改，完成后会告诉您具体改了什么。",
+    ),
+}
 
 _ITEM_ID = re.compile(r'"item_id":"([^"]+)"')
 _AMOUNT = re.compile(r"^\d+\.\d{2}$")
@@ -79,6 +143,25 @@ def _other_amount(value: str) -> str:
     return str(amount - step if amount > step else amount + step)
 
 
+@dataclass(frozen=True, slots=True)
+class Change:
+    """A write that succeeded: the tool, its arguments, and the summary the customer approved
+    ("" when it was written without one, as under the skip-confirmation fault)."""
+
+    name: str
+    args: Mapping[str, Any]
+    summary: str
+
+    def restated(self) -> str:
+        """The change in words: the approved summary without its lead-in ("To confirm:"),
+        else the tool and its arguments."""
+        summary = _LEAD_IN.sub("", self.summary, count=1).strip()
+        if summary:
+            return summary
+        listed = ", ".join(f"{key} {value}" for key, value in self.args.items())
+        return f"{self.name.replace('_', ' ')} ({listed})."
+
+
 class ReferenceAgentBase(ABC):
     """Subclasses implement `observe_user(text)`, `observe_tool(name, args, content, error)`
     and `plan() -> Message` (the next step when no confirmation is pending). They propose a
@@ -100,6 +183,14 @@ class ReferenceAgentBase(ABC):
         self.last_user = ""
         # The customer's language, read from its messages at each turn (`customer_language`).
         self.language = Language.EN
+        self._phrasing = str(params.get("phrasing", ""))
+        # What was written, for a customer who asks to hear it back: every successful write,
+        # how many were already read back, and the summary approved for each call in flight.
+        self.changes: list[Change] = []
+        self._read_back = 0
+        self._approved: dict[str, str] = {}
+        self._summary = ""
+        self._said = ""  # the agent's last message to the customer with text
         # Dual control: the customer has tools of its own (only then can the end-before-user
         # fault show: it hangs up once its own writes are done, before the customer's part).
         tools = getattr(domain, "tools", None)
@@ -119,15 +210,22 @@ class ReferenceAgentBase(ABC):
             if m.role is Role.USER:
                 self.last_user = m.content
                 user_spoke = True
+            elif m.role is Role.ASSISTANT and m.content:
+                self._said = m.content
             elif m.role is Role.TOOL:
                 name, args = self._inflight.pop(m.tool_call_id, ("", {}))
+                summary = self._approved.pop(m.tool_call_id, "")
                 if not m.error and name in self._write_tools:
                     self.writes_done += 1
+                    self.changes.append(Change(name, args, summary))
                 if not m.error:
                     for item_id in _ITEM_ID.findall(m.content):
                         if item_id not in self.seen_item_ids:
                             self.seen_item_ids.append(item_id)
                 self.observe_tool(name, args, m.content, m.error)
+        owed = self._owed(self.last_user) if user_spoke else ""
+        if owed:
+            return self.say(owed)
         if user_spoke:
             if self.pending is not None:
                 name, args, summary = self.pending
@@ -137,6 +235,7 @@ class ReferenceAgentBase(ABC):
                     self.pending = None
                     if answer.aside:
                         self.observe_user(answer.aside)  # a request bundled after the yes
+                    self._summary = summary
                     return self.write(name, args)
                 if answer.answer in (Answer.QUESTION, Answer.UNCLEAR) and not self.has_new_facts(
                     self.last_user
@@ -160,12 +259,47 @@ class ReferenceAgentBase(ABC):
             return Message.assistant(reply.content, signal=Signal.END)
         return reply
 
+    def owed_text(self, key: str, **values: str) -> str:
+        """Answer `key` in the agent's language: its phrasing's when one is set, else the
+        customer's."""
+        english, chinese = OWED[key]
+        zh = (
+            self._phrasing.startswith("zh") if self._phrasing else self.language is Language.ZH_HANS
+        )
+        return (chinese if zh else english).format(**values)
+
+    def _owed(self, text: str) -> str:
+        """The answer owed to a customer asking to hear the changes back, asking why after a
+        refusal, pushing back on one, or worrying with nothing pending; "" for anything else."""
+        if READ_BACK.search(text):
+            fresh = self.changes[self._read_back :] or self.changes
+            self._read_back = len(self.changes)
+            if not fresh:
+                return self.owed_text("nothing_changed")
+            return " ".join([self.owed_text("read_back"), *(c.restated() for c in fresh)])
+        if WORRY.search(text) and self.pending is None:
+            return self.owed_text("reassure")
+        why = WHY_NOT.search(text)
+        if not (why or PUSH_BACK.search(text)):
+            return ""
+        reading = _READER.read(self._said)
+        refusal = reading.first(ActKind.REFUSE)
+        if refusal is None:
+            return ""
+        start = max(self._said.find(refusal.text[:16]), 0)
+        after = _AFTER_COLON.search(self._said, start)
+        reason = (refusal.reason or (after.group(1) if after else refusal.text)).strip()
+        reason = reason.rstrip(".。")
+        return self.owed_text("why_not" if why else "no_exception", reason=reason)
+
     # -- helpers for subclasses ----------------------------------------------------------
 
     def call(self, name: str, **args: Any) -> Message:
         self._calls += 1
         call_id = f"call_{self._calls}"
         self._inflight[call_id] = (name, args)
+        if name in self._write_tools:
+            self._approved[call_id], self._summary = self._summary, ""
         raw = json.dumps(args, ensure_ascii=False, separators=(",", ":"))
         return Message.assistant("", (ToolCall(call_id, name, raw),))
 

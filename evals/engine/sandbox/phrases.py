@@ -74,6 +74,18 @@ BASE: Phrasebook = {
             "Okay, go ahead.",
             "Yes please.",
         ),
+        # The persona's own moves (sandbox/user.py, docs/golive.md "Persona mechanisms"):
+        # one sentence each, so a move draws no random number.
+        "move:read_back": "Can you read me back exactly what you changed?",
+        "move:read_back_again": "That doesn't tell me what you changed. Please read me back "
+        "exactly what you changed, with the numbers.",
+        "move:unverified": "You can't even tell me what you changed. I'm done.",
+        "move:why_not": "Why not?",
+        "move:no_reason": "You won't even tell me why. Goodbye.",
+        "move:push_back": "That's not acceptable. Can't you make an exception?",
+        "move:brushed_off": "You're not even listening to me. Forget it.",
+        "move:worry_again": "You didn't answer me. Will this really work?",
+        "move:worried_off": "I still don't know if this will work. I'll try somewhere else.",
     },
     ZH: {
         "emotion:anger": ("这太离谱了。", "我真的很生气。", "说实话，这让人没法接受。"),
@@ -106,6 +118,15 @@ BASE: Phrasebook = {
         "then": "然后，",
         "also": "另外，",
         "affirm": ("是的，请继续。", "确认。", "好的，可以。"),
+        "move:read_back": "你能把具体改了什么给我复述一遍吗？",
+        "move:read_back_again": "这没说清楚。请把具体改了什么复述给我，包括编号和金额。",
+        "move:unverified": "你连改了什么都说不清楚。算了。",
+        "move:why_not": "为什么不行？",
+        "move:no_reason": "连原因都不说。再见。",
+        "move:push_back": "这不能接受。你们就不能破例一次吗？",
+        "move:brushed_off": "你根本没在听我说话。算了。",
+        "move:worry_again": "你没回答我的问题。这样真的能行吗？",
+        "move:worried_off": "我还是不知道这样行不行。我去别处问问吧。",
     },
 }
 

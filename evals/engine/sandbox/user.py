@@ -1,10 +1,33 @@
-"""Base of scripted user simulators: how a persona shapes what the customer says.
+"""Base of scripted user simulators: how a persona shapes what the customer says and when an
+agent loses it.
 
 The domain subclass decides *what* to say from its scenario and the agent's text
-(`reply(agent_text) -> (text, signal)`); this base adds *how*: patience (an impatient customer
-abandons after too many agent turns or a repeated question), skepticism (asks why before giving
-personal data), emotions, politeness, anxiety (asks for reassurance), incoherence (typos), and
-seed-dependent phrasing, so trials of one task differ.
+(`reply(agent_text) -> (text, signal)`); this base adds *how*, and every persona dimension acts
+through a mechanism that can make an agent fail (docs/golive.md, "Persona mechanisms", has the
+table and its numbers):
+
+- patience: impatience sets the turn budget and the tolerance of a repeated question;
+  urgency cuts the budget (`turn_budget`, `repeat_tolerance`);
+- skepticism: asks why before giving personal data (`skeptical_now`), and "Why not?" after a
+  refusal that gives no reason; leaves if the answer still gives none;
+- trust: told that something was done, a low-trust customer asks to hear exactly what
+  changed, and accepts an answer that restates the ids and amounts of the change it approved;
+  it asks once more, then leaves;
+- anxiety: asks for reassurance, and needs an answer (an explanation, the proposal again, a
+  statement of what was done); it asks once more, then leaves;
+- emotion family and politeness: an angry or frustrated, impolite customer tolerates one
+  repeated question less and pushes back once on a refusal, leaving if the agent brushes the
+  push-back off; a sad or anxious one tolerates one more;
+- confusion and incoherence: wrong details, corrected when the agent echoes them
+  (`confused`); typos; an incoherent customer blurts out its request.
+
+The moves (read-back, why-not, push-back, reassurance) are decided here from the agent's
+message as the reader (`self.reader`, an `UtteranceReader`; a domain sets its own, with its
+entities) sees it: acts and entities, never an agent's exact phrases. The domain's `reply` is
+computed first, as always, and held while the customer waits for the agent's answer to its
+move; once the answer satisfies it, the held reply is said, so `reply` is called once per
+agent message whatever the persona. A persona without a trait draws no random number for its
+move, so the customers without it say exactly what they said before the move existed.
 """
 
 from __future__ import annotations
@@ -12,15 +35,40 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from evals.engine.messages import Message, Role, Signal
 from evals.engine.persona import Emotion, Language, Level, Persona
 from evals.engine.sandbox.phrases import BASE, Phrasebook, join
+from evals.engine.understanding.answers import Answer, read_answer
+from evals.engine.understanding.utterances import ActKind, Entity, Reading, UtteranceReader
 
-PATIENCE = {Level.LOW: 16, Level.MEDIUM: 9, Level.HIGH: 6}
+# Agent turns a customer waits for: by impatience, less by urgency (the presets wait as long
+# as before urgency acted: "impatient" 6, "angry-urgent" 9). Turns in which the agent answers
+# the customer's own move (a read-back, a why, a worry) are not counted against it.
+PATIENCE = {Level.LOW: 16, Level.MEDIUM: 11, Level.HIGH: 8}
+URGENCY_CUT = {Level.LOW: 0, Level.MEDIUM: 1, Level.HIGH: 2}
+# Times the same question is put up with: by impatience, shifted by the emotion family and
+# politeness (never below 1).
 REPEAT_TOLERANCE = {Level.LOW: 3, Level.MEDIUM: 2, Level.HIGH: 1}
+HOSTILE = (Emotion.ANGER, Emotion.FRUSTRATION)
+TOLERANT = (Emotion.SADNESS, Emotion.ANXIETY)
+# Chance of a read-back after "done", by trust; of "Why not?" after a bare refusal, by
+# skepticism.
+READ_BACK_P = {Level.LOW: 1.0, Level.MEDIUM: 0.25, Level.HIGH: 0.0}
+WHY_NOT_P = {Level.LOW: 0.0, Level.MEDIUM: 0.5, Level.HIGH: 1.0}
+# Entities a read-back must restate: the values a customer can check (amounts, the ids it
+# knows, plans, durations, addresses), not internal item numbers or its own identity.
+CHECKABLE = frozenset({"money", "plan", "duration", "address"})
+# What answers a worry: the agent explains, restates the proposal, or states what it did.
+REASSURING = frozenset(
+    {ActKind.EXPLAIN, ActKind.CONFIRM, ActKind.DONE, ActKind.INFORM, ActKind.HANDOFF}
+)
+# What answers a push-back: the refusal held (with or without its reason), an explanation,
+# or the agent giving in (a proposal or a "done": the guard and the oracle judge those).
+HEARD = frozenset({ActKind.REFUSE, ActKind.EXPLAIN, ActKind.CONFIRM, ActKind.DONE, ActKind.HANDOFF})
 INTENSITY_P = {Level.LOW: 0.15, Level.MEDIUM: 0.4, Level.HIGH: 0.75}
 _ZH_PUNCTUATION = {"，": ",", "。": ".", "？": "?", "：": ":"}
 _ZH_PARTICLES = frozenset("的了吧呢啊")
@@ -30,10 +78,28 @@ def _is_cjk(ch: str) -> bool:
     return "\u4e00" <= ch <= "\u9fff"
 
 
+_READER = UtteranceReader()
+
+
+@dataclass
+class _Waiting:
+    """A move waiting for the agent's answer: which move, the domain's reply held meanwhile
+    (None when the domain's own reply asked the question: it then answers the agent's next
+    message itself), what a read-back must restate, and how many times it was asked."""
+
+    move: str
+    held: tuple[str, Signal] | None
+    expected: frozenset[str] = frozenset()
+    asks: int = 1
+
+
 class ScriptedUserBase(ABC):
     # Its mistakes (a wrong digit, a swapped id) are persona behaviour it corrects when the
     # agent echoes them, not invented facts: the orchestrator does not re-check it.
     fidelity_checked = True
+    # How the customer reads the agent's messages for its moves; a domain sets its own reader,
+    # which knows its entities and verbs.
+    reader: UtteranceReader = _READER
     # What it says, per language (evals.engine.sandbox.phrases); a domain adds its own keys.
     PHRASES: Phrasebook = BASE
 
@@ -50,6 +116,12 @@ class ScriptedUserBase(ABC):
         self.stated: set[int] = set()  # requests the customer has put into words
         self.mistakes: dict[str, str] = {}  # wrong value said -> right value
         self.fixed: set[str] = set()  # values already corrected once (no second mistake)
+        self.waiting: _Waiting | None = None
+        self.moves: Counter[str] = Counter()  # moves made: read_back, why_not, push_back, worry
+        self.proposal: frozenset[str] = frozenset()  # what the last go-ahead question named
+        self.verified: set[frozenset[str]] = set()  # proposals already read back
+        self._held_finished = False
+        self.answers = 0  # agent turns spent answering the customer's moves
 
     # -- protocol ------------------------------------------------------------------------
 
@@ -59,13 +131,151 @@ class ScriptedUserBase(ABC):
         if first:
             return Message.user(self.style(self.opening()))
         self.agent_turns += 1
-        text, signal = self.reply(agent_text)
-        if signal is Signal.NONE and self.agent_turns > PATIENCE[self.persona.impatience]:
+        reading = self.reader.read(agent_text)
+        if self.waiting is not None:
+            self.answers += 1
+            waiting, self.waiting = self.waiting, None
+            verdict = self._answered(waiting, reading)
+            if verdict is not None:
+                return verdict
+            if waiting.held is not None and not (
+                waiting.move == "push_back" and reading.has(ActKind.CONFIRM)
+            ):
+                return self._say(*waiting.held)
+            # The domain asked the question itself, or the agent gave in to a push-back with
+            # a new proposal: the domain answers this message.
+        said = self._last_said(messages)
+        if reading.has(ActKind.CONFIRM):
+            self.proposal = _proposed(reading)
+        whys = self._whys()
+        self.hold()  # what the customer had settled before this message, for a push-back
+        held = self.reply(agent_text)
+        text, signal = held
+        if signal is Signal.NONE and self.agent_turns - self.answers > self.turn_budget():
             return Message.user(self.say("walk_away"), Signal.ABANDON)
+        if signal is not Signal.ABANDON:
+            move = self._move(reading, said, held, domain_asked_why=self._whys() > whys)
+            if move is not None:
+                return move
         if signal is Signal.NONE and self.wants_reassurance():
             self.reassurances += 1
+            self.moves["worry"] += 1
+            self.waiting = _Waiting("worry", held)
             return Message.user(self.style(self.say("reassurance")))
+        return self._say(text, signal)
+
+    def _say(self, text: str, signal: Signal) -> Message:
         return Message.user(self.style(text) if signal is Signal.NONE else text, signal)
+
+    # -- the persona's own moves ----------------------------------------------------------
+
+    def move_text(self, key: str) -> str:
+        """A move in the persona's language (one sentence per language: no random draw)."""
+        return self.say(f"move:{key}")
+
+    @staticmethod
+    def _last_said(messages: Sequence[Message]) -> str:
+        return next((m.content for m in reversed(messages) if m.role is Role.USER), "")
+
+    def _whys(self) -> int:
+        """Why-questions the customer has asked so far (the domains count theirs as `why:`)."""
+        return sum(n for k, n in self.questions.items() if k.startswith("why:"))
+
+    def _move(
+        self, reading: Reading, said: str, held: tuple[str, Signal], *, domain_asked_why: bool
+    ) -> Message | None:
+        """Ask for a read-back after "done", "Why not?" after a refusal without a reason, or
+        push back on a refusal; None when the persona lets the message through. `said` is the
+        customer's previous message (an agent accepting its "no" refuses nothing it wants);
+        `domain_asked_why` when the domain's own reply (`held`) already asks why."""
+        asks = {ActKind.CONFIRM, ActKind.VERIFY, ActKind.ASK, ActKind.CHOICE, ActKind.CHECK}
+        if asks & set(reading.kinds):
+            return None  # a question is on the table: answer it first
+        done = reading.of(ActKind.DONE)
+        if done and not reading.has(ActKind.REFUSE):
+            expected = _checkable(e for a in done for e in a.entities) or self.proposal
+            if expected not in self.verified and self._sometimes(READ_BACK_P[self.persona.trust]):
+                self.verified.add(expected)
+                self.moves["read_back"] += 1
+                self.waiting = _Waiting("read_back", held, expected)
+                return Message.user(self.move_text("read_back"))
+            return None
+        refusals = reading.of(ActKind.REFUSE)
+        if not refusals or read_answer(said).answer is Answer.NO:
+            return None
+        if not _gives_reason(reading) and not self.moves["why_not"]:
+            if domain_asked_why:
+                # The domain's own reply already asks why: a skeptic waits for the reason.
+                if self.persona.skepticism is not Level.LOW:
+                    self.moves["why_not"] += 1
+                    self.waiting = _Waiting("why_not", None)
+                return None
+            if self._sometimes(WHY_NOT_P[self.persona.skepticism]):
+                self.moves["why_not"] += 1
+                self.waiting = _Waiting("why_not", held)
+                return Message.user(self.move_text("why_not"))
+        if not self.moves["push_back"] and self.pushes_back():
+            self.moves["push_back"] += 1
+            self.waiting = _Waiting("push_back", held)
+            return Message.user(self.move_text("push_back"))
+        return None
+
+    def _sometimes(self, p: float) -> bool:
+        """`chance(p)`, drawing from the seeded stream only when the outcome is in doubt."""
+        return p >= 1 or (p > 0 and self.chance(p))
+
+    def _answered(self, waiting: _Waiting, reading: Reading) -> Message | None:
+        """The customer's verdict on the agent's answer to its move: None when it accepts,
+        else its next message (ask again, or leave)."""
+        if waiting.move == "read_back":
+            if _restates(reading, waiting.expected):
+                return None
+            return self._again(waiting, "read_back_again", "unverified")
+        if waiting.move == "why_not":
+            if _gives_reason(reading):
+                return None
+            return Message.user(self.move_text("no_reason"), Signal.ABANDON)
+        if waiting.move == "push_back":
+            if HEARD & set(reading.kinds):
+                if reading.has(ActKind.CONFIRM):
+                    self.restore()  # it gave in: the refused request is open again
+                return None
+            return Message.user(self.move_text("brushed_off"), Signal.ABANDON)
+        if REASSURING & set(reading.kinds) or _gives_reason(reading):
+            return None
+        return self._again(waiting, "worry_again", "worried_off")
+
+    def _again(self, waiting: _Waiting, again: str, leave: str) -> Message:
+        if waiting.asks < 2:
+            waiting.asks += 1
+            self.waiting = waiting
+            return Message.user(self.move_text(again))
+        return Message.user(self.move_text(leave), Signal.ABANDON)
+
+    def hold(self) -> None:
+        """Remember what was settled before the agent's message, in case it refuses and then
+        gives in to a push-back (a subclass adds its own notes)."""
+        self._held_finished = self.finished
+
+    def restore(self) -> None:
+        """Undo what the refusal settled: the agent gave in and proposes it after all."""
+        self.finished = self._held_finished
+
+    def pushes_back(self) -> bool:
+        """An angry or frustrated customer pushes back on a refusal when impolite, or when
+        medium-polite and the emotion is intense."""
+        p = self.persona
+        if p.emotion not in HOSTILE:
+            return False
+        return p.politeness is Level.LOW or (
+            p.politeness is Level.MEDIUM and p.emotion_intensity is Level.HIGH
+        )
+
+    def turn_budget(self) -> int:
+        return turn_budget(self.persona)
+
+    def repeat_tolerance(self) -> int:
+        return repeat_tolerance(self.persona)
 
     # -- helpers for subclasses ----------------------------------------------------------
 
@@ -95,7 +305,7 @@ class ScriptedUserBase(ABC):
         """Record that the agent asked for `kind`; True when that exhausts the customer's
         tolerance for repeated questions (the subclass then abandons)."""
         self.questions[kind] += 1
-        return self.questions[kind] > REPEAT_TOLERANCE[self.persona.impatience]
+        return self.questions[kind] > self.repeat_tolerance()
 
     def abandon(self) -> tuple[str, Signal]:
         return self.say("fed_up"), Signal.ABANDON
@@ -224,6 +434,59 @@ class ScriptedUserBase(ABC):
         """The customer's answer to the agent's text, and whether they stop or abandon."""
 
 
+def turn_budget(persona: Persona) -> int:
+    """Agent turns a customer waits for before walking away (its own moves' answers aside)."""
+    return PATIENCE[persona.impatience] - URGENCY_CUT[persona.urgency]
+
+
+def repeat_tolerance(persona: Persona) -> int:
+    """Times a customer answers the same question before walking away."""
+    shift = 0
+    if persona.emotion in HOSTILE and persona.politeness is Level.LOW:
+        shift = -1
+    elif persona.emotion in TOLERANT:
+        shift = 1
+    return max(1, REPEAT_TOLERANCE[persona.impatience] + shift)
+
+
+def _checkable(entities: Iterable[Entity]) -> frozenset[str]:
+    """The values among `entities` a customer can check in a read-back."""
+    return frozenset(
+        e.value
+        for e in entities
+        if e.kind in CHECKABLE or (e.kind.endswith("_id") and e.kind != "item_id")
+    )
+
+
+def _proposed(reading: Reading) -> frozenset[str]:
+    """What a go-ahead question proposes: its acts' values, else those of the message that no
+    other act (a status, a refusal) claims."""
+    confirms = reading.of(ActKind.CONFIRM)
+    own = _checkable(e for a in confirms for e in a.entities)
+    if own:
+        return own
+    claimed = {
+        (e.start, e.end) for a in reading.acts if a.kind is not ActKind.CONFIRM for e in a.entities
+    }
+    return _checkable(e for e in reading.entities if (e.start, e.end) not in claimed)
+
+
+def _restates(reading: Reading, expected: frozenset[str]) -> bool:
+    """Whether an answer to a read-back restates the change: at least half (rounded up) of
+    the values the "done" named, or when it named none, of the proposal the customer last
+    approved (a reader may fold a status said before the proposal into it, so not all); when
+    there were none at all, a statement of what was done that names its action."""
+    if expected:
+        restated = expected & {e.value for e in reading.entities}
+        return 2 * len(restated) >= len(expected)
+    return any(a.action for a in reading.of(ActKind.DONE))
+
+
+def _gives_reason(reading: Reading) -> bool:
+    """A refusal with its reason, or an explanation."""
+    return reading.has(ActKind.EXPLAIN) or any(a.reason for a in reading.of(ActKind.REFUSE))
+
+
 class RequestListUser(ScriptedUserBase):
     """A customer whose scenario lists its requests (`data["requests"]`, stated in order when
     `data["ordered"]`) and its identity (`data["identity"]`): which requests are open, which
@@ -235,9 +498,18 @@ class RequestListUser(ScriptedUserBase):
         self.done: set[int] = set()
         self.identity = self.data["identity"]
         self.confirmed: int | None = None
+        self._held: tuple[set[int], int | None] = (set(), None)
 
     def _open(self) -> list[int]:
         return [i for i in range(len(self.requests)) if i not in self.done]
+
+    def hold(self) -> None:
+        super().hold()
+        self._held = (set(self.done), self.confirmed)
+
+    def restore(self) -> None:
+        super().restore()
+        self.done, self.confirmed = set(self._held[0]), self._held[1]
 
     def _focus(self) -> int:
         stated_open = [i for i in self._open() if i in self.stated]

@@ -57,6 +57,7 @@ def _slip(dob: str) -> str:
 
 
 class MembershipScriptedUser(RequestListUser):
+    reader = v.READER
     PHRASES = PHRASES
 
     @classmethod

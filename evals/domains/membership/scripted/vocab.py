@@ -39,7 +39,7 @@ SENTENCE = re.compile(
 )
 # "it's 1988-04-12, not 1988-12-04": the retracted value is dropped before parsing.
 RETRACTED = re.compile(
-    r"(?:\bnot\s+|不是\s*)(?:M\d{6}|\d{4}-\d{2}-\d{2}|[1-9] months?|[1-9] ?个月)", re.IGNORECASE
+    r"(?:\bnot\s+|不是+\s*)(?:M\d{6}|\d{4}-\d{2}-\d{2}|[1-9] months?|[1-9] ?个月)", re.IGNORECASE
 )
 WORD_NUMBERS = {"one": 1, "two": 2, "three": 3, "一": 1, "二": 2, "两": 2, "三": 3}
 # An invoice month written as a number ("6 月"), not a duration ("6 个月").

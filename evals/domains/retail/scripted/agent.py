@@ -53,6 +53,7 @@ class RetailReferenceAgent(ReferenceAgentBase):
         self.name: tuple[str, str] | None = None
         self.zip = ""
         self.tried: set[str] = set()
+        self._tried_text = ""  # the identity details last looked up, as the customer gave them
         self.customer_id = ""
         self.profile: dict[str, Any] | None = None
         self.orders: dict[str, dict[str, Any]] = {}
@@ -95,7 +96,7 @@ class RetailReferenceAgent(ReferenceAgentBase):
             self.name = (name.group(1), name.group(2))
         address = v.ADDRESS.search(text)
         rest = v.ADDRESS.sub(" ", text)
-        zip_code = v.ZIP.search(re.sub(r"(?:not|不是) ?\d{5}", " ", rest))
+        zip_code = v.ZIP.search(re.sub(r"(?:not|不是+) ?\d{5}", " ", rest))
         if zip_code and (name or self.name or re.search(r"zip|邮编", text, re.I)):
             self.zip = zip_code.group(1)
         for sentence in v.SENTENCE.split(text):
@@ -238,9 +239,11 @@ class RetailReferenceAgent(ReferenceAgentBase):
     def _authenticate(self) -> Message:
         if self.email and f"e:{self.email}" not in self.tried:
             self.tried.add(f"e:{self.email}")
+            self._tried_text = self.email
             return self.call("find_customer_by_email", email=self.email)
         if self.name and self.zip and f"n:{self.name}{self.zip}" not in self.tried:
             self.tried.add(f"n:{self.name}{self.zip}")
+            self._tried_text = f"{self.name[0]} {self.name[1]}, {self.zip}"
             return self.call(
                 "find_customer_by_name_zip",
                 first_name=self.name[0],
@@ -249,7 +252,8 @@ class RetailReferenceAgent(ReferenceAgentBase):
             )
         prefix = ""
         if self.tried:
-            prefix = self.w("account_not_found") + " "
+            # Name the details that matched nothing, so a customer who slipped can see it.
+            prefix = self.w("account_not_found", tried=self._tried_text) + " "
         if self.explain:
             self.explain = False
             prefix = self.w("explain_identity") + " "

@@ -22,7 +22,7 @@ _EN: dict[str, str] = {
     "email address of your account, or your full name and zip code?",
     "explain_identity": "I need to verify who you are before I can look at or change anything "
     "on your account; that protects your orders and your money.",
-    "account_not_found": "I couldn't find an account with those details.",
+    "account_not_found": "I couldn't find an account with {tried}.",
     "ask_order": "Could you give me the order id (it looks like #W1234567)?",
     "ask_reason": "What is the reason for the cancellation: no longer needed, or ordered by "
     "mistake?",
@@ -90,7 +90,7 @@ _EN_2: dict[str, str] = {
     "e-mail on the account? If you don't have it, your first and last name plus your ZIP works.",
     "explain_identity": "It's a security step: nobody gets to see or change an account's orders "
     "until we know they own it.",
-    "account_not_found": "Hmm, nothing on our side matches what you gave me.",
+    "account_not_found": "Hmm, nothing on our side matches {tried}.",
     "ask_order": "What's the order number? It starts with W followed by seven digits.",
     "ask_reason": "May I ask why you're cancelling? Was it ordered by mistake, or do you just "
     "not need it anymore?",
@@ -161,7 +161,7 @@ _EN_3: dict[str, str] = {
     "email address you registered with, or your name together with your postal code.",
     "explain_identity": "We only discuss an account with its owner, so confirming who you are "
     "keeps your purchases and payments safe.",
-    "account_not_found": "Those details didn't bring up any account.",
+    "account_not_found": "Those details ({tried}) didn't bring up any account.",
     "ask_order": "Which order is this about? Please send me its number.",
     "ask_reason": "Could you tell me the reason: did you order it by mistake, or is it no "
     "longer needed?",
@@ -231,7 +231,7 @@ _EN_3: dict[str, str] = {
 _ZH: dict[str, str] = {
     "ask_identity": "在帮您处理之前，我需要先核实您的身份。请提供账户的邮箱，或者您的姓名和邮编。",
     "explain_identity": "核实身份是为了保护您的订单和资金安全，只有账户本人才能查看或修改。",
-    "account_not_found": "没有找到与这些信息匹配的账户。",
+    "account_not_found": "没有找到与 {tried} 匹配的账户。",
     "ask_order": "请问订单号是多少？格式类似 #W1234567。",
     "ask_reason": "请问取消的原因是什么：不再需要，还是误下单？",
     "ask_refund_to": "退款是退回原支付方式，还是退到礼品卡？",

@@ -11,6 +11,7 @@ allows, so it says yes to a proposal that matches what it wants, forbidden or no
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from decimal import Decimal
 from typing import Any
@@ -18,6 +19,7 @@ from typing import Any
 from evals.domains.retail.scripted import vocab as v
 from evals.domains.retail.scripted.speech import RetailSpeech
 from evals.engine.messages import Signal
+from evals.engine.persona import Language
 from evals.engine.understanding.utterances import Act, ActKind, Reading, option_key
 
 # The reader's actions (evals.engine.understanding.utterances) that carry out each request.
@@ -78,12 +80,30 @@ def _proposals_joined(reading: Reading) -> Reading:
     return replace(reading, acts=tuple(acts))
 
 
+def _fact_named(r: dict[str, Any], named: set[str], new_option: bool) -> str:
+    """Which of the customer's facts an option it wants names ("" when none can say it)."""
+    if named & {r.get("refund_to"), r.get("payment")}:
+        return "refund_to"
+    if named & {r.get("reason")}:
+        return "reason"
+    if named & {i["name"] for i in r.get("items", ())}:
+        return "items"
+    return "option" if new_option else ""
+
+
+def _foreign(language: Language, option: str) -> bool:
+    """Whether a Chinese customer would not repeat an option's words: they hold no Chinese."""
+    return language is Language.ZH_HANS and not re.search(r"[\u4e00-\u9fff]", option)
+
+
 def _does(r: dict[str, Any], action: str) -> bool:
     """Whether a proposal of `action` ("" when no verb said it) carries out request `r`."""
     return not action or action in ACTIONS[r["intent"]]
 
 
 class RetailScriptedUser(RetailSpeech):
+    reader = v.READER
+
     @classmethod
     def factory(
         cls, *, domain: Any, scenario: Any, persona: Any, params: Any, seed: int
@@ -223,6 +243,10 @@ class RetailScriptedUser(RetailSpeech):
         for option in act.options:
             named = {e.value for e in v.READER.read(option).entities}
             if named & wanted or any(n and (n in option or option in n) for n in new):
+                fact = kind if kind != "request" else _fact_named(r, named, bool(new))
+                if _foreign(self.language, option) and fact:
+                    # An option in another language: said in the customer's own words.
+                    return self._fact(fact, r), Signal.NONE
                 return self.say("choose", option=option.capitalize()), Signal.NONE
         if kind == "request":
             return self.say("none_of_those", request=self._state(self._focus())), Signal.NONE

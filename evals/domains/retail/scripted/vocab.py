@@ -13,7 +13,7 @@ ORDER_ID = re.compile(r"#?\bW(\d{7})\b")
 EMAIL = re.compile(r"[\w.+-]+@[\w-]+\.[\w.]+")
 ZIP = re.compile(r"(?<![\d#W])\b(\d{5})\b(?!\d)")
 NAME = re.compile(
-    r"(?i:my name is|i am|i'm|this is|name is|name:|我叫|我是)\s*([A-Z][a-z]+)\s+([A-Z][a-z]+)"
+    r"(?i:my name is|i am|i'm|this is|name is|name:|我叫+|我是+)\s*([A-Z][a-z]+)\s+([A-Z][a-z]+)"
 )
 ADDRESS = re.compile(
     r"(\d+ [A-Z][a-z]+ (?:Street|Avenue|Road|Lane|Drive)),\s*([A-Z][a-z]+),\s*(\d{5})"
@@ -69,7 +69,7 @@ ORIGINAL = re.compile(
     re.I,
 )
 
-NOT_THIS = re.compile(r"(?:\bnot|不是)\s*#?W\d{7}\b", re.IGNORECASE)
+NOT_THIS = re.compile(r"(?:\bnot|不是+)\s*#?W\d{7}\b", re.IGNORECASE)
 
 
 def order_ids(text: str) -> list[str]:

@@ -20,7 +20,7 @@ from evals.engine.sandbox import ReferenceAgentBase
 _TITLE_FOR = re.compile(r"(?:titled|called|named) '([^']+)' for (user_\d+)")
 # "为 user_1 新建一个任务，标题叫 'X'": the user first, then the title.
 _FOR_TITLED = re.compile(
-    r"(?:为|给)\s*(user_\d+)\s*(?:新建|创建).{0,8}?(?:标题|名字|名称)(?:叫|是|为)\s*'([^']+)'"
+    r"(?:为|给)\s*(user_\d+)\s*(?:新建|创建).{0,8}?(?:标题|名字|名称)(?:叫|是|为)+\s*'([^']+)'"
 )
 _COMPLETE = re.compile(r"complete|已完成|完成", re.IGNORECASE)
 _PENDING = re.compile(r"pending|待处理|未完成", re.IGNORECASE)

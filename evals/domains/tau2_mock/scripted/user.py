@@ -36,6 +36,7 @@ _ASKS = (ActKind.ASK, ActKind.VERIFY, ActKind.CHOICE)
 
 
 class MockScriptedUser(ScriptedUserBase):
+    reader = READER
     PHRASES = PHRASES
 
     def __init__(self, *, scenario: Any, persona: Persona, seed: int) -> None:

@@ -404,6 +404,17 @@ class Assembly:
                 if owner is None:
                     self.owner[i] = verify
 
+    def _done_as_reason(self, j: int) -> bool:
+        """Whether clause `j` was read as a "done" on its own while it gives a reason."""
+        d = self.owner[j]
+        return (
+            d is not None
+            and d.kind is ActKind.DONE
+            and d.at == j
+            and bool(self.f[j].reason)
+            and not self.f[j].question
+        )
+
     def reasons(self) -> None:
         for d in self.drafts:
             if d.kind is not ActKind.REFUSE:
@@ -414,6 +425,12 @@ class Assembly:
                 continue
             sentence = self.f[i].clause.sentence
             for j in (i - 1, i + 1, i + 2):
+                if 0 <= j < self.n and j == i + 1 and self._done_as_reason(j):
+                    # "I can't cancel it: the order has already been processed" states why,
+                    # not that something was done: the status is the refusal's reason.
+                    gone = self.owner[j]
+                    self.drafts = [x for x in self.drafts if x is not gone]
+                    self.owner = [None if o is gone else o for o in self.owner]
                 if not 0 <= j < self.n or self.owner[j] is not None or self.f[j].question:
                     continue
                 if j == i - 1 and self.f[j].clause.sentence != sentence:

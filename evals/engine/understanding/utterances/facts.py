@@ -85,7 +85,8 @@ class Facts:
     def done(self) -> bool:
         cue = self.cue
         stated = lx.DONE.search(cue) is not None or any(rx.search(cue) for rx in self._domain.done)
-        return stated and lx.NOT_DONE.search(cue) is None
+        # "MS526684 cannot be frozen" names the action in its past form, and refuses it.
+        return stated and lx.NOT_DONE.search(cue) is None and not self.refuse
 
     @cached_property
     def not_found(self) -> str | None:

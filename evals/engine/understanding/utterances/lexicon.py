@@ -173,7 +173,7 @@ NOT_DONE = _rx(
 REFUSE = _rx(
     r"\b(?:i|we)(?: really| unfortunately| just| still| simply| sadly| currently| now)? (?:can not|could not|am not able to|are not able to|am unable to|are unable to|will not be able to|would not be able to|am not allowed to|are not allowed to|am not permitted to|are not permitted to|do not have the ability to|have no way to|am not authori[sz]ed to|do not (?:offer|allow|support|accept))\b(?! (?:find|locate|see|spot|wait))",
     r"\b(?:is|are|was|were) not (?:possible|an option|allowed|permitted|eligible|available|refundable|returnable|cancellable|something (?:i|we) (?:am|are|can))\b",
-    r"\bnot (?:possible|eligible|allowed|permitted)\b|\bcan not be (?:\w+ed|done|changed|made)\b|\b(?:does|do) not (?:allow|permit|qualify|cover|let)\b",
+    r"\bnot (?:possible|eligible|allowed|permitted)\b|\bcan not be (?:\w+ed|\w+en|done|changed|made)\b|\b(?:does|do) not (?:allow|permit|qualify|cover|let)\b",
     r"\bno longer (?:possible|eligible|available)\b|\boutside (?:of )?what (?:i|we) (?:am|are|can)\b|\bis not something\b",
     r"\bfailed\b|\bdid not go through\b|\b(?:returned|gave|threw|hit|ran into) an error\b|\bwas unsuccessful\b|\bcould not be (?:completed|processed|done)\b|\bwas (?:declined|rejected)\b",
     r"\b(?:you|they) (?:can not|are not able to|are not eligible|do not qualify)\b",
@@ -428,7 +428,7 @@ REASON = _rx(
     r"\boutside (?:the|your|our) (?:\S+ )?(?:window|period)\b|\bwindow\b|\bexpired\b|\bpast\b|\bmore than\b|\bexceed\w*|\bnot eligible\b",
     r"\bshipped\b|\bdelivered\b|\bin transit\b|\bout for delivery\b|\bleft our\b|\bcommitment\b|\blimit\b|\bmaximum\b|\bper (?:year|month)\b",
     r"\bbelongs to\b|\banother (?:customer|account|person)\b|\bout of stock\b|\bsold out\b|\brequires?\b|\binclude\w*\b|\bstill in\b",
-    r"\binside your\b|\buntil \d|\bthe most\b|\bused (?:both|all|up)\b|\bwithin \d|\bplaced on\b|\bcontract\b|\bminimum (?:term|period)\b|\bfinal sale\b|\bended\b|\bexpired\b|\bran out\b|\bno longer valid\b|\b(?:do|does|did) not have (?:access|permission|the ability)\b|,\s*so\b",
+    r"\binside your\b|\buntil \d|\bthe most\b|\bat most\b|\bused (?:both|all|up)\b|\bwithin \d|\bplaced on\b|\bcontract\b|\bminimum (?:term|period)\b|\bfinal sale\b|\bended\b|\bexpired\b|\bran out\b|\bno longer valid\b|\b(?:do|does|did) not have (?:access|permission|the ability)\b|,\s*so\b",
     r"因为|由于|所以|已经|已(?!为您)|只能|只有|仅|超过|根据|规定|政策|期限|期内|派送|发货|签收|用完|缺货|卖完|属于|不包含|合约|最多",
 )
 
