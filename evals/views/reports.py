@@ -199,6 +199,11 @@ def run_detail(request: HttpRequest, run_id: int) -> HttpResponse:
             "heatmap": charts.heatmap(summary.get("heatmap", {})),
             "failure_chart": charts.bars([(k, float(v)) for k, v in failures]),
             "failures": failures,
+            "heatmap_links": [
+                {"domain": d, "persona": p, **cell}
+                for key, cell in (summary.get("heatmap") or {}).get("cells", {}).items()
+                for d, p in [key.split("|", 1)]
+            ],
             "usage_rows": [
                 {
                     "name": ROLE_LABELS.get(role, role),
