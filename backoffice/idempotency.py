@@ -44,9 +44,9 @@ from rest_framework.response import Response
 from rest_framework.utils.encoders import JSONEncoder
 
 from backoffice.errors import Conflict, DomainError, Unprocessable, ValidationFailed
+from backoffice.fingerprint import request_fingerprint
 from backoffice.models import IdempotencyRecord, IdempotencyState
 from identity.audit import audit_record
-from payments_sandbox.domain import request_fingerprint
 
 HEADER = "Idempotency-Key"
 REPLAYED_HEADER = "Idempotent-Replayed"

@@ -15,13 +15,13 @@ the agent, user, trials, domains or personas it expects, and is refused when the
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework import status as http
-from rest_framework.permissions import BasePermission, IsAuthenticated
+from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -32,24 +32,9 @@ from backoffice.idempotency import idempotent
 from backoffice.pagination import StandardPagination
 from evals import access, selectors, services
 from evals.models import EvalRun
-from identity.models import ApiToken
+from identity.authentication import allowed
 
 IDEMPOTENCY_SCOPE = "evals"
-
-
-def allowed(*, human: Callable[[Any], bool], scopes: tuple[str, ...]) -> type[BasePermission]:
-    class Allowed(BasePermission):
-        message = "You do not have permission to perform this action."
-
-        def has_permission(self, request: Request, view: Any) -> bool:
-            user = request.user
-            if not (user and user.is_authenticated):
-                return False
-            if isinstance(request.auth, ApiToken):
-                return any(request.auth.has_scope(s) for s in scopes)
-            return not access.is_service(user) and human(user)
-
-    return Allowed
 
 
 READ = allowed(human=access.can_view_runs, scopes=("evals:run", "evals:read"))

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.db import connections, router
@@ -140,3 +141,25 @@ def scoped(*required: str) -> type[permissions.BasePermission]:
 
     HasScopes.__name__ = f"HasScopes[{','.join(required)}]"
     return HasScopes
+
+
+def allowed(
+    *, human: Callable[[Any], bool], scopes: tuple[str, ...] = ()
+) -> type[permissions.BasePermission]:
+    """Permission class for one operation: a human (verified session, no token) passes when
+    `human(user)` says so (the app's access.py decides); a token caller only when its token
+    holds one of `scopes`, and with none listed no token passes. A service principal never
+    passes as a human."""
+
+    class Allowed(permissions.BasePermission):
+        def has_permission(self, request: Request, view: Any) -> bool:
+            user = request.user
+            if not (user and user.is_authenticated):
+                return False
+            auth = request.auth
+            if isinstance(auth, ApiToken):
+                return any(auth.has_scope(scope) for scope in scopes)
+            return not getattr(user, "is_service_principal", False) and human(user)
+
+    Allowed.__name__ = f"Allowed[{','.join(scopes)}]"
+    return Allowed

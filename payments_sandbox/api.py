@@ -9,12 +9,11 @@ approving and rejecting also need a fresh step-up.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from drf_spectacular.utils import extend_schema
 from rest_framework import status as http
-from rest_framework.permissions import BasePermission, IsAuthenticated
+from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -23,29 +22,12 @@ from backoffice.http import request_operator
 from backoffice.idempotency import idempotent
 from backoffice.pagination import StandardPagination
 from backoffice.params import query_int
-from identity.models import ApiToken
+from identity.authentication import allowed
 from identity.stepup import StepUpFresh
 from payments_sandbox import access, selectors, services
 from payments_sandbox import serializers as s
 
 IDEMPOTENCY_SCOPE = "payments"
-
-
-def allowed(*, human: Callable[[Any], bool], scope: str | None = None) -> type[BasePermission]:
-    """Humans (verified session, no token) pass by role; token callers only by `scope`."""
-
-    class Allowed(BasePermission):
-        message = "You do not have permission to perform this action."
-
-        def has_permission(self, request: Request, view: Any) -> bool:
-            user = request.user
-            if not (user and user.is_authenticated):
-                return False
-            if isinstance(request.auth, ApiToken):
-                return scope is not None and request.auth.has_scope(scope)
-            return not access.is_service(user) and human(user)
-
-    return Allowed
 
 
 class _Paginated(APIView):
@@ -61,7 +43,7 @@ class _Paginated(APIView):
 class PaymentListApi(_Paginated):
     permission_classes = [
         IsAuthenticated,
-        allowed(human=access.can_view_payments, scope="payments:read"),
+        allowed(human=access.can_view_payments, scopes=("payments:read",)),
     ]
 
     @extend_schema(responses=s.PaymentOut(many=True))
@@ -77,7 +59,7 @@ class PaymentListApi(_Paginated):
 class PaymentDetailApi(APIView):
     permission_classes = [
         IsAuthenticated,
-        allowed(human=access.can_view_payments, scope="payments:read"),
+        allowed(human=access.can_view_payments, scopes=("payments:read",)),
     ]
 
     @extend_schema(responses=s.PaymentOut)
@@ -91,7 +73,7 @@ class PaymentDetailApi(APIView):
 class RefundListApi(_Paginated):
     permission_classes = [
         IsAuthenticated,
-        allowed(human=access.can_view_refunds, scope="refunds:read"),
+        allowed(human=access.can_view_refunds, scopes=("refunds:read",)),
     ]
 
     @extend_schema(responses=s.RefundOut(many=True))
@@ -106,7 +88,7 @@ class RefundListApi(_Paginated):
 class RefundDetailApi(APIView):
     permission_classes = [
         IsAuthenticated,
-        allowed(human=access.can_view_refunds, scope="refunds:read"),
+        allowed(human=access.can_view_refunds, scopes=("refunds:read",)),
     ]
 
     @extend_schema(responses=s.RefundOut)
@@ -117,7 +99,7 @@ class RefundDetailApi(APIView):
 class RefundRequestApi(APIView):
     permission_classes = [
         IsAuthenticated,
-        allowed(human=access.can_request_refund, scope="refunds:request"),
+        allowed(human=access.can_request_refund, scopes=("refunds:request",)),
     ]
 
     @extend_schema(request=s.RefundRequestIn, responses={201: s.RefundOut})
@@ -134,7 +116,7 @@ class RefundPreviewApi(APIView):
 
     permission_classes = [
         IsAuthenticated,
-        allowed(human=access.can_request_refund, scope="refunds:preview"),
+        allowed(human=access.can_request_refund, scopes=("refunds:preview",)),
     ]
 
     @extend_schema(request=s.RefundPreviewIn, responses=s.RefundPreviewOut)

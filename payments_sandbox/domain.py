@@ -1,5 +1,4 @@
-"""The pure rules of payments: money, refund validation, the state machines and request
-fingerprints.
+"""The pure rules of payments: money, refund validation and the state machines.
 
 No Django import here (a test enforces it): the Django services and the evals engine's policy
 guard both call these functions, so the sandbox agent is judged by exactly the rules the
@@ -12,14 +11,9 @@ parsed digit by digit, and arithmetic is integer arithmetic between amounts of o
 
 from __future__ import annotations
 
-import hashlib
-import json
 import re
-from collections.abc import Mapping
 from dataclasses import dataclass
-from decimal import Decimal
 from enum import StrEnum
-from typing import Any
 
 # ISO 4217 minor-unit exponents of the currencies we accept. A currency missing here is
 # rejected rather than guessed: assuming 2 decimals for a zero-decimal currency would refund a
@@ -416,54 +410,3 @@ def rehearse_balances(facts: RefundableFacts, amount: Money) -> tuple[Money, Mon
     """(refundable before, refundable after, total refunded after) if `amount` succeeds."""
     before = refundable(facts)
     return before, before - amount, facts.refunded + amount
-
-
-# -- idempotency fingerprints -------------------------------------------------------------
-
-
-def _canonical(value: Any) -> Any:
-    if isinstance(value, Mapping):
-        return {str(k): _canonical(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_canonical(v) for v in value]
-    if isinstance(value, Decimal):
-        # Keep JSON numbers exact: 10.10 and 10.1 are the same number, and neither is a float.
-        return {"$decimal": str(value.normalize()) if value == value else "NaN"}
-    if value is None or isinstance(value, bool | int | str):
-        return value
-    return str(value)
-
-
-def canonical_body(body: bytes | str | Mapping[str, Any] | None) -> Any:
-    """A JSON-comparable form of a request body: JSON is parsed (so key order and whitespace
-    do not matter), anything else is identified by the SHA-256 of its bytes."""
-    if body is None:
-        return None
-    if isinstance(body, Mapping):
-        return _canonical(body)
-    raw = body.encode() if isinstance(body, str) else bytes(body)
-    if not raw.strip():
-        return None
-    try:
-        parsed = json.loads(raw, parse_float=Decimal, parse_constant=Decimal)
-    except (ValueError, UnicodeDecodeError, RecursionError):
-        return {"$sha256": hashlib.sha256(raw).hexdigest()}
-    return _canonical(parsed)
-
-
-def request_fingerprint(
-    *, method: str, path: str, body: bytes | str | Mapping[str, Any] | None, principal: str
-) -> str:
-    """SHA-256 of a canonical form of (method, path, body, principal).
-
-    Two requests with the same Idempotency-Key are "the same request" exactly when their
-    fingerprints match; a mismatch means the client reused a key for something else.
-    """
-    document = {
-        "method": method.upper(),
-        "path": path,
-        "principal": principal,
-        "body": canonical_body(body),
-    }
-    encoded = json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(encoded.encode()).hexdigest()

@@ -21,7 +21,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from backoffice.errors import Forbidden, NotFound
+from backoffice.errors import Forbidden
 from backoffice.http import request_operator
 from backoffice.idempotency import idempotent
 from backoffice.pagination import StandardPagination
@@ -205,10 +205,9 @@ class TicketNoteEditApi(APIView):
     )
     def patch(self, request: Request, ticket_id: int, note_id: int) -> Response:
         data = _valid(s.NoteInput, request)
-        if not Message.objects.filter(pk=note_id, ticket_id=ticket_id).exists():
-            raise NotFound(gettext("No such note."))
         message = services.ticket_note_edit(
             actor=request_operator(request),
+            ticket_id=ticket_id,
             note_id=note_id,
             body=data["body"],
             expected_version=data["version"],

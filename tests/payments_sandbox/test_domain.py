@@ -1,5 +1,5 @@
-"""The pure payment rules: money across exponents, refund validation, state machines and
-request fingerprints. No database."""
+"""The pure payment rules: money across exponents, refund validation and the state machines.
+No database."""
 
 from __future__ import annotations
 
@@ -27,7 +27,6 @@ from payments_sandbox.domain import (
     payment_transition,
     refund_transition,
     refundable,
-    request_fingerprint,
 )
 
 currencies = st.sampled_from(sorted(CURRENCY_EXPONENTS))
@@ -322,37 +321,6 @@ def test_payment_transitions_are_checked() -> None:
     assert payment_transition("captured", "refunded") == PaymentStatus.REFUNDED
     with pytest.raises(InvalidTransition):
         payment_transition("refunded", "captured")
-
-
-# -- fingerprints ---------------------------------------------------------------------------
-
-
-def fp(body: object, **overrides: str) -> str:
-    args = {"method": "POST", "path": "/api/v1/refunds", "principal": "operator:1"}
-    args.update(overrides)
-    return request_fingerprint(body=body, **args)  # type: ignore[arg-type]
-
-
-def test_fingerprints_ignore_json_key_order_and_whitespace() -> None:
-    assert fp(b'{"a": 1, "b": "x"}') == fp(b'{\n "b":"x","a":1}') == fp({"b": "x", "a": 1})
-
-
-def test_fingerprints_differ_on_body_path_method_and_principal() -> None:
-    base = fp(b'{"a": 1}')
-    assert fp(b'{"a": 2}') != base
-    assert fp(b'{"a": 1}', path="/api/v1/other") != base
-    assert fp(b'{"a": 1}', method="PUT") != base
-    assert fp(b'{"a": 1}', principal="operator:2") != base
-
-
-def test_fingerprints_do_not_confuse_numbers_and_strings() -> None:
-    assert fp(b'{"amount": 10.5}') != fp(b'{"amount": "10.5"}')
-
-
-def test_non_json_bodies_are_fingerprinted_by_their_bytes() -> None:
-    assert fp(b"amount=1&x=2") == fp(b"amount=1&x=2")
-    assert fp(b"amount=1&x=2") != fp(b"x=2&amount=1")
-    assert fp(b"") == fp(None)
 
 
 def test_the_domain_module_does_not_import_django() -> None:

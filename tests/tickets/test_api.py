@@ -111,6 +111,23 @@ def test_notes_add_and_edit(ticket, alice, sam) -> None:
     )
 
 
+def test_a_note_of_another_ticket_is_a_404_and_stays_unchanged(
+    ticket, alice, queue, make_ticket
+) -> None:
+    other = make_ticket(queue, subject="Another parcel")
+    note = services.ticket_note_add(
+        actor=alice, ticket_id=ticket.pk, body="original", expected_version=v(ticket)
+    )
+    response = api(alice).patch(
+        f"/api/v1/tickets/{other.pk}/notes/{note.pk}",
+        {"body": "rewritten", "version": v(other)},
+        format="json",
+    )
+    assert response.status_code == 404
+    note.refresh_from_db()
+    assert note.body == "original" and not note.revisions.exists()
+
+
 def test_assignment_take_and_reassign_permissions(ticket, alice, sam, make_agent, queue) -> None:
     ben = make_agent("ben", queue)
     url = f"/api/v1/tickets/{ticket.pk}/assignment"
@@ -303,7 +320,7 @@ def test_api_detail_matches_the_documented_serializer_with_edited_notes(ticket, 
     )
     for text in ("second", "third"):
         services.ticket_note_edit(
-            actor=alice, note_id=note.pk, body=text, expected_version=v(ticket)
+            actor=alice, ticket_id=ticket.pk, note_id=note.pk, body=text, expected_version=v(ticket)
         )
     services.ticket_reply(actor=alice, ticket_id=ticket.pk, body="hi", expected_version=v(ticket))
     full = selectors.ticket_get_for_operator(operator=sam, ticket_id=ticket.pk)

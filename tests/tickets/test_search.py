@@ -81,6 +81,7 @@ def test_the_index_follows_note_edits(sam, alice, queue, make_ticket) -> None:
     assert found(sam, "authenticator") == [ticket.pk]
     services.ticket_note_edit(
         actor=alice,
+        ticket_id=ticket.pk,
         note_id=note.pk,
         body="Password manager issue",
         expected_version=version(ticket),

@@ -101,6 +101,7 @@ def test_note_edit_keeps_the_previous_text_and_notifies_only_new_mentions(
     )
     services.ticket_note_edit(
         actor=alice,
+        ticket_id=ticket.pk,
         note_id=note.pk,
         body="@ben @cat second draft",
         expected_version=fresh(ticket).version,
@@ -121,12 +122,41 @@ def test_only_the_author_or_a_supervisor_edits_a_note(
     )
     with pytest.raises(Forbidden):
         services.ticket_note_edit(
-            actor=ben, note_id=note.pk, body="hijack", expected_version=fresh(ticket).version
+            actor=ben,
+            ticket_id=ticket.pk,
+            note_id=note.pk,
+            body="hijack",
+            expected_version=fresh(ticket).version,
         )
     services.ticket_note_edit(
-        actor=sam, note_id=note.pk, body="fixed typo", expected_version=fresh(ticket).version
+        actor=sam,
+        ticket_id=ticket.pk,
+        note_id=note.pk,
+        body="fixed typo",
+        expected_version=fresh(ticket).version,
     )
     assert Message.objects.get(pk=note.pk).body == "fixed typo"
+
+
+def test_a_note_is_edited_only_through_its_own_ticket(ticket, alice, queue, make_ticket) -> None:
+    # Alice may work both tickets; naming the other one must not reach this note.
+    other = make_ticket(queue, subject="Another parcel")
+    assert other.assignee == alice
+    note = services.ticket_note_add(
+        actor=alice, ticket_id=ticket.pk, body="original", expected_version=ticket.version
+    )
+    with pytest.raises(NotFound):
+        services.ticket_note_edit(
+            actor=alice,
+            ticket_id=other.pk,
+            note_id=note.pk,
+            body="rewritten",
+            expected_version=fresh(other).version,
+        )
+    note.refresh_from_db()
+    assert note.body == "original" and note.edited_at is None
+    assert not note.revisions.exists()
+    assert not AuditEvent.objects.filter(action="ticket.note_edit").exists()
 
 
 def test_agent_takes_an_unowned_ticket_of_their_queue(alice, queue, make_ticket) -> None:

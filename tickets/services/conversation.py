@@ -420,13 +420,16 @@ def ticket_note_add(
 
 
 def ticket_note_edit(
-    *, actor: Operator, note_id: int, body: str, expected_version: int | None
+    *, actor: Operator, ticket_id: int, note_id: int, body: str, expected_version: int | None
 ) -> Message:
-    """Change a note's text, keeping the previous text as a revision. Newly @mentioned
-    operators are notified; ones already mentioned are not notified again."""
+    """Change a note of ticket `ticket_id`, keeping the previous text as a revision; a note of
+    another ticket is no such note. Newly @mentioned operators are notified; ones already
+    mentioned are not notified again."""
     body = _body(body)
     with transaction.atomic():
-        note = Message.objects.filter(pk=note_id, kind=MessageKind.INTERNAL_NOTE).first()
+        note = Message.objects.filter(
+            pk=note_id, ticket_id=ticket_id, kind=MessageKind.INTERNAL_NOTE
+        ).first()
         if note is None:
             raise NotFound(gettext("No such note."))
         ticket = c.lock_for_work(actor, note.ticket_id, expected_version)

@@ -300,6 +300,7 @@ def note_edit(request: HttpRequest, ticket_id: int, note_id: int) -> HttpRespons
     def run(form: forms.NoteForm) -> str:
         services.ticket_note_edit(
             actor=request_operator(request),
+            ticket_id=ticket_id,
             note_id=note_id,
             body=form.cleaned_data["body"],
             expected_version=form.cleaned_data["version"],
