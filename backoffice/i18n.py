@@ -213,7 +213,7 @@ def _calls_in_python(source: str, filename: str) -> Iterator[Key]:
 
 _STRING = r"""u?(?:'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")"""
 _TEMPLATE_CALL = re.compile(
-    rf" (gettext|ngettext|pgettext|npgettext)\(({_STRING}(?:, {_STRING})*)(?:, ?count)?\) ",
+    rf" (_|gettext|ngettext|pgettext|npgettext)\(({_STRING}(?:, {_STRING})*)(?:, ?count)?\) ",
     re.S,
 )
 

@@ -29,7 +29,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.latency import TAU2_HANDLER, process_cpu_s, start_server, stop_server  # noqa: E402
+# bench/ is not a package: its scripts import each other from their own directory.
+from latency import TAU2_HANDLER, process_cpu_s, start_server, stop_server  # noqa: E402
 
 
 def cli_run(url: str, out: Path, trials: int, workers: int, *extra: str) -> dict:

@@ -14,6 +14,7 @@ from html import escape
 from typing import Any
 
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext
 
 PALETTE = ("#2454d6", "#1c7c48", "#a86200", "#b3261e", "#6b3fa6", "#00838f", "#5f6b7a")
 
@@ -65,10 +66,8 @@ def pass_k_chart(
             f'<text x="{_fmt(x(k))}" y="{height - bottom + 16}" font-size="11" '
             f'text-anchor="middle" fill="#5f6b7a">k={k}</text>'
         )
-    out.append(
-        f'<text x="{left}" y="{height - 4}" font-size="11" fill="#5f6b7a">'
-        f"pass^k (y axis from {y_min:.1f})</text>"
-    )
+    axis = escape(gettext("pass^k (y axis from %(floor).1f)") % {"floor": y_min})
+    out.append(f'<text x="{left}" y="{height - 4}" font-size="11" fill="#5f6b7a">{axis}</text>')
     for index, (label, pts) in enumerate(points):
         color = PALETTE[index % len(PALETTE)]
         upper = [f"{_fmt(x(k))},{_fmt(y(e['high']))}" for k, e in pts]
@@ -154,7 +153,8 @@ def heatmap(data: Mapping[str, Any], *, cell_w: int = 120, cell_h: int = 40) -> 
 def bars(items: Sequence[tuple[str, float]], *, width: int = 420, unit: str = "") -> SafeString:
     """Horizontal bars (failure classes, cost per role)."""
     if not items:
-        return mark_safe('<p class="muted">None.</p>')
+        none = escape(gettext("None."))
+        return mark_safe(f'<p class="muted">{none}</p>')  # noqa: S308
     peak = max(v for _, v in items) or 1.0
     row, label_w = 22, 150
     height = row * len(items) + 4

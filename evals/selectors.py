@@ -6,7 +6,8 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, Q, QuerySet, TextField
+from django.db.models.functions import Cast
 from django.utils.translation import gettext
 
 from backoffice.errors import NotFound
@@ -296,3 +297,41 @@ def run_latest_failing(*, run_id: int, limit: int = 20) -> list[TrialResult]:
     return list(
         run_trials(run_id=run_id).exclude(outcome=TrialOutcome.PASS).order_by("-id")[:limit]
     )
+
+
+@dataclass(frozen=True)
+class TrialFilters:
+    """What the trial list of a run is narrowed to; empty strings mean any."""
+
+    domain: str = ""
+    task: str = ""
+    persona: str = ""
+    outcome: str = ""
+    failure: str = ""
+    q: str = ""
+
+
+def run_trial_search(*, run_id: int, filters: TrialFilters) -> QuerySet[TrialResult]:
+    """The run's trials matching every filter; `q` searches the transcripts (messages, tool
+    calls and results, as stored), case-insensitively."""
+    qs = run_trials(
+        run_id=run_id, outcome=filters.outcome, domain=filters.domain, persona=filters.persona
+    )
+    if filters.task:
+        qs = qs.filter(task_id__icontains=filters.task)
+    if filters.failure:
+        qs = qs.filter(failure_class=filters.failure)
+    if filters.q:
+        qs = qs.annotate(transcript=Cast("trajectory", TextField())).filter(
+            transcript__icontains=filters.q
+        )
+    return qs.order_by("domain", "task_id", "persona", "trial")
+
+
+def run_trial_facets(*, run_id: int) -> dict[str, list[str]]:
+    """The values each filter can take in this run (for the filter form's choices)."""
+    rows = TrialResult.objects.filter(run_id=run_id)
+    return {
+        field: sorted(v for v in rows.values_list(field, flat=True).distinct() if v)
+        for field in ("domain", "persona", "outcome", "failure_class")
+    }

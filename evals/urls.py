@@ -13,6 +13,8 @@ urlpatterns = [
     path("<int:run_id>/resume/", views.run_resume, name="run_resume"),
     path("<int:run_id>/rerun-errors/", views.run_rerun_errors, name="run_rerun_errors"),
     path("<int:run_id>/selftest/", views.run_selftest, name="run_selftest"),
+    path("<int:run_id>/trials/", views.run_trial_list, name="run_trial_list"),
     path("<int:run_id>/trials/<int:trial_id>/", views.trial_detail, name="trial_detail"),
+    path("<int:run_id>/trials/<int:trial_id>/cell/", views.trial_cell, name="trial_cell"),
     path("<int:run_id>/trials/<int:trial_id>/ticket/", views.trial_ticket, name="trial_ticket"),
 ]

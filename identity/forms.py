@@ -88,16 +88,32 @@ class TokenCreateForm(forms.Form):
 
 
 class AuditFilterForm(forms.Form):
-    actor = forms.CharField(required=False, max_length=150, help_text=gettext_lazy("Username"))
-    actor_type = forms.ChoiceField(choices=[("", "Any"), *ActorType.choices], required=False)
-    action = forms.CharField(
-        required=False, max_length=80, help_text=gettext_lazy("Exact, or a prefix ending in '.'")
+    actor = forms.CharField(
+        label=gettext_lazy("Actor"),
+        required=False,
+        max_length=150,
+        help_text=gettext_lazy("Username"),
     )
-    target_type = forms.CharField(required=False, max_length=80)
-    target_id = forms.CharField(required=False, max_length=80)
+    actor_type = forms.ChoiceField(
+        label=gettext_lazy("Actor type"),
+        choices=[("", gettext_lazy("Any")), *ActorType.choices],
+        required=False,
+    )
+    action = forms.CharField(
+        label=gettext_lazy("Action"),
+        required=False,
+        max_length=80,
+        help_text=gettext_lazy("Exact, or a prefix ending in '.'"),
+    )
+    target_type = forms.CharField(label=gettext_lazy("Target type"), required=False, max_length=80)
+    target_id = forms.CharField(label=gettext_lazy("Target id"), required=False, max_length=80)
     since = forms.DateTimeField(
-        required=False, widget=forms.DateTimeInput(attrs={"type": "datetime-local"})
+        label=gettext_lazy("Since"),
+        required=False,
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
     )
     until = forms.DateTimeField(
-        required=False, widget=forms.DateTimeInput(attrs={"type": "datetime-local"})
+        label=gettext_lazy("Until"),
+        required=False,
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
     )

@@ -2,13 +2,14 @@ from __future__ import annotations
 
 from django.contrib.auth.models import AbstractUser
 from django.db import models
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 
 class Role(models.TextChoices):
     """Roles are auth Groups of these names; identity.roles maps each to its permissions."""
 
-    AGENT = "agent", gettext_lazy("Agent")
+    # A human support agent, not the AI agent: its own context, so Chinese can tell them apart.
+    AGENT = "agent", pgettext_lazy("operator role", "Agent")
     APPROVER = "approver", gettext_lazy("Approver")
     SUPERVISOR = "supervisor", gettext_lazy("Supervisor")
     ADMIN = "admin", gettext_lazy("Admin")
@@ -49,6 +50,10 @@ class Operator(AbstractUser):
             cached = frozenset(self.groups.values_list("name", flat=True))
             self._role_names = cached
         return cached
+
+    def role_labels(self) -> list[str]:
+        """The operator's roles as people read them, in the active language."""
+        return [str(Role(name).label) for name in sorted(self.role_names()) if name in Role.values]
 
     def has_role(self, *roles: str) -> bool:
         return bool(self.role_names() & set(roles))

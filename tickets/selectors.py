@@ -11,7 +11,8 @@ from django.db import connection
 from django.db.models import Count, F, Prefetch, Q, QuerySet, prefetch_related_objects
 from django.db.models.expressions import RawSQL
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.functional import Promise
+from django.utils.translation import gettext, gettext_lazy
 
 from backoffice.errors import Forbidden
 from identity.models import Operator, OperatorKind
@@ -32,13 +33,13 @@ from tickets.models import (
     TicketPresence,
 )
 
-VIEWS: dict[str, str] = {
-    "mine": "Mine",
-    "unassigned": "Unassigned",
-    "queues": "My queues",
-    "escalated": "Escalated by AI",
-    "breaching": "Breaching SLA",
-    "all": "All",
+VIEWS: dict[str, str | Promise] = {
+    "mine": gettext_lazy("Mine"),
+    "unassigned": gettext_lazy("Unassigned"),
+    "queues": gettext_lazy("My queues"),
+    "escalated": gettext_lazy("Escalated by AI"),
+    "breaching": gettext_lazy("Breaching SLA"),
+    "all": gettext_lazy("All"),
 }
 # Not a tab: what a search covers — every ticket the operator may see, whatever its status.
 SEARCH_VIEW = "search"
@@ -49,12 +50,12 @@ SORTS: dict[str, tuple[str, ...]] = {
     "priority": ("-priority_rank", "created_at", "id"),
     "due": ("sla_next_due_at", "id"),
 }
-SORT_LABELS = {
-    "newest": "Newest first",
-    "oldest": "Oldest first",
-    "updated": "Recently updated",
-    "priority": "Most urgent first",
-    "due": "SLA due soonest",
+SORT_LABELS: dict[str, str | Promise] = {
+    "newest": gettext_lazy("Newest first"),
+    "oldest": gettext_lazy("Oldest first"),
+    "updated": gettext_lazy("Recently updated"),
+    "priority": gettext_lazy("Most urgent first"),
+    "due": gettext_lazy("SLA due soonest"),
 }
 # What an inbox row shows: loading only these keeps a page cheap (no transcripts, no
 # operator password hashes) without extra queries.
@@ -96,7 +97,7 @@ class InboxFilters:
     unassigned: bool = False
 
 
-def views_for(operator: Operator) -> dict[str, str]:
+def views_for(operator: Operator) -> dict[str, str | Promise]:
     if access.sees_all(operator):
         return VIEWS
     return {key: label for key, label in VIEWS.items() if key != "all"}

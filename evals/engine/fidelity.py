@@ -11,6 +11,8 @@ re-run by resume — never as an agent failure.
   shown in the summary). A customer who stops there, or who says no there and the trial then
   fails, broke its scenario: positive evidence, the only kind that makes a simulator error.
   A customer who leaves after a wrong, needless or unclear proposal is the agent's failure.
+  An LLM customer's ###TRANSFER### there counts the same, unless the agent's message
+  announced a transfer (`announces_transfer`): then it is a hand-off the oracle judges.
 - `declined_gold_write(domain, task, messages)`: the first customer "no" to such a proposal.
 - `invented_facts(scenario, messages)`: the first customer message with unsupported facts
   (used by the orchestrator on simulators that do not check themselves).
@@ -38,6 +40,7 @@ SIMULATOR_ERROR = "SimulatorError"
 __all__ = [
     "SIMULATOR_ERROR",
     "SimulatorError",
+    "announces_transfer",
     "asks_for_confirmation",
     "declined_gold_write",
     "invented_facts",
@@ -213,6 +216,19 @@ def declined_gold_write(domain: Any, task: Any, messages: Sequence[Message]) -> 
                 f"proposal of {call.name}{dict(call.arguments)}, a write its scenario requires"
             )
     return ""
+
+
+# An agent's text that hands the customer over (the customer then says goodbye).
+_TRANSFER = re.compile(
+    r"\btransferr?(?:ing|ed)?\s+(?:you|this|your)|\btransfer you\b|\bhand(?:ing)? (?:you|this) "
+    r"over\b|\bhuman (?:agent|colleague|representative)\b|转人工|转接|人工客服",
+    re.IGNORECASE,
+)
+
+
+def announces_transfer(text: str) -> bool:
+    """Whether an agent's message hands the customer over to a human."""
+    return bool(_TRANSFER.search(text))
 
 
 def is_simulator_error(error: str) -> bool:

@@ -31,7 +31,7 @@ from typing import Any
 
 from evals.engine.domain import Domain
 from evals.engine.errors import EngineError, ToolError
-from evals.engine.fidelity import asks_for_confirmation, declined_gold_write
+from evals.engine.fidelity import announces_transfer, asks_for_confirmation, declined_gold_write
 from evals.engine.messages import Message, Role, TerminationReason, Trajectory
 from evals.engine.task import GoldCall, Task, TaskKind
 from evals.engine.tools import ToolKind
@@ -295,12 +295,6 @@ def _coordination_note(domain: Domain, task: Task, trajectory: Trajectory) -> st
 
 
 LIMITS = (TerminationReason.MAX_TURNS, TerminationReason.WALL_TIME, TerminationReason.MAX_ERRORS)
-# An agent's text that hands the customer over (the customer then says goodbye).
-_TRANSFER = re.compile(
-    r"\btransferr?(?:ing|ed)?\s+(?:you|this|your)|\btransfer you\b|\bhand(?:ing)? (?:you|this) "
-    r"over\b|\bhuman (?:agent|colleague|representative)\b|转人工|转接|人工客服",
-    re.IGNORECASE,
-)
 
 
 def human_expected(domain: Domain, task: Task) -> bool:
@@ -363,7 +357,7 @@ def evaluate(domain: Domain, task: Task, trajectory: Trajectory, world: World) -
     limit = termination in LIMITS
     last_text = texts[-1] if texts else ""
     transferred = termination is TerminationReason.TRANSFER_TO_HUMAN or (
-        termination is TerminationReason.USER_STOP and bool(_TRANSFER.search(last_text))
+        termination is TerminationReason.USER_STOP and announces_transfer(last_text)
     )
     needless = transferred and not human_expected(domain, task)
     if abandoned or limit or needless:

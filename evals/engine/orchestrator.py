@@ -19,7 +19,8 @@ for exactly a write the task still requires, ends the trial with `simulator_erro
 measuring instrument failed, not the agent. A stop after any other proposal (a wrong one, a
 needless transfer, an unclear question) is an ordinary end that the oracle judges. A
 customer's TRANSFER signal ends the trial as a hand-off (`transfer_to_human`), judged by the
-oracle like a transfer tool call.
+oracle like a transfer tool call — except in answer to exactly such a go-ahead question in
+which the agent announced no transfer: a simulator error, like the stop.
 """
 
 from __future__ import annotations
@@ -31,7 +32,12 @@ from typing import Any
 
 from evals.engine.domain import Domain
 from evals.engine.errors import InfrastructureError, SimulatorError
-from evals.engine.fidelity import pending_gold_write, scenario_text, unsupported_facts
+from evals.engine.fidelity import (
+    announces_transfer,
+    pending_gold_write,
+    scenario_text,
+    unsupported_facts,
+)
 from evals.engine.messages import (
     Message,
     PolicyVerdict,
@@ -254,20 +260,31 @@ class Orchestrator:
         self.turns += 1
         if self._check_facts:
             self._check_user_facts(reply)
+        if reply.signal in (Signal.STOP, Signal.TRANSFER):
+            self._check_owed_write(reply.signal, upto)
         if reply.signal is Signal.STOP:
-            owed = pending_gold_write(self.domain, self.task, upto) if self.task else None
-            if owed is not None:
-                raise _Stop(
-                    TerminationReason.SIMULATOR_ERROR,
-                    "SimulatorError: the simulated customer stopped when the agent asked the "
-                    f"go-ahead for {owed.name}{dict(owed.arguments)}, a write its scenario "
-                    "requires",
-                )
             raise _Stop(TerminationReason.USER_STOP)
         if reply.signal is Signal.TRANSFER:
             raise _Stop(TerminationReason.TRANSFER_TO_HUMAN)
         if reply.signal is Signal.ABANDON:
             raise _Stop(TerminationReason.USER_ABANDON)
+
+    def _check_owed_write(self, signal: Signal, upto: list[Message]) -> None:
+        """A customer that stops, or says it was transferred though the agent announced no
+        transfer, right when the agent asks the go-ahead for exactly a write its scenario
+        requires broke its scenario: positive evidence of a simulator error."""
+        owed = pending_gold_write(self.domain, self.task, upto) if self.task else None
+        if owed is None:
+            return
+        last = next((m.content for m in reversed(upto) if m.role is Role.ASSISTANT), "")
+        if signal is Signal.TRANSFER and announces_transfer(last):
+            return  # the agent offered the hand-off: the oracle judges it
+        did = "stopped" if signal is Signal.STOP else "said it was transferred"
+        raise _Stop(
+            TerminationReason.SIMULATOR_ERROR,
+            f"SimulatorError: the simulated customer {did} when the agent asked the "
+            f"go-ahead for {owed.name}{dict(owed.arguments)}, a write its scenario requires",
+        )
 
     def _check_user_facts(self, reply: Message) -> None:
         # The customer saw the agent's texts since it last spoke (its own tool results are

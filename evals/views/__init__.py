@@ -1,5 +1,6 @@
 """The go-live pages (server-rendered, SVG charts from evals.charts)."""
 
+from evals.views.lists import run_trial_list
 from evals.views.reports import (
     compare,
     run_detail,
@@ -9,7 +10,7 @@ from evals.views.reports import (
     run_selftest,
     run_start,
 )
-from evals.views.trials import run_rerun_errors, trial_detail, trial_ticket
+from evals.views.trials import run_rerun_errors, trial_cell, trial_detail, trial_ticket
 
 __all__ = [
     "compare",
@@ -20,6 +21,8 @@ __all__ = [
     "run_resume",
     "run_selftest",
     "run_start",
+    "run_trial_list",
+    "trial_cell",
     "trial_detail",
     "trial_ticket",
 ]

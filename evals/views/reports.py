@@ -85,7 +85,7 @@ def run_start(request: HttpRequest) -> HttpResponse:
 
 def _series(summary: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
     report = summary.get("report", {})
-    series: list[tuple[str, dict[str, Any]]] = [("all", report.get("pass_hat", {}))]
+    series: list[tuple[str, dict[str, Any]]] = [(gettext("all"), report.get("pass_hat", {}))]
     series += [(f"{d}", est) for d, est in report.get("by_domain", {}).items()]
     return series
 
@@ -94,17 +94,22 @@ def run_domains(run: Any) -> list[str]:
     return [d["name"] for d in (run.suite_snapshot or {}).get("domains", [])]
 
 
+ROLE_LABELS = {"agent": gettext_lazy("Agent"), "user": gettext_lazy("User simulator")}
 ERROR_HELP = {
     "infrastructure": (
-        "Infrastructure errors",
-        "Provider outage, rate limit, timeout or a harness crash: above the threshold the run "
-        "could not complete (exit 2).",
+        gettext_lazy("Infrastructure errors"),
+        gettext_lazy(
+            "Provider outage, rate limit, timeout or a harness crash: above the threshold the "
+            "run could not complete (exit 2)."
+        ),
     ),
     "simulator": (
-        "Simulator errors",
-        "The simulated customer demonstrably broke its scenario (stated a fact it was never "
-        "given, or stopped or said no when the agent proposed exactly what it wanted): above "
-        "the threshold the run could not complete (exit 2).",
+        gettext_lazy("Simulator errors"),
+        gettext_lazy(
+            "The simulated customer demonstrably broke its scenario (stated a fact it was never "
+            "given, or stopped or said no when the agent proposed exactly what it wanted): above "
+            "the threshold the run could not complete (exit 2)."
+        ),
     ),
 }
 NOT_JUDGED_HELP = (
@@ -194,9 +199,14 @@ def run_detail(request: HttpRequest, run_id: int) -> HttpResponse:
             "heatmap": charts.heatmap(summary.get("heatmap", {})),
             "failure_chart": charts.bars([(k, float(v)) for k, v in failures]),
             "failures": failures,
+            "heatmap_links": [
+                {"domain": d, "persona": p, **cell}
+                for key, cell in (summary.get("heatmap") or {}).get("cells", {}).items()
+                for d, p in [key.split("|", 1)]
+            ],
             "usage_rows": [
                 {
-                    "name": role,
+                    "name": ROLE_LABELS.get(role, role),
                     "tokens_in": usage.get(role, {}).get("tokens_in", 0),
                     "tokens_out": usage.get(role, {}).get("tokens_out", 0),
                     "cost": f"${usage.get(role, {}).get('cost_micros', 0) / 1_000_000:.4f}",

@@ -17,6 +17,9 @@ from django.views.decorators.http import require_GET, require_POST
 from backoffice.errors import DomainError
 from backoffice.http import request_operator
 from evals import access, selectors, services
+from evals.domains import get_domain
+from evals.engine.errors import EngineError
+from evals.engine.persona import parse_persona
 from evals.models import ERROR_OUTCOMES, RunStatus, TrialOutcome, TrialResult
 from evals.views.markup import render_markdown
 
@@ -119,6 +122,45 @@ def _error_kind(trial: TrialResult) -> dict[str, str] | None:
     return None
 
 
+def _customer(trial: TrialResult) -> dict[str, Any]:
+    """Who the simulated customer was: the persona's traits, and the task's scenario (what
+    the customer knows and wants) as the code installed now defines it."""
+    try:
+        persona: dict[str, str] | None = parse_persona(trial.persona).to_dict()
+    except (EngineError, ValueError):
+        persona = None
+    try:
+        scenario = get_domain(trial.domain).task(trial.task_id).scenario
+    except EngineError:
+        scenario = None
+    return {"persona": persona, "scenario": scenario}
+
+
+def _timings(trajectory: dict[str, Any]) -> list[dict[str, Any]]:
+    """Seconds per turn, in turn order (agent, customer, or the world running a turn's tool
+    calls), with each turn's share of the slowest for a bar."""
+    rows = [
+        {"turn": turn, "actor": actor, "seconds": float(seconds)}
+        for turn, actor, seconds in trajectory.get("timings", [])
+    ]
+    slowest = max((r["seconds"] for r in rows), default=0.0)
+    for r in rows:
+        r["percent"] = round(100 * r["seconds"] / slowest) if slowest else 0
+    return rows
+
+
+def _usage_rows(trial: TrialResult) -> list[dict[str, Any]]:
+    return [
+        {
+            "role": role,
+            "tokens_in": getattr(trial, f"{role}_tokens_in"),
+            "tokens_out": getattr(trial, f"{role}_tokens_out"),
+            "cost": f"${getattr(trial, f'{role}_cost_micros') / 1_000_000:.4f}",
+        }
+        for role in ("agent", "user")
+    ]
+
+
 def _rerun_offer(run: Any, user: Any) -> str:
     """How an error trial can be re-run from here: `rerun` (a finished run's error trials),
     `resume` (an interrupted run, which re-runs its errors), `running` (it is being run), or
@@ -152,7 +194,9 @@ def trial_detail(request: HttpRequest, run_id: int, trial_id: int) -> HttpRespon
             "turns": turns,
             "policy": [render_markdown(text) for text in system],
             "verdicts": trajectory.get("verdicts", []),
-            "usage": trajectory.get("usage", {}),
+            "customer": _customer(trial),
+            "timings": _timings(trajectory),
+            "usage_rows": _usage_rows(trial),
             "errored": errored,
             "error_kind": _error_kind(trial),
             "diff_groups": _diff_by_entity(trial.diff or []),
@@ -165,6 +209,33 @@ def trial_detail(request: HttpRequest, run_id: int, trial_id: int) -> HttpRespon
             and trial.outcome == TrialOutcome.FAIL
             and trial.ticket_id is None,
         },
+    )
+
+
+@require_GET
+def trial_cell(request: HttpRequest, run_id: int, trial_id: int) -> HttpResponse:
+    """The same task and persona in every trial of its cell, side by side: where one
+    repetition passed and another failed, what the agent did differently."""
+    _require_view(request)
+    try:
+        trial = selectors.trial_get(run_id=run_id, trial_id=trial_id)
+    except DomainError as exc:
+        raise Http404 from exc
+    columns = []
+    for sibling in selectors.trial_cell_siblings(trial=trial):
+        _, turns = _turns(sibling.trajectory or {})
+        columns.append(
+            {
+                "trial": sibling,
+                "turns": turns,
+                "current": sibling.pk == trial.pk,
+                "error_kind": _error_kind(sibling),
+            }
+        )
+    return render(
+        request,
+        "evals/trial_cell.html",
+        {"trial": trial, "run": trial.run, "columns": columns},
     )
 
 

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from payments_sandbox.adapters.base import (
     Prediction,
@@ -52,13 +53,23 @@ class SandboxBehaviour:
         return PredictedOutcome.SUCCEED
 
 
+# Stored on the refund in English (gettext_noop marks them for the catalogue); the pages
+# translate them for each reader with the `prediction_note` filter.
 _NOTES = {
-    PredictedOutcome.SUCCEED: "The provider will accept and settle the refund at once.",
-    PredictedOutcome.DECLINE: "The provider will decline this refund; it will end as failed.",
-    PredictedOutcome.TIMEOUT: "The provider will be slow to answer; the refund is retried with "
-    "the same key and settles once an answer arrives.",
-    PredictedOutcome.DELAYED: "The provider will accept the refund as pending and settle it "
-    "later; recovery picks up the result.",
+    PredictedOutcome.SUCCEED: gettext_noop(
+        "The provider will accept and settle the refund at once."
+    ),
+    PredictedOutcome.DECLINE: gettext_noop(
+        "The provider will decline this refund; it will end as failed."
+    ),
+    PredictedOutcome.TIMEOUT: gettext_noop(
+        "The provider will be slow to answer; the refund is retried with "
+        "the same key and settles once an answer arrives."
+    ),
+    PredictedOutcome.DELAYED: gettext_noop(
+        "The provider will accept the refund as pending and settle it "
+        "later; recovery picks up the result."
+    ),
 }
 
 

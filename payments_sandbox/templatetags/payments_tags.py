@@ -1,6 +1,9 @@
 from __future__ import annotations
 
+from typing import Any
+
 from django import template
+from django.utils.translation import gettext
 
 from payments_sandbox.domain import Money
 
@@ -36,3 +39,12 @@ def minor(amount: int | None, currency: str) -> str:
 @register.filter
 def status_class(status: str) -> str:
     return _STATUS_CLASS.get(str(status), "")
+
+
+@register.filter
+def prediction_note(refund: Any) -> str:
+    """The rehearsal's note in the reader's language. Notes are stored in English (the
+    sandbox marks its own with gettext_noop); one the catalogue does not know, such as a live
+    provider's own text, is shown as stored."""
+    note = getattr(refund, "prediction_note", "") or ""
+    return gettext(note) if note else ""

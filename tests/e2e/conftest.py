@@ -69,7 +69,9 @@ def browser() -> Iterator[Any]:
 
 @pytest.fixture
 def page(browser: Any, live_server: Any) -> Iterator[Any]:
-    context = browser.new_context(base_url=live_server.url)
+    # English unless a test asks otherwise: Chromium's own Accept-Language follows the
+    # machine's locale, and the pages answer in Simplified Chinese to a zh browser.
+    context = browser.new_context(base_url=live_server.url, locale="en-US")
     context.set_default_timeout(10_000)
     page = context.new_page()
     try:

@@ -95,6 +95,19 @@ def test_a_failing_trial_opens_on_its_verdict_and_fits_the_window(
     heading = page.locator("[data-testid=policy] .markdown h1").first
     assert heading.is_visible() and "policy" in heading.inner_text().lower()
     assert page.locator("[data-testid=policy] .markdown li").count() >= 3
+    # The customer: persona traits and the scenario, collapsed like the policy.
+    assert page.get_attribute("details[data-testid=customer]", "open") is None
+    page.click("[data-testid=customer] summary")
+    assert "impatience" in page.inner_text("[data-testid=persona]")
+    from evals.domains import get_domain
+
+    scenario = get_domain(trial.domain).task(trial.task_id).scenario
+    assert scenario.reason in page.inner_text("[data-testid=scenario]")
+    # Seconds for every turn the orchestrator timed, tokens and cost per role.
+    assert trial.trajectory is not None
+    timed = len(trial.trajectory["timings"])
+    assert timed > 0 and page.locator("[data-testid=timings] tbody tr").count() == timed
+    assert page.locator("[data-testid=trial-usage] tbody tr").count() == 2
     _fits_the_window(page)
     _shot(page, tmp_path, f"trial-failing-policy-open-{width}")
 
@@ -156,3 +169,138 @@ def test_an_error_trial_says_what_failed_and_offers_a_rerun_that_judges_the_run_
     assert AuditEvent.objects.filter(action="evals.run.rerun_errors").count() == 1
     page.goto(f"/evals/{run.pk}/trials/{trial.pk}/")
     assert page.inner_text("[data-testid=outcome]") == "Pass"
+
+
+@pytest.mark.parametrize("width", [1400, 390])
+def test_the_same_task_in_every_trial_of_its_cell_side_by_side(
+    logged_in_page: Any, rita: Any, width: int, tmp_path: Path
+) -> None:
+    run = _run(
+        rita,
+        trials=3,
+        agent={"model": "sandbox/fault:skip_confirmation"},
+        guard_mode="observe",
+    )
+    trial = TrialResult.objects.filter(run=run, outcome=TrialOutcome.FAIL).order_by("id").last()
+    assert trial is not None
+    cell = TrialResult.objects.filter(
+        run=run, domain=trial.domain, task_id=trial.task_id, persona=trial.persona
+    ).order_by("trial")
+    page = logged_in_page(rita)
+    page.set_viewport_size({"width": width, "height": 900})
+    page.goto(f"/evals/{run.pk}/trials/{trial.pk}/")
+    page.click("[data-testid=cell-link]")
+    page.wait_for_url(f"**/trials/{trial.pk}/cell/")
+
+    columns = page.locator("[data-testid=cell-trial]")
+    assert columns.count() == cell.count() == 3
+    for i, row in enumerate(cell):
+        column = columns.nth(i)
+        assert column.get_attribute("data-outcome") == row.outcome
+        assert f"Trial {row.trial}" in column.locator("h2").inner_text()
+    current = page.locator(".cell-current")
+    assert current.count() == 1 and f"Trial {trial.trial}" in current.inner_text()
+    # Tool calls are collapsed: names and guard badges show, arguments open on a click.
+    first_call = columns.first.locator("details.toolcall").first
+    assert first_call.get_attribute("open") is None
+    first_call.locator("summary").click()
+    assert first_call.locator("pre.toolargs").is_visible()
+    _fits_the_window(page)
+    _shot(page, tmp_path, f"trial-cell-{width}")
+    if os.environ.get("E2E_SCREENSHOTS"):
+        page.screenshot(path=f"{os.environ['E2E_SCREENSHOTS']}/trial-cell-{width}-top.png")
+
+
+@pytest.mark.parametrize("width", [1400, 390])
+def test_find_in_the_transcript_marks_the_messages_and_opens_the_tool_call_holding_it(
+    logged_in_page: Any, rita: Any, width: int, tmp_path: Path
+) -> None:
+    run = _run(rita, agent={"model": "sandbox/fault:skip_confirmation"}, guard_mode="observe")
+    trial = TrialResult.objects.filter(run=run, outcome=TrialOutcome.FAIL).order_by("id").first()
+    assert trial is not None and trial.trajectory is not None
+    messages = trial.trajectory["messages"]
+    results = {m.get("tool_call_id"): m.get("content", "") for m in messages if m["role"] == "tool"}
+    # A word that only a tool's result holds: the customer id the first lookup answers.
+    first_result = next(iter(results.values()))
+    query = first_result.split('"')[3]
+    shown = [m for m in messages if m["role"] in ("user", "assistant")]
+
+    def holds(m: dict[str, Any]) -> bool:
+        calls = m.get("tool_calls", [])
+        text = m.get("content", "") + "".join(
+            c["name"] + c["arguments"] + results.get(c["id"], "") for c in calls
+        )
+        return query.lower() in text.lower()
+
+    expected = sum(1 for m in shown if holds(m))
+    assert 0 < expected < len(shown)
+    page = logged_in_page(rita)
+    page.set_viewport_size({"width": width, "height": 900})
+    page.goto(f"/evals/{run.pk}/trials/{trial.pk}/")
+    page.click("[data-testid=toggle-calls]")  # collapse every tool call
+    assert page.locator("details.toolcall[open]").count() == 0
+
+    page.fill("[data-testid=find]", query)
+    assert page.inner_text("[data-testid=find-status]") == f"match 1 of {expected} messages"
+    assert page.locator("li.msg.find-hit").count() == expected
+    assert page.locator("li.msg.find-dim").count() == len(shown) - expected
+    current = page.locator("li.msg.find-current")
+    assert current.count() == 1
+    assert current.locator("details.toolcall[open]").count() >= 1  # opened to show the hit
+    page.press("[data-testid=find]", "Enter")
+    if expected > 1:
+        assert page.inner_text("[data-testid=find-status]") == f"match 2 of {expected} messages"
+    _fits_the_window(page)
+    _shot(page, tmp_path, f"trial-find-{width}")
+    if os.environ.get("E2E_SCREENSHOTS"):
+        page.screenshot(path=f"{os.environ['E2E_SCREENSHOTS']}/trial-find-{width}-top.png")
+    page.fill("[data-testid=find]", "no such words anywhere")
+    assert page.inner_text("[data-testid=find-status]") == "no message contains it"
+    page.fill("[data-testid=find]", "")
+    assert page.locator("li.msg.find-dim").count() == 0
+
+
+@pytest.mark.parametrize("width", [1400, 390])
+def test_a_failure_class_and_a_cell_open_the_trials_behind_them_and_transcripts_are_searched(
+    logged_in_page: Any, rita: Any, width: int, tmp_path: Path
+) -> None:
+    run = _run(rita, agent={"model": "sandbox/fault:skip_confirmation"}, guard_mode="observe")
+    page = logged_in_page(rita)
+    page.set_viewport_size({"width": width, "height": 900})
+    page.goto(f"/evals/{run.pk}/")
+    page.click("[data-testid=failure-links] a >> nth=0")
+    page.wait_for_url(f"**/evals/{run.pk}/trials/?failure=*")
+    failure = page.input_value("#f-failure")
+    expected = TrialResult.objects.filter(run=run, failure_class=failure).count()
+    assert expected > 0
+    assert page.locator("[data-testid=trial-list] tbody tr").count() == expected
+    _fits_the_window(page)
+    _shot(page, tmp_path, f"trial-list-failure-{width}")
+
+    page.goto(f"/evals/{run.pk}/")
+    page.click("[data-testid=heatmap-links] a >> nth=0")
+    domain, persona = page.input_value("#f-domain"), page.input_value("#f-persona")
+    in_cell = TrialResult.objects.filter(run=run, domain=domain, persona=persona)
+    assert page.locator("[data-testid=trial-list] tbody tr").count() == in_cell.count() > 0
+
+    # A search over the transcripts: a customer's email is in the trials of their tasks only.
+    trial = in_cell.order_by("id").first()
+    assert trial is not None and trial.trajectory is not None
+    email = next(
+        word.strip(".,")
+        for m in trial.trajectory["messages"]
+        if m["role"] == "user"
+        for word in m.get("content", "").split()
+        if "@" in word
+    )
+    holding = [t.pk for t in TrialResult.objects.filter(run=run) if email in str(t.trajectory)]
+    page.goto(f"/evals/{run.pk}/trials/")
+    page.fill("[data-testid=transcript-search]", email)
+    page.click("[data-testid=trial-filters] button[type=submit]")
+    page.wait_for_url("**q=*")
+    links = page.locator("[data-testid=trial-list] tbody tr a")
+    assert links.count() == len(holding) < TrialResult.objects.filter(run=run).count()
+    hrefs = {links.nth(i).get_attribute("href") for i in range(links.count())}
+    assert hrefs == {f"/evals/{run.pk}/trials/{pk}/" for pk in holding}
+    _fits_the_window(page)
+    _shot(page, tmp_path, f"trial-list-search-{width}")

@@ -250,9 +250,11 @@ def test_a_policy_blind_agent_gets_a_chinese_yes_and_a_violation_on_every_member
 # -- English customers say what they always said --------------------------------------------
 
 # The transcripts of English customers (every 4th task of each offline domain, five persona
-# presets, seed 2) hashed together. Computed on the code before customers spoke Chinese; a
-# change that means to change what English customers or the reference agent say updates it.
-ENGLISH_DIGEST = "c51d9d744c99262e637b140020166a55d8b56ef1eec22a60e57b426ecd3e96f8"
+# presets, seed 2) hashed together. First computed on the code before customers spoke
+# Chinese; re-taken once when the persona mechanisms (skeptics asking why, read-backs,
+# push-backs, the retail agent naming unmatched identity details) deliberately changed what
+# English customers and the reference agent say. A change that means to change it updates it.
+ENGLISH_DIGEST = "bbde06f338e85aa141fc8689719eadaad6b6811a683fbc97236adcbe4eae2015"
 
 
 def english_digest() -> str:

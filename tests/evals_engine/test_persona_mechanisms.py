@@ -26,6 +26,7 @@ import pytest
 
 from evals.domains import get_domain
 from evals.engine import registry
+from evals.engine.errors import EngineError
 from evals.engine.messages import Message, Role, Signal, TerminationReason
 from evals.engine.persona import Language, Level, parse_persona
 from evals.engine.runner import MemorySink, RunSpec, run
@@ -124,6 +125,8 @@ class _Weak:
     """The domain's reference agent with one behaviour changed (`change`)."""
 
     def __init__(self, *, domain: Any, params: Mapping[str, Any], seed: int) -> None:
+        if domain.reference_agent is None:
+            raise EngineError(f"Domain {domain.name} has no reference agent to wrap")
         self.inner = domain.reference_agent(domain=domain, params=params, seed=seed)
         self.last = ""
 

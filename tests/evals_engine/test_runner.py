@@ -460,3 +460,36 @@ def test_a_resumed_run_gives_the_remaining_agents_the_seeds_they_would_have_had(
 
     resumed = {r.key: seed_of(r.models) for r in read_records(out)}
     assert resumed == first and len(out.read_bytes().splitlines()) == len(lines)
+
+
+_TEAM_AGENT = '''
+def respond(messages, tools):
+    """A team's own agent: it says one thing and the customer leaves."""
+    return {"role": "assistant", "content": "%s"}
+'''
+
+
+def test_a_python_agent_whose_code_changed_is_refused_its_old_trials(capsys, tmp_path, monkeypatch):
+    """The team's agent is `python:module:function`: editing its module and rerunning with the
+    same --out must not resume into the old code's trials; unchanged code resumes."""
+    module = tmp_path / "team_agent_i12b.py"
+    module.write_text(_TEAM_AGENT % "I cannot help with that.")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    out = tmp_path / "x.jsonl"
+    agent = ("--agent", "python:team_agent_i12b:respond", "--out", str(out))
+    assert _cli(capsys, *agent)[0] == 0
+    lines = out.read_bytes().splitlines()
+    out.write_bytes(lines[0] + b"\n")  # interrupted after one trial
+
+    code, _, err = _cli(capsys, *agent)  # same code: resumes
+    assert code == 0, err
+    assert len(out.read_bytes().splitlines()) == len(lines)
+
+    module.write_text(_TEAM_AGENT % "Your order is cancelled.")  # the team edits its agent
+    before = out.read_bytes()
+    code, _, err = _cli(capsys, *agent)
+
+    assert code == 2
+    reason = err.strip().splitlines()[-1]
+    assert "agent's code" in reason and "this run's agent's code is" in reason
+    assert out.read_bytes() == before  # nothing appended

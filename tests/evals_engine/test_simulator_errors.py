@@ -13,6 +13,7 @@ import pytest
 
 from evals.domains import get_domain
 from evals.engine import registry
+from evals.engine.adversaries import TRANSFER_ANNOUNCEMENT
 from evals.engine.errors import SimulatorError
 from evals.engine.fidelity import asks_for_confirmation, declined_gold_write, pending_gold_write
 from evals.engine.messages import Message, Role, Signal
@@ -65,6 +66,19 @@ class _Quitter(_Wrapped):
         return self.inner.respond(messages)
 
 
+class _Transferrer(_Wrapped):
+    """An LLM customer's ###TRANSFER### the moment the agent asks for the go-ahead on a
+    write, though no agent offered a human."""
+
+    fidelity_checked = True
+
+    def respond(self, messages: Sequence[Message]) -> Message:
+        last = next((m.content for m in reversed(messages) if m.role is Role.ASSISTANT), "")
+        if asks_for_confirmation(last):
+            return Message.user("", Signal.TRANSFER)
+        return self.inner.respond(messages)
+
+
 class _Raiser(_Wrapped):
     """A simulator that checks itself and gives up (what the LiteLLM user does when its
     re-samples stay unfaithful)."""
@@ -75,7 +89,12 @@ class _Raiser(_Wrapped):
 
 @pytest.fixture(autouse=True)
 def test_users() -> Iterator[None]:
-    names = {"test/inventor": _Inventor, "test/quitter": _Quitter, "test/raiser": _Raiser}
+    names = {
+        "test/inventor": _Inventor,
+        "test/quitter": _Quitter,
+        "test/raiser": _Raiser,
+        "test/transferrer": _Transferrer,
+    }
     for name, cls in names.items():
         registry.register_user(name, lambda _cls=cls, **kw: _cls(**kw))
     yield
@@ -109,6 +128,38 @@ def test_a_customer_stopping_when_asked_to_confirm_a_write_is_a_simulator_error(
     assert WRITE_TASK.gold[0].name in record.error
     trajectory = record.trajectory
     assert trajectory is not None and trajectory["termination"] == "simulator_error"
+
+
+def test_a_customer_claiming_a_transfer_nobody_offered_at_an_exact_proposal_is_the_simulators():
+    spec = _spec("test/transferrer")
+    record = run_unit(spec, plan(spec)[0])
+    assert record.termination == "simulator_error", (record.termination, record.error)
+    assert "transfer" in record.error and WRITE_TASK.gold[0].name in record.error
+
+
+class _AnnouncingAgent:
+    """The reference agent, announcing a transfer in front of each go-ahead question."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        assert retail.reference_agent is not None
+        self.inner = retail.reference_agent(**kwargs)
+
+    def respond(self, messages: Sequence[Message], tools: Sequence[Any]) -> Message:
+        reply = self.inner.respond(messages, tools)
+        if reply.content and asks_for_confirmation(reply.content):
+            return Message.assistant(f"{TRANSFER_ANNOUNCEMENT} {reply.content}")
+        return reply
+
+
+def test_a_transfer_after_the_agent_announced_one_is_a_hand_off_not_the_simulators():
+    registry.register_agent("test/announcer", lambda **kw: _AnnouncingAgent(**kw))
+    try:
+        spec = _spec("test/transferrer", agent="test/announcer")
+        record = run_unit(spec, plan(spec)[0])
+    finally:
+        registry._agents.pop("test/announcer", None)
+    assert record.termination == "transfer_to_human", (record.termination, record.error)
+    assert not record.simulator_error and record.failure == "needless_transfer"
 
 
 def test_a_stop_after_a_closing_question_is_the_customers_right():

@@ -144,6 +144,14 @@ class _Scanner(ast.NodeVisitor):
                 self._literals(kw.value)
         self.generic_visit(node)
 
+    def visit_JoinedStr(self, node: ast.JoinedStr) -> None:
+        # makemessages (xgettext) never looks inside an f-string: a gettext call there is
+        # silently left out of the catalogue and stays English.
+        for inner in ast.walk(node):
+            if isinstance(inner, ast.Call) and _callee(inner) in GETTEXT_NAMES:
+                self.findings.append(Finding(self.path, inner.lineno, "gettext in an f-string"))
+        self.generic_visit(node)
+
     def visit_ClassDef(self, node: ast.ClassDef) -> None:
         bases = {
             b.attr if isinstance(b, ast.Attribute) else getattr(b, "id", "") for b in node.bases

@@ -157,11 +157,29 @@ class _Scanner(HTMLParser):
             self._report(data)
 
 
+# {{ value|default:"never" }}: a literal filter argument is text too ({{ x|default:_("never") }}
+# is the translated form). Format strings (date:"Y-m-d") and the like are not prose.
+LITERAL_ARGUMENT = re.compile(r"""\|(default|default_if_none|yesno):(?:"([^"]*)"|'([^']*)')""")
+
+
+def _literal_arguments(path: Path, source: str) -> list[Finding]:
+    findings = []
+    for token in Lexer(source).tokenize():
+        if token.token_type != TokenType.VAR:
+            continue
+        for match in LITERAL_ARGUMENT.finditer(token.contents):
+            text = match.group(2) if match.group(2) is not None else match.group(3)
+            if _untranslated(text):
+                findings.append(Finding(path, token.lineno or 0, text))
+    return findings
+
+
 def scan_template(path: Path) -> list[Finding]:
+    source = path.read_text(encoding="utf-8")
     scanner = _Scanner(path)
-    scanner.feed(_blank(path.read_text(encoding="utf-8")))
+    scanner.feed(_blank(source))
     scanner.close()
-    return scanner.findings
+    return sorted(scanner.findings + _literal_arguments(path, source), key=lambda f: f.line)
 
 
 def template_files(base_dir: Path) -> list[Path]:

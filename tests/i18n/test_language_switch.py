@@ -15,13 +15,14 @@ def test_a_chinese_browser_gets_the_login_page_in_chinese() -> None:
     html = response.content.decode()
     assert '<html lang="zh-hans">' in html
     assert "登录" in html and "Sign in" not in html
+    assert ">English</button>" in html, "each language is offered in its own name"
     assert response["Content-Language"] == "zh-hans"
 
 
 def test_an_english_browser_gets_english_and_is_offered_chinese() -> None:
     html = Client(HTTP_ACCEPT_LANGUAGE="en-GB").get("/login/").content.decode()
     assert '<html lang="en">' in html and "Sign in" in html
-    assert 'name="language" value="zh-hans"' in html
+    assert 'name="language" value="zh-hans"' in html and ">简体中文</button>" in html
 
 
 def test_the_switch_sets_the_cookie_for_a_visitor_and_returns_to_the_page(db: None) -> None:
@@ -94,3 +95,17 @@ def test_a_password_only_session_gets_the_cookie_but_does_not_write_the_operator
     alice.refresh_from_db()
     assert alice.language != "zh-hans"
     assert not AuditEvent.objects.filter(action="operator.language_set").exists()
+
+
+def test_an_email_subject_is_in_the_recipients_language(alice: Operator, bob: Operator) -> None:
+    from django.core import mail
+    from django.utils import translation
+
+    from backoffice.mail import send_mail_to_operator
+
+    Operator.objects.filter(pk=alice.pk).update(language="zh-hans")
+    alice.refresh_from_db()
+    with translation.override("en"):  # the sender's request or worker speaks English
+        send_mail_to_operator(operator=alice, subject="#7", body="")
+        send_mail_to_operator(operator=bob, subject="#7", body="")
+    assert [m.subject for m in mail.outbox] == ["[后台] #7", "[Backoffice] #7"]

@@ -40,6 +40,7 @@ def test_it_reports_flash_messages_errors_labels_and_choices(tmp_path: Path) -> 
         '    raise Conflict("Stale.", fields={"version": ["Reload first."]})\n'
         'name = models.CharField(max_length=5, help_text="Shown on the card")\n'
         'panel = Panel(title="Inbox", url="/inbox/", figures=[("Mine", 3)])\n'
+        "head = f\"{gettext('domain'):<14}\"\n"
     )
     assert _scan(tmp_path, source) == [
         (5, "Open"),
@@ -49,6 +50,7 @@ def test_it_reports_flash_messages_errors_labels_and_choices(tmp_path: Path) -> 
         (9, "Shown on the card"),
         (10, "Inbox"),
         (10, "Mine"),
+        (11, "gettext in an f-string"),
     ]
 
 

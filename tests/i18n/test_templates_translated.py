@@ -42,6 +42,15 @@ def test_it_reports_text_around_variables_and_in_person_read_attributes(tmp_path
     assert [f.line for f in scan_template(path)] == [1, 2, 3, 4]
 
 
+def test_it_reports_a_literal_filter_argument_but_not_a_translated_one(tmp_path: Path) -> None:
+    path = _write(
+        tmp_path,
+        '<td>{{ op.last_login|date:"Y-m-d H:i"|default:"never" }}</td>\n'
+        '<td>{{ op.last_login|default:_("never") }}{{ lang|default:"en" }}</td>\n',
+    )
+    assert [(f.line, f.text) for f in scan_template(path)] == [(1, "never"), (2, "en")]
+
+
 def test_it_reports_a_block_default_left_in_english(tmp_path: Path) -> None:
     path = _write(
         tmp_path, "{% block title %}Home{% endblock %}{% block main_class %}page wide{% endblock %}"

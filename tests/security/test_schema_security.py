@@ -86,6 +86,8 @@ def test_check_deploy_is_clean_for_a_production_configuration(tmp_path) -> None:
         "DJANGO_SETTINGS_MODULE": "backoffice.settings",
     }
     env.pop("DATABASE_URL", None)
+    # Set by the browser tests' conftest in this process; a deployment never sets it.
+    env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
     result = subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
         cwd=settings.BASE_DIR,

@@ -14,6 +14,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from backoffice.errors import Forbidden, ValidationFailed
 from identity.models import Operator
@@ -88,9 +89,9 @@ def finding_ticket_open(
     the audit event is the caller's (it records what was reported, in its own terms, with
     the ticket and its owner)."""
     if actor.is_service_principal:
-        raise Forbidden("Findings are opened by people.")
+        raise Forbidden(gettext("Findings are opened by people."))
     if not (subject.strip() and reason.strip() and summary.strip()):
-        raise ValidationFailed("A finding needs a subject, a reason and a summary.")
+        raise ValidationFailed(gettext("A finding needs a subject, a reason and a summary."))
     with transaction.atomic():
         now = timezone.now()
         queue, _ = Queue.objects.get_or_create(slug=queue_slug, defaults={"name": queue_name})

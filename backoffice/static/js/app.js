@@ -21,3 +21,42 @@ document.addEventListener("submit", function (event) {
     event.preventDefault();
   }
 });
+//   <button data-open-dialog="id">  opens that <dialog>
+document.addEventListener("click", function (event) {
+  const opener = event.target.closest("[data-open-dialog]");
+  if (opener) {
+    document.getElementById(opener.dataset.openDialog).showModal();
+  }
+});
+// Keyboard shortcuts of a page that lists them in <dialog data-shortcuts>: each element with
+// data-shortcut="key" is focused (a field) or clicked (a link); "?" opens the list; Escape
+// leaves a text box. Ignored while typing or with a modifier held.
+document.addEventListener("keydown", function (event) {
+  const list = document.querySelector("dialog[data-shortcuts]");
+  if (!list) {
+    return;
+  }
+  const typing = event.target.closest && event.target.closest("input, textarea, select, [contenteditable]");
+  if (event.key === "Escape" && typing) {
+    event.target.blur();
+    return;
+  }
+  if (typing || event.ctrlKey || event.metaKey || event.altKey) {
+    return;
+  }
+  if (event.key === "?") {
+    event.preventDefault();
+    list.showModal();
+    return;
+  }
+  const target = document.querySelector('[data-shortcut="' + CSS.escape(event.key) + '"]');
+  if (!target) {
+    return;
+  }
+  event.preventDefault();
+  if (target.matches("a, button")) {
+    target.click();
+  } else {
+    target.focus();
+  }
+});

@@ -2,7 +2,9 @@
 
 The fingerprinted fields are the agent and the user simulator (model names and parameters),
 the judge (likewise), the domains, split, task ids, the sample size, personas, seed, trials per task, guard
-mode, limits and the code version (`source_digest`). Parameters are stored and hashed with
+mode, limits and the code version (`source_digest`); for a `python:module:function` agent or
+user, the digest of its module's source file too (`python_code_digest`), so a team that edits
+its own agent and reruns with the same output file is not resumed into the old code's trials. Parameters are stored and hashed with
 their secrets removed (`without_secrets`): an API key never reaches a fingerprint, a record,
 a run file or a database row, and changing it changes nothing that was measured.
 
@@ -14,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import importlib.util
 import json
 import re
 from collections.abc import Mapping
@@ -44,8 +47,10 @@ _SOURCE_ROOTS = ("engine", "domains")
 LABELS: dict[str, str] = {
     "agent": "agent",
     "agent_params": "agent parameters",
+    "agent_code": "agent's code",
     "user": "user simulator",
     "user_params": "user simulator parameters",
+    "user_code": "user simulator's code",
     "judge": "judge model",
     "judge_params": "judge parameters",
     "domains": "domains",
@@ -116,8 +121,26 @@ def source_digest() -> str:
     return digest.hexdigest()
 
 
+def python_code_digest(name: str) -> str:
+    """sha256 of the source file of a `python:module:function` name's module, found as the
+    registry would import it (`importlib.util.find_spec`, which runs no more than the parent
+    packages' imports); "" for any other name, or a module with no source file to read (the
+    run then fails on resolving the name)."""
+    if not name.startswith("python:"):
+        return ""
+    module = name.removeprefix("python:").partition(":")[0]
+    try:
+        spec = importlib.util.find_spec(module)
+    except (ImportError, ValueError):
+        return ""
+    origin = Path(spec.origin) if spec is not None and spec.origin else None
+    if origin is None or not origin.is_file():
+        return ""
+    return hashlib.sha256(origin.read_bytes()).hexdigest()
+
+
 def _shown(name: str, value: Any) -> str:
-    if name == "code" and isinstance(value, str):
+    if name in ("code", "agent_code", "user_code") and isinstance(value, str) and value:
         return value[:12]
     if name == "task_ids" and not value:
         return "all of the split"

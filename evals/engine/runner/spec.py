@@ -16,6 +16,7 @@ from evals.engine.orchestrator import Limits
 from evals.engine.runner.fingerprint import (
     fingerprint_of,
     json_native,
+    python_code_digest,
     source_digest,
     without_secrets,
 )
@@ -87,27 +88,32 @@ class RunSpec:
 
     def fingerprint_fields(self) -> dict[str, Any]:
         """What the run measures, secret-free and JSON-native (see runner.fingerprint);
-        `include_trajectory` is left out: it changes what is stored, not what is measured."""
-        return json_native(
-            {
-                "agent": self.agent,
-                "agent_params": without_secrets(self.agent_params),
-                "user": self.user,
-                "user_params": without_secrets(self.user_params),
-                "judge": self.judge_model,
-                "judge_params": without_secrets(self.judge_params),
-                "domains": self.domains,
-                "split": self.split,
-                "task_ids": self.task_ids,
-                "num_tasks": self.num_tasks,
-                "personas": self.personas,
-                "seed": self.seed,
-                "trials": self.trials,
-                "guard_mode": self.guard_mode.value,
-                "limits": asdict(self.limits),
-                "code": source_digest(),
-            }
-        )
+        `include_trajectory` is left out: it changes what is stored, not what is measured.
+        A `python:` agent or user adds the digest of its module's source ("agent_code",
+        "user_code"); other names have no such field, so their fingerprints are unchanged."""
+        fields: dict[str, Any] = {
+            "agent": self.agent,
+            "agent_params": without_secrets(self.agent_params),
+            "user": self.user,
+            "user_params": without_secrets(self.user_params),
+            "judge": self.judge_model,
+            "judge_params": without_secrets(self.judge_params),
+            "domains": self.domains,
+            "split": self.split,
+            "task_ids": self.task_ids,
+            "num_tasks": self.num_tasks,
+            "personas": self.personas,
+            "seed": self.seed,
+            "trials": self.trials,
+            "guard_mode": self.guard_mode.value,
+            "limits": asdict(self.limits),
+            "code": source_digest(),
+        }
+        for key, name in (("agent_code", self.agent), ("user_code", self.user)):
+            digest = python_code_digest(name)
+            if digest:
+                fields[key] = digest
+        return json_native(fields)
 
     def fingerprint(self) -> str:
         """sha256 (hex) of the canonical JSON of `fingerprint_fields()`."""
