@@ -122,8 +122,8 @@ def _overridden(suite: services.Suite, v: Mapping[str, Any]) -> services.Suite:
     refused when it would run Python code that is not allow-listed for the web."""
     try:
         return services.suite_check_web_models(
-            services.suite_override(
-                suite,
+            suite=services.suite_override(
+                suite=suite,
                 agent=v.get("agent") or None,
                 user=v.get("user") or None,
                 trials=v.get("trials"),
@@ -170,7 +170,7 @@ class RunCreateApi(APIView):
         data.is_valid(raise_exception=True)
         v = data.validated_data
         try:
-            suite = _overridden(services.suite_load(v["suite"]), v)
+            suite = _overridden(services.suite_load(name=v["suite"]), v)
         except services.SuiteError as exc:
             raise ValidationFailed(str(exc), fields={"suite": [str(exc)]}) from exc
         run = services.eval_run_start_background(actor=request_operator(request), suite=suite)
@@ -190,7 +190,7 @@ class RunResumeApi(APIView):
         v = data.validated_data
         run = selectors.run_get(run_id=run_id)
         try:
-            suite = _overridden(services.run_suite(run), v)
+            suite = _overridden(services.run_suite(run=run), v)
         except services.SuiteError as exc:
             raise ValidationFailed(str(exc)) from exc
         run = services.eval_run_resume_background(

@@ -35,7 +35,7 @@ def run_trial(self: Task, run_id: int, suite_hash: str, unit: dict[str, Any]) ->
         # or called directly: the connection is the caller's, possibly inside its transaction.
         close_old_connections()
     work = WorkUnit(**unit)
-    trial_execute(run_id, suite_hash, work)
+    trial_execute(run_id=run_id, suite_hash=suite_hash, unit=work)
     return work.key
 
 

@@ -249,7 +249,7 @@ def golive_run(
         # Overrides given with --resume say what the caller means to measure: the service
         # refuses, naming the difference, when the run measured something else.
         try:
-            intended = services.suite_override(services.run_suite(run), **overrides)
+            intended = services.suite_override(suite=services.run_suite(run=run), **overrides)
         except services.SuiteError as exc:
             raise Abort(str(exc)) from None
         probe_models(intended)
@@ -257,7 +257,7 @@ def golive_run(
     else:
         try:
             suite = services.suite_override(
-                services.suite_load(suite_name, allow_path=True), **overrides
+                suite=services.suite_load(name=suite_name, allow_path=True), **overrides
             )
         except services.SuiteError as exc:
             raise Abort(str(exc)) from None
@@ -277,7 +277,7 @@ def golive_run(
             f"trials, agent {run.agent_model} vs user {run.user_model}, as {operator.username}"
         )
         start = services.eval_run_execute
-    ensure_selftest(operator, services.run_suite(run).domains, out)
+    ensure_selftest(operator, services.run_suite(run=run).domains, out)
     with Bar(total, enabled=progress, stream=err) as bar:
         try:
             run = start(

@@ -67,7 +67,7 @@ def code_version() -> str:
         return "unknown"
 
 
-def run_suite(run: EvalRun) -> Suite:
+def run_suite(*, run: EvalRun) -> Suite:
     return suite_from_mapping(run.suite_snapshot, source=f"run #{run.pk}")
 
 
@@ -84,7 +84,7 @@ def _cached_inputs(run_id: int, suite_hash: str) -> _RunInputs:
     run = EvalRun.objects.only("suite_snapshot", "pk", "fingerprint_fields", "agent_seed_key").get(
         pk=run_id
     )
-    specs = {spec.domains[0]: spec for spec in run_suite(run).specs()}
+    specs = {spec.domains[0]: spec for spec in run_suite(run=run).specs()}
     return _RunInputs(specs, domain_fingerprints(run), agent_key(run))
 
 
@@ -92,11 +92,11 @@ def spec_for_unit(run_id: int, suite_hash: str, domain: str) -> RunSpec:
     return _cached_inputs(run_id, suite_hash).specs[domain]
 
 
-def run_units(suite: Suite) -> list[WorkUnit]:
+def run_units(*, suite: Suite) -> list[WorkUnit]:
     return [unit for spec in suite.specs() for unit in plan(spec)]
 
 
-def trial_execute(run_id: int, suite_hash: str, unit: WorkUnit) -> bool:
+def trial_execute(*, run_id: int, suite_hash: str, unit: WorkUnit) -> bool:
     """Run one unit unless a good row of it is stored; what a Celery task does. A unit whose
     row is an infrastructure or simulator error runs again and replaces it."""
     if unit_finished(run_id, unit.domain, unit.task_id, unit.persona, unit.trial):
@@ -118,7 +118,7 @@ def trial_execute(run_id: int, suite_hash: str, unit: WorkUnit) -> bool:
         eval_run_interrupt(run_id=run_id, reason=reason)
         raise EngineError(reason)
     record = run_unit(spec, unit, inputs.agent_key)
-    return trial_store(run_id, record)
+    return trial_store(run_id=run_id, record=record)
 
 
 # -- progress -----------------------------------------------------------------------------
@@ -158,13 +158,13 @@ class _DbSink:
         self.run_id = run_id
         self.progress = progress
         self.on_progress = on_progress
-        self._done = finished_keys(run_id)
+        self._done = finished_keys(run_id=run_id)
 
     def finished_keys(self) -> set[str]:
         return self._done
 
     def append(self, record: TrialRecord) -> None:
-        trial_store(self.run_id, record)
+        trial_store(run_id=self.run_id, record=record)
         self.progress.add(record)
         if self.on_progress is not None:
             self.on_progress(self.progress)
@@ -190,7 +190,7 @@ def eval_run_create(
             fields={"executor": [gettext("Not one of %(values)s.") % {"values": Executor.values}]},
         )
     try:
-        total = len(run_units(suite))
+        total = len(run_units(suite=suite))
     except EngineError as exc:
         raise ValidationFailed(
             gettext("The suite cannot be planned: %(exc)s") % {"exc": exc}
@@ -252,13 +252,13 @@ def _start(
                 % {"pk": run.pk, "lower": run.get_status_display().lower()}
             )
         try:
-            frozen = run_suite(run)
+            frozen = run_suite(run=run)
         except SuiteError as exc:
             raise ValidationFailed(str(exc)) from exc
         if refusal := resume_refusal(run, suite or frozen):
             raise Conflict(refusal)
-        done = finished_keys(run.pk)
-        pending = [u for u in run_units(frozen) if u.key not in done]
+        done = finished_keys(run_id=run.pk)
+        pending = [u for u in run_units(suite=frozen) if u.key not in done]
         before = {"status": run.status, "finished": len(done)}
         run.status = RunStatus.RUNNING
         run.started_at = run.started_at or timezone.now()
@@ -308,7 +308,7 @@ def _dispatch_celery(run_id: int, suite_hash: str, pending: list[WorkUnit]) -> N
 def _execute_inline(
     run: EvalRun, pending: list[WorkUnit], on_progress: ProgressCallback | None
 ) -> None:
-    suite = run_suite(run)
+    suite = run_suite(run=run)
     progress = Progress(total=len(pending))
     for spec in suite.specs():
         sink = _DbSink(run.pk, progress, on_progress)
@@ -441,9 +441,9 @@ def eval_run_finalise(*, run_id: int) -> EvalRun:
         run = EvalRun.objects.select_for_update().get(pk=run_id)
         if run.status in (RunStatus.COMPLETED, RunStatus.ERROR):
             return run
-        suite = run_suite(run)
+        suite = run_suite(run=run)
         rows = run_rows(run.pk)
-        expected = {u.key for u in run_units(suite)}
+        expected = {u.key for u in run_units(suite=suite)}
         stored = {r.key for r in rows}
         missing = expected - stored
         now = timezone.now()

@@ -105,7 +105,7 @@ def _upsert_sql(vendor: str) -> tuple[str, list[Any]]:
     return sql, fields
 
 
-def trial_store(run_id: int, record: TrialRecord) -> bool:
+def trial_store(*, run_id: int, record: TrialRecord) -> bool:
     """Store one finished trial; False when a good row of the unit was already stored.
 
     Django's `bulk_create(update_conflicts=True)` cannot say "only replace an error row", so
@@ -128,7 +128,7 @@ def trial_store(run_id: int, record: TrialRecord) -> bool:
         return cursor.fetchone() is not None
 
 
-def finished_keys(run_id: int) -> set[str]:
+def finished_keys(*, run_id: int) -> set[str]:
     """Keys of the units that need no re-run: their stored row is a pass or a fail.
     Infrastructure and simulator errors are re-run by resume (and replaced by trial_store)."""
     return {

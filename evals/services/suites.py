@@ -200,7 +200,7 @@ def suite_path(name: str, *, allow_path: bool = False) -> Path:
     return SUITES_DIR / f"{name}.toml"
 
 
-def suite_load(name: str, *, allow_path: bool = False) -> Suite:
+def suite_load(*, name: str, allow_path: bool = False) -> Suite:
     """`name` is a file in suites/ (without .toml); with `allow_path` (the command line)
     also a path to any .toml file."""
     path = suite_path(name, allow_path=allow_path)
@@ -218,8 +218,8 @@ def suite_load(name: str, *, allow_path: bool = False) -> Suite:
 
 
 def suite_override(
-    suite: Suite,
     *,
+    suite: Suite,
     agent: str | None = None,
     user: str | None = None,
     trials: int | None = None,
@@ -261,7 +261,7 @@ class SuiteCodeRefused(SuiteError):
         self.field = field
 
 
-def suite_check_web_models(suite: Suite) -> Suite:
+def suite_check_web_models(*, suite: Suite) -> Suite:
     """Refuse a suite started or resumed from the web or the API whose agent or user is
     Python code (`python:module:function`) not listed in EVALS_WEB_PYTHON_AGENTS.
 
@@ -290,7 +290,7 @@ def suite_list() -> list[Suite | SuiteError]:
     out: list[Suite | SuiteError] = []
     for path in sorted(SUITES_DIR.glob("*.toml")):
         try:
-            out.append(suite_load(path.stem))
+            out.append(suite_load(name=path.stem))
         except SuiteError as exc:
             out.append(exc)
     return out

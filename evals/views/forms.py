@@ -39,9 +39,11 @@ class StartRunForm(forms.Form):
         if self.errors:
             return data
         try:
-            suite = suite_load(data["suite"])
+            suite = suite_load(name=data["suite"])
             self.resolved = suite_check_web_models(
-                suite_override(suite, agent=data.get("agent") or None, trials=data.get("trials"))
+                suite=suite_override(
+                    suite=suite, agent=data.get("agent") or None, trials=data.get("trials")
+                )
             )
         except SuiteError as exc:
             raise forms.ValidationError(str(exc)) from exc

@@ -265,7 +265,7 @@ def run_resume(request: HttpRequest, run_id: int) -> HttpResponse:
             actor=request_operator(request),
             run_id=run.pk,
             executor=Executor.INLINE,
-            suite=services.suite_check_web_models(services.run_suite(run)),
+            suite=services.suite_check_web_models(suite=services.run_suite(run=run)),
         )
     except services.SuiteError as exc:
         messages.error(request, str(exc))

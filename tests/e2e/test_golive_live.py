@@ -62,7 +62,7 @@ def test_the_run_page_follows_a_running_run_and_becomes_the_report_when_it_ends(
     )
     run = services.eval_run_create(actor=rita, suite=suite)
     EvalRun.objects.filter(pk=run.pk).update(status=RunStatus.RUNNING)
-    units = run_units(suite)
+    units = run_units(suite=suite)
     page = logged_in_page(rita)
     page.set_viewport_size({"width": width, "height": 900})
     page.goto(f"/evals/{run.pk}/")
@@ -74,7 +74,7 @@ def test_the_run_page_follows_a_running_run_and_becomes_the_report_when_it_ends(
 
     half = len(units) // 2
     for unit in units[:half]:
-        trial_execute(run.pk, run.suite_hash, unit)
+        trial_execute(run_id=run.pk, suite_hash=run.suite_hash, unit=unit)
     _panel_agrees_with_the_rows(page, run)
     failing = TrialResult.objects.filter(run=run).exclude(outcome=TrialOutcome.PASS)
     assert failing.exists()
@@ -94,7 +94,7 @@ def test_the_run_page_follows_a_running_run_and_becomes_the_report_when_it_ends(
     assert widths[0] <= widths[1], wide
 
     for unit in units[half:]:
-        trial_execute(run.pk, run.suite_hash, unit)
+        trial_execute(run_id=run.pk, suite_hash=run.suite_hash, unit=unit)
     services.eval_run_finalise(run_id=run.pk)
     # The next poll sees a finished run and reloads the page: the verdict and the report.
     page.wait_for_selector("[data-verdict=fail]", timeout=15_000)
@@ -110,8 +110,8 @@ def test_an_interrupted_run_offers_resume_with_the_stored_count(
 ) -> None:
     suite = suite_from_mapping(suite_dict())
     run = services.eval_run_create(actor=rita, suite=suite)
-    for unit in run_units(suite)[:3]:
-        trial_execute(run.pk, run.suite_hash, unit)
+    for unit in run_units(suite=suite)[:3]:
+        trial_execute(run_id=run.pk, suite_hash=run.suite_hash, unit=unit)
     EvalRun.objects.filter(pk=run.pk).update(status=RunStatus.FAILED, error_message="worker lost")
     page = logged_in_page(rita)
     page.goto(f"/evals/{run.pk}/")

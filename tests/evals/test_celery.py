@@ -86,9 +86,9 @@ def test_a_real_worker_resumes_a_half_finished_run_without_duplicates(
     live_celery, rita, make_suite
 ) -> None:
     run = services.eval_run_create(actor=rita, suite=make_suite(), executor=Executor.CELERY)
-    units = services.run_units(services.run_suite(run))
+    units = services.run_units(suite=services.run_suite(run=run))
     for unit in units[:7]:
-        services.trial_execute(run.pk, run.suite_hash, unit)
+        services.trial_execute(run_id=run.pk, suite_hash=run.suite_hash, unit=unit)
     EvalRun.objects.filter(pk=run.pk).update(status=RunStatus.FAILED)
     services.eval_run_resume(actor=rita, run_id=run.pk)
     run = _wait(run)
@@ -103,9 +103,9 @@ def test_a_real_worker_resume_reruns_only_the_stored_error_rows_in_place(
     live_celery, rita, make_suite
 ) -> None:
     run = services.eval_run_create(actor=rita, suite=make_suite(), executor=Executor.CELERY)
-    units = services.run_units(services.run_suite(run))
+    units = services.run_units(suite=services.run_suite(run=run))
     for unit in units:
-        services.trial_execute(run.pk, run.suite_hash, unit)
+        services.trial_execute(run_id=run.pk, suite_hash=run.suite_hash, unit=unit)
     planted = {t.key: t.pk for t in TrialResult.objects.filter(run=run).order_by("id")[:4:2]}
     TrialResult.objects.filter(pk__in=planted.values()).update(outcome="infrastructure")
     untouched = {

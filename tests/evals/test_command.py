@@ -136,7 +136,7 @@ def test_list_and_show_describe_stored_runs(suite_file) -> None:
 
 
 def test_resume_with_another_agent_exits_2_naming_both_agents(suite_file, rita) -> None:
-    run = services.eval_run_create(actor=rita, suite=suite_load(suite_file(), allow_path=True))
+    run = services.eval_run_create(actor=rita, suite=suite_load(name=suite_file(), allow_path=True))
     EvalRun.objects.filter(pk=run.pk).update(status=RunStatus.FAILED)
     code, _, err = golive(
         "run", "--resume", str(run.pk), "--agent", "sandbox/fault:do_nothing", "--as", "rita"
@@ -151,7 +151,7 @@ def test_resume_with_another_agent_exits_2_naming_both_agents(suite_file, rita) 
 
 
 def test_resume_naming_the_runs_own_agent_completes_it(suite_file, rita) -> None:
-    run = services.eval_run_create(actor=rita, suite=suite_load(suite_file(), allow_path=True))
+    run = services.eval_run_create(actor=rita, suite=suite_load(name=suite_file(), allow_path=True))
     EvalRun.objects.filter(pk=run.pk).update(status=RunStatus.FAILED)
     code, out, _ = golive(
         "run", "--resume", str(run.pk), "--agent", "sandbox/reference", "--as", "rita"

@@ -25,9 +25,9 @@ def stored(monkeypatch) -> Iterator[list[str]]:
     keys: list[str] = []
     real = runs_module.trial_store
 
-    def spy(run_id: int, record: TrialRecord) -> bool:
+    def spy(*, run_id: int, record: TrialRecord) -> bool:
         keys.append(record.key)
-        return real(run_id, record)
+        return real(run_id=run_id, record=record)
 
     monkeypatch.setattr(runs_module, "trial_store", spy)
     yield keys
@@ -161,7 +161,7 @@ def test_a_redelivered_task_for_a_good_row_returns_without_running_the_trial(
     rita, make_suite, monkeypatch
 ) -> None:
     run = services.eval_run_create(actor=rita, suite=make_suite())
-    unit = services.run_units(services.run_suite(run))[0]
+    unit = services.run_units(suite=services.run_suite(run=run))[0]
     run_trial(run.pk, run.suite_hash, unit.to_dict())
     row = TrialResult.objects.get(run=run)
 
@@ -175,7 +175,7 @@ def test_a_redelivered_task_for_a_good_row_returns_without_running_the_trial(
 
 def test_a_redelivered_task_for_an_error_row_runs_again_and_replaces_it(rita, make_suite) -> None:
     run = services.eval_run_create(actor=rita, suite=make_suite())
-    unit = services.run_units(services.run_suite(run))[0]
+    unit = services.run_units(suite=services.run_suite(run=run))[0]
     run_trial(run.pk, run.suite_hash, unit.to_dict())
     TrialResult.objects.filter(run=run).update(outcome=TrialOutcome.INFRASTRUCTURE)
     row = TrialResult.objects.get(run=run)
@@ -188,14 +188,14 @@ def test_a_redelivered_task_for_an_error_row_runs_again_and_replaces_it(rita, ma
 
 def test_a_late_error_never_replaces_a_good_row(rita, make_suite) -> None:
     run = services.eval_run_create(actor=rita, suite=make_suite())
-    spec = services.run_suite(run).specs()[0]
-    unit = services.run_units(services.run_suite(run))[0]
+    spec = services.run_suite(run=run).specs()[0]
+    unit = services.run_units(suite=services.run_suite(run=run))[0]
     good = run_unit(spec, unit)
-    assert trial_store(run.pk, good) is True
+    assert trial_store(run_id=run.pk, record=good) is True
     late = TrialRecord.from_dict(
         {**good.to_dict(), "termination": "infrastructure_error", "reward": 0.0}
     )
-    assert trial_store(run.pk, late) is False
+    assert trial_store(run_id=run.pk, record=late) is False
     assert TrialResult.objects.get(run=run).outcome == TrialOutcome.PASS
 
 

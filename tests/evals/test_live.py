@@ -17,8 +17,8 @@ pytestmark = pytest.mark.django_db
 def test_a_running_run_shows_one_live_panel_and_no_resume(rita, make_suite) -> None:
     suite = make_suite(agent={"model": "sandbox/fault:skip_confirmation"}, guard_mode="observe")
     run = services.eval_run_create(actor=rita, suite=suite)
-    for unit in run_units(suite)[:4]:
-        trial_execute(run.pk, run.suite_hash, unit)
+    for unit in run_units(suite=suite)[:4]:
+        trial_execute(run_id=run.pk, suite_hash=run.suite_hash, unit=unit)
     client = verified_client(rita)
     for status in (RunStatus.QUEUED, RunStatus.RUNNING):
         EvalRun.objects.filter(pk=run.pk).update(status=status)

@@ -51,7 +51,7 @@ def test_a_crash_half_way_leaves_a_resumable_run_that_resume_completes(rita, mak
     run.refresh_from_db()
     assert run.status == RunStatus.COMPLETED and run.verdict == "pass"
     keys = _keys(run)
-    planned = {u.key for u in services.run_units(services.run_suite(run))}
+    planned = {u.key for u in services.run_units(suite=services.run_suite(run=run))}
     assert len(keys) == len(planned) == 20  # no duplicate
     assert set(keys) == planned  # no gap
     assert "10 of 20 trials done" in out
@@ -62,9 +62,9 @@ def test_a_run_left_running_by_a_killed_process_resumes_without_repeating_stored
 ) -> None:
     run = services.eval_run_create(actor=rita, suite=make_suite())
     EvalRun.objects.filter(pk=run.pk).update(status=RunStatus.RUNNING)
-    units = services.run_units(services.run_suite(run))
+    units = services.run_units(suite=services.run_suite(run=run))
     for unit in units[::2]:  # every other unit finished before the kill
-        services.trial_execute(run.pk, run.suite_hash, unit)
+        services.trial_execute(run_id=run.pk, suite_hash=run.suite_hash, unit=unit)
     first_ids = set(TrialResult.objects.filter(run=run).values_list("pk", flat=True))
 
     services.eval_run_resume(actor=rita, run_id=run.pk)
@@ -78,7 +78,7 @@ def test_a_run_left_running_by_a_killed_process_resumes_without_repeating_stored
 
 def test_a_redelivered_trial_task_finds_its_row_and_stores_nothing_more(rita, make_suite) -> None:
     run = services.eval_run_create(actor=rita, suite=make_suite())
-    unit = services.run_units(services.run_suite(run))[0]
+    unit = services.run_units(suite=services.run_suite(run=run))[0]
     run_trial(run.pk, run.suite_hash, unit.to_dict())
     row = TrialResult.objects.get(run=run)
     run_trial(run.pk, run.suite_hash, unit.to_dict())
@@ -88,8 +88,8 @@ def test_a_redelivered_trial_task_finds_its_row_and_stores_nothing_more(rita, ma
 def test_finalising_with_a_gap_marks_the_run_failed_not_completed(rita, make_suite) -> None:
     run = services.eval_run_create(actor=rita, suite=make_suite())
     EvalRun.objects.filter(pk=run.pk).update(status=RunStatus.RUNNING)
-    for unit in services.run_units(services.run_suite(run))[:5]:
-        services.trial_execute(run.pk, run.suite_hash, unit)
+    for unit in services.run_units(suite=services.run_suite(run=run))[:5]:
+        services.trial_execute(run_id=run.pk, suite_hash=run.suite_hash, unit=unit)
     run = services.eval_run_finalise(run_id=run.pk)
     assert run.status == RunStatus.FAILED and run.verdict == ""
     assert "15 of 20 trials are missing" in run.error_message
@@ -119,7 +119,9 @@ def _interrupted(rita, suite, *, after: int = 10) -> EvalRun:
 
 def test_resuming_with_another_agent_is_refused_naming_both(rita, make_suite) -> None:
     run = _interrupted(rita, make_suite())
-    other = services.suite_override(services.run_suite(run), agent="sandbox/fault:do_nothing")
+    other = services.suite_override(
+        suite=services.run_suite(run=run), agent="sandbox/fault:do_nothing"
+    )
 
     with pytest.raises(Conflict) as refused:
         services.eval_run_resume(actor=rita, run_id=run.pk, suite=other)
@@ -161,7 +163,7 @@ def test_rows_of_another_fingerprint_refuse_the_resume(rita, make_suite) -> None
 def test_every_trial_row_carries_the_runs_fingerprint(rita, make_suite) -> None:
     run = services.eval_run_create(actor=rita, suite=make_suite())
     services.eval_run_execute(actor=rita, run_id=run.pk)
-    spec = services.run_suite(run).specs()[0]
+    spec = services.run_suite(run=run).specs()[0]
     assert set(TrialResult.objects.filter(run=run).values_list("fingerprint", flat=True)) == {
         spec.fingerprint()
     }
@@ -182,7 +184,7 @@ def test_agents_get_the_runs_opaque_seeds_before_and_after_a_resume(rita, make_s
 
     run.refresh_from_db()
     key = bytes.fromhex(run.agent_seed_key)
-    units = services.run_units(services.run_suite(run))
+    units = services.run_units(suite=services.run_suite(run=run))
     assert _spy_seeds(run) == {u.key: agent_seed(key, u.seed) for u in units}
     assert before.items() <= _spy_seeds(run).items()
 
@@ -192,7 +194,7 @@ def test_a_celery_trial_gets_the_seed_from_the_runs_key(rita, make_suite) -> Non
     # hands an earlier test's run id out again, which a real database never does.
     runs_module._cached_inputs.cache_clear()
     run = services.eval_run_create(actor=rita, suite=make_suite(agent={"model": SEED_SPY}))
-    unit = services.run_units(services.run_suite(run))[0]
+    unit = services.run_units(suite=services.run_suite(run=run))[0]
     run_trial(run.pk, run.suite_hash, unit.to_dict())
     key = bytes.fromhex(EvalRun.objects.get(pk=run.pk).agent_seed_key)
     assert _spy_seeds(run) == {unit.key: agent_seed(key, unit.seed)}
@@ -203,11 +205,11 @@ def test_a_worker_with_other_code_stops_the_run_instead_of_storing_its_trial(
 ) -> None:
     run = services.eval_run_create(actor=rita, suite=make_suite())
     EvalRun.objects.filter(pk=run.pk).update(status=RunStatus.RUNNING)
-    unit = services.run_units(services.run_suite(run))[0]
+    unit = services.run_units(suite=services.run_suite(run=run))[0]
     monkeypatch.setattr(spec_module, "source_digest", lambda: "c0de" * 16)
 
     with pytest.raises(EngineError, match="code or settings differ"):
-        services.trial_execute(run.pk, run.suite_hash, unit)
+        services.trial_execute(run_id=run.pk, suite_hash=run.suite_hash, unit=unit)
 
     run.refresh_from_db()
     assert run.status == RunStatus.FAILED and "fingerprint for retail" in run.error_message

@@ -12,11 +12,11 @@ from tests.evals.conftest import suite_dict
 
 
 def test_the_shipped_suites_load() -> None:
-    default = suite_load("default")
+    default = suite_load(name="default")
     assert default.data.agent.model == "sandbox/reference"
     assert default.data.trials >= 2 and len(default.data.personas) >= 3
-    assert suite_load("smoke").name == "smoke"
-    assert suite_load("llm-example").data.agent.model != "sandbox/reference"
+    assert suite_load(name="smoke").name == "smoke"
+    assert suite_load(name="llm-example").data.agent.model != "sandbox/reference"
 
 
 @pytest.mark.parametrize(
@@ -41,13 +41,13 @@ def test_a_bad_suite_is_one_line_naming_the_problem(change, fragment) -> None:
 def test_suite_names_cannot_escape_the_suites_directory() -> None:
     for name in ("../secrets", "/etc/passwd", "a/b"):
         with pytest.raises(SuiteError):
-            suite_load(name)
+            suite_load(name=name)
 
 
 def test_the_hash_follows_the_content() -> None:
     a = suite_from_mapping(suite_dict())
     assert a.digest() == suite_from_mapping(suite_dict()).digest()
-    assert a.digest() != suite_override(a, trials=3).digest()
+    assert a.digest() != suite_override(suite=a, trials=3).digest()
 
 
 class R:

@@ -101,7 +101,9 @@ def test_python_code_as_the_user_simulator_is_refused_too(
 
 def _python_run(rita) -> EvalRun:
     """A run started from the command line with a `python:` agent (allowed there)."""
-    suite = services.suite_override(services.suite_load("smoke"), agent=CANARY_AGENT, trials=1)
+    suite = services.suite_override(
+        suite=services.suite_load(name="smoke"), agent=CANARY_AGENT, trials=1
+    )
     return services.eval_run_create(actor=rita, suite=suite, origin="cli:test")
 
 

@@ -104,7 +104,7 @@ class Command(BaseCommand):
         from evals.services import eval_selftest_run, suite_load
 
         operator = cli.resolve_operator(o["as_user"])
-        domains = o["domains"] or list(suite_load("default").domains)
+        domains = o["domains"] or list(suite_load(name="default").domains)
         self._out(f"Selftest on {', '.join(domains)} (split {o['split']}) …")
         try:
             selftest = eval_selftest_run(actor=operator, domains=domains, split=o["split"])
