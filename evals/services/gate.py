@@ -104,7 +104,8 @@ PUBLISHED_CRITERIA = {
 
 def published_line(report: Mapping[str, Any]) -> str:
     """ "τ²-bench's own reward: mean X over N trials; database …, communicate …" from a
-    summary's report, or "" when no trial of the run has a published reward (a domain that
+    summary's report, criteria in PUBLISHED_CRITERIA's order (a JSON column may reorder
+    them), or "" when no trial of the run has a published reward (a domain that
     is not τ²-bench's)."""
     trials = int(report.get("published_trials") or 0)
     mean = report.get("published_mean_reward")
@@ -117,7 +118,14 @@ def published_line(report: Mapping[str, Any]) -> str:
     criteria = [
         _("%(criterion)s %(mean).3f (%(trials)d trials)")
         % {"criterion": PUBLISHED_CRITERIA.get(name, name), "mean": value[0], "trials": value[1]}
-        for name, value in (report.get("published_criteria") or {}).items()
+        for name, value in sorted(
+            (report.get("published_criteria") or {}).items(),
+            key=lambda kv: (
+                (list(PUBLISHED_CRITERIA).index(kv[0]), "")
+                if kv[0] in PUBLISHED_CRITERIA
+                else (len(PUBLISHED_CRITERIA), kv[0])
+            ),
+        )
     ]
     return "; ".join([line, ", ".join(criteria)]) if criteria else line
 
