@@ -21,7 +21,7 @@ def test_a_tau2_run_stores_taus_reward_per_trial_and_prints_and_shows_it(suite_f
     trials = list(TrialResult.objects.filter(run=run))
     assert all(t.published_reward is not None for t in trials), (out, err)
     # The report's mean is over the evaluated trials (a prose task's trial awaits a judge).
-    rewarded = [t.published_reward for t in trials if t.outcome not in EXCLUDED_OUTCOMES]
+    rewarded = [t.published_reward or 0.0 for t in trials if t.outcome not in EXCLUDED_OUTCOMES]
     assert 0 < len(rewarded) < len(trials)
     with_db = [t for t in trials if "DB" in t.published_criteria]
     assert with_db and all(t.published_criteria["DB"] in (0.0, 1.0) for t in with_db)
