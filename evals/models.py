@@ -160,6 +160,11 @@ class TrialResult(models.Model):
     # The fingerprint of the spec that produced the trial (its domain's): a row whose
     # fingerprint is not the run's was produced by other code or settings.
     fingerprint = models.CharField(max_length=64, blank=True)
+    # τ²-bench's own reward by its definition (None: the domain has none, or a criterion
+    # awaits a judge) and its criteria ("DB", "COMMUNICATE", "ENV_ASSERTION", ...), kept
+    # beside ours so results stay comparable with published τ² numbers.
+    published_reward = models.FloatField(null=True, blank=True)
+    published_criteria = models.JSONField(default=dict, blank=True)
     ticket = models.OneToOneField(
         "tickets.Ticket",
         null=True,

@@ -30,7 +30,7 @@ from evals.domains import get_domain
 from evals.engine.selftest import replays_gold
 from evals.models import EvalRun, EvalSelftest, Executor, RunStatus, TrialOutcome
 from evals.services.estimate import estimate
-from evals.services.gate import MIN_SENSITIVITY
+from evals.services.gate import MIN_SENSITIVITY, published_line
 from identity.models import Operator, OperatorKind
 
 CLI_PRINCIPAL = "golive-cli"
@@ -442,6 +442,9 @@ def print_verdict(run: EvalRun, out: Callable[[str], None], base_url: str) -> No
             "  with every excluded trial counted as a failure: "
             + ", ".join(f"pass^{k} {e['value']:.3f}" for k, e in strict.items())
         )
+    published = published_line(report)
+    if published:
+        out(f"  {published}")
     if run.summary:
         rates = selectors.run_error_rates(run=run)
         out(

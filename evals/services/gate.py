@@ -7,11 +7,12 @@ a resumed or re-delivered run is judged on exactly the rows that exist once each
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from evals.engine.metrics import Aggregator, Report
 from evals.models import EXCLUDED_OUTCOMES, TrialOutcome
@@ -44,6 +45,9 @@ class Row:
     agent_model: str
     user_model: str
     termination: str  # read by the engine's Aggregator: the report's termination breakdown
+    # Read by the engine's Aggregator: τ²-bench's own reward and criteria, beside ours.
+    published_reward: float | None = None
+    published_criteria: Mapping[str, float | None] = field(default_factory=dict)
 
     @property
     def key(self) -> str:
@@ -83,7 +87,48 @@ ROW_FIELDS = (
     "agent_model",
     "user_model",
     "termination",
+    "published_reward",
+    "published_criteria",
 )
+
+# τ²-bench's criteria (`reward_basis` names) as the published-reward line names them.
+PUBLISHED_CRITERIA = {
+    "DB": gettext_lazy("database"),
+    "COMMUNICATE": gettext_lazy("communicate"),
+    "ENV_ASSERTION": gettext_lazy("assertions"),
+    "ACTION": gettext_lazy("actions"),
+    "NL_ASSERTION": gettext_lazy("prose assertions"),
+    "termination": gettext_lazy("termination"),
+}
+
+
+def published_line(report: Mapping[str, Any]) -> str:
+    """ "τ²-bench's own reward: mean X over N trials; database …, communicate …" from a
+    summary's report, criteria in PUBLISHED_CRITERIA's order (a JSON column may reorder
+    them), or "" when no trial of the run has a published reward (a domain that
+    is not τ²-bench's)."""
+    trials = int(report.get("published_trials") or 0)
+    mean = report.get("published_mean_reward")
+    if not trials or mean is None:
+        return ""
+    line = _("τ²-bench's own reward: mean %(mean).3f over %(trials)d trials") % {
+        "mean": mean,
+        "trials": trials,
+    }
+    criteria = [
+        _("%(criterion)s %(mean).3f (%(trials)d trials)")
+        % {"criterion": PUBLISHED_CRITERIA.get(name, name), "mean": value[0], "trials": value[1]}
+        for name, value in sorted(
+            (report.get("published_criteria") or {}).items(),
+            key=lambda kv: (
+                (list(PUBLISHED_CRITERIA).index(kv[0]), "")
+                if kv[0] in PUBLISHED_CRITERIA
+                else (len(PUBLISHED_CRITERIA), kv[0])
+            ),
+        )
+    ]
+    return "; ".join([line, ", ".join(criteria)]) if criteria else line
+
 
 SLOWEST = 10
 # Every fault the self-test injects must be caught on this share of the tasks it applies

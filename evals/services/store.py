@@ -80,6 +80,8 @@ def trial_row(run_id: int, record: TrialRecord) -> TrialResult:
         agent_model=str(models.get("agent", ""))[:200],
         user_model=str(models.get("user", ""))[:200],
         fingerprint=record.fingerprint,
+        published_reward=record.published_reward,
+        published_criteria=dict(record.published_criteria),
     )
 
 

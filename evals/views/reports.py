@@ -18,6 +18,7 @@ from backoffice.errors import DomainError
 from backoffice.http import request_operator
 from evals import access, charts, selectors, services
 from evals.models import Executor, RunStatus
+from evals.services.gate import published_line
 from evals.views.forms import StartRunForm
 
 PAGE_SIZE = 25
@@ -192,6 +193,7 @@ def run_detail(request: HttpRequest, run_id: int) -> HttpResponse:
             "summary": summary,
             "report": report,
             "passk_rows": _passk_rows(report),
+            "published_line": published_line(report),
             "pass_chart": charts.pass_k_chart(_series(summary)) if report else "",
             "persona_chart": charts.pass_k_chart(list(report.get("by_persona", {}).items()))
             if report

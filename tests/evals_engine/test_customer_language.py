@@ -253,8 +253,11 @@ def test_a_policy_blind_agent_gets_a_chinese_yes_and_a_violation_on_every_member
 # presets, seed 2) hashed together. First computed on the code before customers spoke
 # Chinese; re-taken once when the persona mechanisms (skeptics asking why, read-backs,
 # push-backs, the retail agent naming unmatched identity details) deliberately changed what
-# English customers and the reference agent say. A change that means to change it updates it.
-ENGLISH_DIGEST = "bbde06f338e85aa141fc8689719eadaad6b6811a683fbc97236adcbe4eae2015"
+# English customers and the reference agent say; re-taken again when retail's order-unknown
+# customers stopped knowing their order number (they recognise their order by its products)
+# and the retail agent began naming an order's products in its refusals and address changes.
+# A change that means to change it updates it.
+ENGLISH_DIGEST = "5c387b1f25e46bdac8a9ac4c57bb3cca38f7e830fbb464934048728c85578c20"
 
 
 def english_digest() -> str:

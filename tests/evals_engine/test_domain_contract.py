@@ -68,24 +68,6 @@ EXEMPT: dict[str, dict[str, str]] = {
     },
 }
 
-# Real violations found in our own domains, left for their owners, each with its reason; the
-# offences matching the pattern are set aside (and must still occur: a fixed one is reported,
-# so the entry is removed), every other offence still fails.
-KNOWN: dict[tuple[str, str], tuple[str, re.Pattern[str]]] = {
-    ("scenarios_hold_only_what_a_customer_knows", "retail"): (
-        "retail's order-unknown variant tells the customer (its prose) it does not know the "
-        "order id, yet its scenario data holds the gold order id, and the scripted customer "
-        "uses it (retail/scripted/user.py `_check` confirms an order id the agent names when "
-        "it equals it). Fixing it changes the scripted customer (how a customer who does not "
-        "know the id answers 'is it order #W…?'), which its owners just reworked: left to them.",
-        re.compile(
-            r"^retail: task retail-\d+-[\w+-]*order-unknown: gold order_id '#W\d+' is in "
-            r"the scenario's data only$"
-        ),
-    ),
-}
-
-
 # -- checks: each returns one message per offence ---------------------------------------------
 
 
@@ -415,11 +397,6 @@ def _cases() -> list[Any]:
 @pytest.mark.parametrize(("rule", "name"), _cases())
 def test_every_domain_follows_the_contract(rule, name):
     offences = CHECKS[rule](get_domain(name))
-    if (rule, name) in KNOWN:
-        reason, pattern = KNOWN[(rule, name)]
-        known = [o for o in offences if pattern.match(o)]
-        assert known, f"fixed? remove the KNOWN entry for {name} {rule}: {reason}"
-        offences = [o for o in offences if o not in known]
     assert offences == [], "\n".join(offences)
 
 
@@ -483,8 +460,7 @@ def test_the_untouched_copy_passes_so_each_break_below_is_what_is_caught(fake):
     domain = fake("fake_clean", lambda ts: _retagged(ts, "fake_clean"))
     for rule in ("registered", "gold_replay", "refusal_tasks", "rules_guard_every_write"):
         assert CHECKS[rule](domain) == [], rule
-    offences = check_scenarios_hold_only_what_a_customer_knows(domain)
-    assert [o for o in offences if "order-unknown" not in o] == []  # KNOWN: retail's own
+    assert check_scenarios_hold_only_what_a_customer_knows(domain) == []
 
 
 def test_a_task_of_another_domain_is_caught(fake):

@@ -234,7 +234,14 @@ def _asked_write(domain: Domain, task: Task) -> GoldCall:
     world: Any = domain.fresh_world(task.world_seed)
     intent = request["intent"]
     if domain.name == "retail":
-        order = world.order(request["order_id"])
+        # An order-unknown customer's request names no order: the one the task looks up.
+        looked_up = next(
+            c.arguments["order_id"]
+            for reads in task.required_reads
+            for c in reads
+            if c.name == "get_order"
+        )
+        order = world.order(request.get("order_id", looked_up))
         names = {i["name"] for i in request["items"]}
         item_ids = [i.item_id for i in order.items if i.name in names]
         if intent == "cancel":

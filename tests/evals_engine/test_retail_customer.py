@@ -14,11 +14,12 @@ from evals.domains import get_domain
 from evals.domains.retail.scripted import RetailReferenceAgent, RetailScriptedUser
 from evals.domains.retail.scripted.agent import Req
 from evals.domains.retail.scripted.phrasings import PHRASINGS, REFERENCE
+from evals.domains.retail.scripted.vocab import ITEM_NAMES
 from evals.domains.retail.tasks import generate_tasks
 from evals.engine import registry
 from evals.engine.messages import Message, Signal
 from evals.engine.metrics import summarise
-from evals.engine.persona import PRESETS
+from evals.engine.persona import PRESETS, parse_persona
 from evals.engine.runner import MemorySink, RunSpec, run
 from evals.engine.task import Task, TaskKind
 
@@ -124,6 +125,51 @@ def test_a_go_ahead_on_another_order_gets_a_correction_naming_the_right_one():
     assert text.startswith("No") and r["order_id"] in text
 
 
+# A customer of an order-unknown task knows its order by what it bought, never by its number
+# (its scenario holds no order id): the agent plays one that names an order by number alone,
+# then with another order's products, then with the customer's own.
+ORDER_UNKNOWN_ASKS = {
+    "en": (
+        "Is it order {id}?",
+        "Is it order {id}, the one with the {item}?",
+        "To confirm: I will cancel order {id}, reason: {reason}. Shall I proceed? (yes/no)",
+        "To confirm: I will cancel order {id} ({item}), reason: {reason}. Shall I proceed?",
+    ),
+    "zh-Hans": (
+        "您说的是订单 {id} 吗？",
+        "您说的是订单 {id}（{item}）吗？",
+        "跟您确认一下：我将取消订单 {id}，原因：{reason}。可以吗？",
+        "跟您确认一下：我将取消订单 {id}（{item}），原因：{reason}。可以吗？",
+    ),
+}
+YES = ("Yes", "Yep", "Sure", "Okay", "Confirm", "是的", "对", "好", "确认", "可以")
+
+
+@pytest.mark.parametrize("language", ["en", "zh-Hans"])
+def test_a_customer_without_its_order_number_confirms_its_order_only_by_its_items(language):
+    task = _task(("cancel",), "order-unknown")
+    r = _request(task)
+    assert "order_id" not in r and task.scenario.data["order_known"] is False
+    gold = task.gold[0].arguments["order_id"]
+    mine = r["items"][0]["name"]
+    other = next(n for n in ITEM_NAMES if n not in {i["name"] for i in r["items"]})
+    by_id, by_other, go_by_id, go_by_mine = ORDER_UNKNOWN_ASKS[language]
+
+    def ask(template: str, item: str = "") -> str:
+        customer = RetailScriptedUser(
+            scenario=task.scenario, persona=parse_persona(f"baseline,language={language}"), seed=3
+        )
+        text, signal = customer.reply(template.format(id=gold, item=item, reason=r["reason"]))
+        assert signal is Signal.NONE
+        return text
+
+    for refused in (ask(by_id), ask(by_other, other), ask(go_by_id)):
+        # No yes to the gold number it is not supposed to know: it says what it bought.
+        assert not refused.startswith(YES) and mine in refused and gold not in refused
+    assert ask(by_other, mine).startswith(YES)  # named with the customer's own products
+    assert ask(go_by_mine, mine).startswith(YES)
+
+
 def test_a_go_ahead_with_the_wrong_refund_method_is_corrected():
     task = next(t for t in generate_tasks() if t.intents == ("return",) and t.id.endswith("-email"))
     r = _request(task)
@@ -179,20 +225,25 @@ def test_no_scenario_says_what_the_outcome_should_be():
 
 class PolicyBlindAgent(RetailReferenceAgent):
     """The reference agent that does what the customer asks: where the policy says no, it
-    proposes the write anyway."""
+    proposes the write anyway (naming the order's products, as a customer who does not know
+    its order number needs)."""
 
     def _refuse(self, r: Req, why: str, **values: Any) -> Message:
         order = self.orders[r.order_id]
         oid = order["order_id"]
         if r.intent == "cancel":
             args: dict[str, Any] = {"order_id": oid, "reason": r.reason or "no longer needed"}
-            return self.propose("cancel_pending_order", args, f"I will cancel order {oid}.")
+            names = ", ".join(i["name"] for i in order["items"])
+            summary = f"I will cancel order {oid} ({names})."
+            return self.propose("cancel_pending_order", args, summary)
         items = self._items(r, order)
         if r.intent == "damaged":
             item = items[0]
             args = {"order_id": oid, "item_id": item["item_id"], "amount": r.amount}
             args["reason"] = "damaged"
-            summary = f"I will submit a refund of ${r.amount} on order {oid}."
+            summary = (
+                f"I will submit a refund of ${r.amount} for the {item['name']} on order {oid}."
+            )
             return self.propose("request_refund", args, summary)
         refund_to = r.refund_to or "original_payment"
         args = {"order_id": oid, "item_ids": [i["item_id"] for i in items], "refund_to": refund_to}

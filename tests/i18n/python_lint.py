@@ -11,8 +11,9 @@ left alone.
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
 from pathlib import Path
+
+from tests.i18n.template_lint import Finding
 
 GETTEXT_NAMES = frozenset(
     {
@@ -52,16 +53,6 @@ NOT_PROSE_KEYWORDS = frozenset({"code", "params", "status", "field", "name"})
 APPS = ("backoffice", "identity", "tickets", "payments_sandbox", "evals")
 # Pure Python (no Django, so no gettext); migrations freeze the labels of their day.
 EXCLUDED_PARTS = frozenset({"engine", "domains", "migrations", "management"})
-
-
-@dataclass(frozen=True)
-class Finding:
-    path: Path
-    line: int
-    text: str
-
-    def __str__(self) -> str:
-        return f"{self.path}:{self.line}: {self.text!r}"
 
 
 def _callee(node: ast.Call) -> str:

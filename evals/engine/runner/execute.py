@@ -209,6 +209,19 @@ def run_unit(spec: RunSpec, unit: WorkUnit, agent_key: bytes | None = None) -> T
             error="; ".join(evaluation.notes),
         )
     models = {"agent": _resolved(agent, spec.agent), "user": _resolved(user, spec.user)}
+    evaluation, trajectory, nl, usage = with_judgement(spec, unit, task, evaluation, trajectory)
+    if spec.judge_model and task.judged_in_prose:
+        models["judge"] = spec.judge_model
+    turns = message_records(trajectory.messages, opening_length(task), agent, user)
+    return _record(spec, unit, trajectory, evaluation, started, models, nl, usage, turns)
+
+
+def with_judgement(
+    spec: RunSpec, unit: WorkUnit, task: Task, evaluation: Evaluation, trajectory: Trajectory
+) -> tuple[Evaluation, Trajectory, tuple[NLVerdict, ...], Mapping[str, float]]:
+    """The oracle's `evaluation` with the judge's verdicts on the task's prose assertions,
+    the trajectory (marked an infrastructure error when the judge failed), the verdicts, and
+    the usage with the judge's calls."""
     nl, usage, judge_error = judge_trial(spec, unit, task.judged_in_prose, trajectory)
     if judge_error:
         # The judge failed: not the agent's outcome. Excluded, counted, re-run by resume.
@@ -216,12 +229,8 @@ def run_unit(spec: RunSpec, unit: WorkUnit, agent_key: bytes | None = None) -> T
         trajectory = replace(
             trajectory, termination=TerminationReason.INFRASTRUCTURE_ERROR, error=judge_error
         )
-    else:
-        evaluation = with_nl_verdicts(evaluation, nl)
-    if spec.judge_model and task.judged_in_prose:
-        models["judge"] = spec.judge_model
-    turns = message_records(trajectory.messages, opening_length(task), agent, user)
-    return _record(spec, unit, trajectory, evaluation, started, models, nl, usage, turns)
+        return evaluation, trajectory, nl, usage
+    return with_nl_verdicts(evaluation, nl), trajectory, nl, usage
 
 
 def judge_trial(

@@ -23,8 +23,8 @@ from evals.domains import get_domain
 from evals.engine.domain import Domain
 from evals.engine.errors import EngineError
 from evals.engine.messages import Message, Role, TerminationReason, Trajectory
-from evals.engine.oracle import Evaluation, FailureClass, evaluate, with_nl_verdicts
-from evals.engine.runner.execute import judge_trial
+from evals.engine.oracle import FailureClass, evaluate
+from evals.engine.runner.execute import with_judgement
 from evals.engine.runner.records import TrialRecord
 from evals.engine.runner.spec import RunSpec, WorkUnit
 from evals.engine.runner.turns import opening_length
@@ -112,14 +112,7 @@ def regrade_record(
         domains=(record.domain,), judge_model=judge_model, judge_params=judge_params or {}
     )
     unit = WorkUnit(record.domain, record.task_id, record.persona, record.trial, record.seed)
-    nl, usage, judge_error = judge_trial(spec, unit, task.judged_in_prose, trajectory)
-    if judge_error:
-        evaluation = Evaluation(0.0, {}, FailureClass.INFRASTRUCTURE, notes=(judge_error,))
-        trajectory = replace(
-            trajectory, termination=TerminationReason.INFRASTRUCTURE_ERROR, error=judge_error
-        )
-    else:
-        evaluation = with_nl_verdicts(evaluation, nl)
+    evaluation, trajectory, nl, usage = with_judgement(spec, unit, task, evaluation, trajectory)
     models = dict(record.models)
     if judge_model and task.judged_in_prose:
         models["judge"] = judge_model

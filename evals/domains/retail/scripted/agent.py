@@ -39,6 +39,11 @@ class Req:
     asked: set[str] = field(default_factory=set)
 
 
+def _names(order: Mapping[str, Any]) -> str:
+    """The products in an order, the way a customer knows it."""
+    return ", ".join(i["name"] for i in order["items"])
+
+
 class RetailReferenceAgent(ReferenceAgentBase):
     def __init__(self, *, domain: Any, params: Any, seed: int) -> None:
         super().__init__(domain=domain, params=params, seed=seed)
@@ -282,6 +287,10 @@ class RetailReferenceAgent(ReferenceAgentBase):
 
     def _refuse(self, r: Req, why: str, **values: Any) -> Message:
         r.done = True
+        if why != "why_other_account" and values.get("order") in self.orders:
+            # Which order it means, by what is in it: the customer may not know the number.
+            order = self.orders[values["order"]]
+            values["order"] = self.w("order_named", order=order["order_id"], names=_names(order))
         return self.say(self.w("refuse", why=self.w(why, **values)))
 
     def _status(self, status: str) -> str:
@@ -330,7 +339,12 @@ class RetailReferenceAgent(ReferenceAgentBase):
             return self.propose(
                 "modify_order_address",
                 {"order_id": oid, "line1": line1, "city": city, "zip": zip_code},
-                self.w("propose_order_address", order=oid, address=f"{line1}, {city}, {zip_code}"),
+                self.w(
+                    "propose_order_address",
+                    order=oid,
+                    names=_names(order),
+                    address=f"{line1}, {city}, {zip_code}",
+                ),
             )
         if status != "delivered":
             return self._refuse(r, "why_not_delivered", order=oid, status=self._status(status))
@@ -354,14 +368,13 @@ class RetailReferenceAgent(ReferenceAgentBase):
             return self._refuse(r, "why_cancel", order=oid, status=self._status(order["status"]))
         if not r.reason:
             return self._ask(r, "reason", self.w("ask_reason"))
-        names = ", ".join(i["name"] for i in order["items"])
         return self.propose(
             "cancel_pending_order",
             {"order_id": oid, "reason": r.reason},
             self.w(
                 "propose_cancel",
                 order=oid,
-                names=names,
+                names=_names(order),
                 reason=self.w(f"reason_{r.reason}"),
                 total=order["total"],
             ),

@@ -55,7 +55,8 @@ _EN: dict[str, str] = {
     "status_cancelled": "it is already cancelled",
     "propose_default_address": "To confirm: I will change your default address to {address}.",
     "propose_order_address": "To confirm: I will change the shipping address of order {order} "
-    "to {address}.",
+    "({names}) to {address}.",
+    "order_named": "{order} ({names})",
     "propose_cancel": "To confirm: I will cancel order {order} ({names}), reason: {reason}. The "
     "total of ${total} goes back to your original payment method.",
     "propose_return": "To confirm: I will return {items} from order {order} and refund ${total} "
@@ -125,8 +126,9 @@ _EN_2: dict[str, str] = {
     "status_cancelled": "it was cancelled earlier",
     "propose_default_address": "Here's the plan: your account's default address becomes "
     "{address}. OK to go ahead?",
-    "propose_order_address": "Here's the plan: order {order} will ship to a new address, {address}. "
-    "OK to go ahead?",
+    "propose_order_address": "Here's the plan: order {order}, the one with {names}, will ship to "
+    "a new address, {address}. OK to go ahead?",
+    "order_named": "{order} (the one with {names})",
     "propose_cancel": "Here's the plan: order {order} ({names}) gets cancelled because it was "
     "{reason}, and ${total} returns to the card you paid with. OK to go ahead?",
     "propose_return": "Here's the plan: you return {items} from order {order}, and ${total} "
@@ -196,8 +198,9 @@ _EN_3: dict[str, str] = {
     "status_cancelled": "it has already been cancelled",
     "propose_default_address": "Just to double-check: I'm setting your default address to "
     "{address}. Is that correct, and may I go ahead?",
-    "propose_order_address": "Just to double-check: I'm redirecting order {order} to the address "
-    "{address}. Is that correct, and may I go ahead?",
+    "propose_order_address": "Just to double-check: I'm redirecting order {order} (containing "
+    "{names}) to the address {address}. Is that correct, and may I go ahead?",
+    "order_named": "{order} (containing {names})",
     "propose_cancel": "Just to double-check: I'm cancelling order {order} ({names}), reason "
     "{reason}; the ${total} goes back to the original payment method. Is that correct, and may "
     "I go ahead?",
@@ -258,7 +261,8 @@ _ZH: dict[str, str] = {
     "status_delivered": "订单已经送达",
     "status_cancelled": "订单已经取消",
     "propose_default_address": "跟您确认一下：我将把您的默认地址修改为 {address}。可以吗？",
-    "propose_order_address": "跟您确认一下：我将把订单 {order} 的收货地址修改为 {address}。可以吗？",
+    "propose_order_address": "跟您确认一下：我将把订单 {order}（{names}）的收货地址修改为 {address}。可以吗？",
+    "order_named": "{order}（{names}）",
     "propose_cancel": "跟您确认一下：我将取消订单 {order}（{names}），原因：{reason}。"
     "${total} 将退回原支付方式。可以吗？",
     "propose_return": "跟您确认一下：我将为订单 {order} 办理退货：{items}，退款 ${total} 到{where}（{method}）。"

@@ -163,7 +163,8 @@ class RetailScriptedUser(RetailSpeech):
         for i in self._open():
             r = self.requests[i]
             ids = reading.values("order_id")
-            if r["intent"] == "status" and money and (not ids or r.get("order_id") in ids):
+            # A customer without its order number takes the agent's word for which order.
+            if r["intent"] == "status" and money and (not ids or r.get("order_id", ids[0]) in ids):
                 self.done.add(i)
 
     def _request_of(self, act: Act) -> int | None:
@@ -260,10 +261,26 @@ class RetailScriptedUser(RetailSpeech):
             wanted |= {i["name"] for i in r.get("items", ())}
         return wanted - {""}
 
+    def _order_unknown(self, r: dict[str, Any], act: Act) -> str:
+        """For a customer who knows its order only by its items, whether an act naming an
+        order by number is about its order: "" when the act also names something it bought,
+        "unnamed" when it names no item (a number tells this customer nothing), else "other"."""
+        items = set(act.values("item"))
+        if not items:
+            return "unnamed"
+        return "" if items & {i["name"] for i in r.get("items", ())} else "other"
+
     def _check(self, act: Act) -> str:
-        """A fact to confirm: yes when every value it names is one the customer knows."""
+        """A fact to confirm: yes when every value it names is one the customer knows; an
+        order it knows no number of, yes only when named with the items it bought."""
         r = self.requests[self._focus()]
         known = {self.identity["zip"], self.identity["email"].lower(), r.get("order_id", "")}
+        if "order_id" not in r and r.get("items") and act.values("order_id"):
+            unlike = self._order_unknown(r, act)
+            if unlike:
+                key = "id_unknown" if unlike == "unnamed" else "not_that_order"
+                return self.say(key, items=self.items_text(r))
+            known |= set(act.values("order_id"))  # named with what the customer bought
         named = [e.value for e in act.entities if e.kind in ("zip", "email", "order_id")]
         wrong = [x for x in named if x not in known]
         if wrong:
@@ -317,10 +334,15 @@ class RetailScriptedUser(RetailSpeech):
             return [self._state(self.requests.index(r))]
         text = act.text.lower()
         ids = act.values("order_id")
-        if self.order_known and ids and r.get("order_id") not in ids:
-            out.append(self.say("fix_order", order_id=r["order_id"]))
         items = set(act.values("item"))
         wanted_items = {i["name"] for i in r.get("items", ())}
+        if ids and "order_id" not in r and wanted_items:
+            # An order named by number only, or with items that are not the customer's.
+            unlike = self._order_unknown(r, act)
+            if unlike and not (items and intent in ("return", "exchange", "damaged")):
+                out.append(self.say("fix_order_unknown", items=self.items_text(r)))
+        elif self.order_known and ids and r.get("order_id") not in ids:
+            out.append(self.say("fix_order", order_id=r["order_id"]))
         if intent in ("return", "exchange", "damaged") and items and items != wanted_items:
             out.append(self.say("fix_items", items=self.items_text(r)))
         reasons = act.values("reason")

@@ -2,7 +2,8 @@
 identity variants (email / name + zip / order id unknown), each with its gold writes.
 
 The scenario's `data` is the customer's own structured instructions for the scripted user:
-{"identity": {...}, "requests": [{"intent": ..., ...}], "order_known": bool}.
+{"identity": {...}, "requests": [{"intent": ..., ...}], "order_known": bool}; a request
+carries no `order_id` when `order_known` is false: that customer knows its order by its items.
 Recipes live in `recipes`, their composition into tasks in `compose`.
 """
 

@@ -97,6 +97,9 @@ def _scenario(c: Customer, requests: list[dict[str, Any]], variant: str, ordered
         "gives": gives,
     }
     wants = "; then ".join(_describe(r, order_known) for r in requests)
+    if not order_known:
+        # A customer without its order number knows its orders by what was in them.
+        requests = [{k: x for k, x in r.items() if k != "order_id"} for r in requests]
     known = f"You are {c.first_name} {c.last_name}, zip code {c.address.zip}."
     if gives == "email":
         known += f" Your email is {c.email}."
