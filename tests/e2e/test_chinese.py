@@ -31,7 +31,7 @@ WORD = re.compile(r"[A-Za-z][A-Za-z'\u2019-]*[A-Za-z]|[A-Za-z]")
 # Data and technical tokens that read the same in Chinese: usernames and display names,
 # currency codes, identifiers of models, suites, personas, domains and policy rules, units.
 ALLOWED = {
-    "SLA", "API", "AI", "TOTP", "CSV", "UTC", "USD", "JPY", "EUR", "ID", "pass", "k", "s",
+    "SLA", "API", "AI", "LLM", "TOTP", "CSV", "UTC", "USD", "JPY", "EUR", "ID", "pass", "k", "s",
     "Chen", "chen", "Alice", "alice", "Bob", "bob", "Sam", "sam",
     "English",  # the header switch offers each language in its own name
     "v",  # the ticket's version (v1), which issue 15 item 8 takes off the page
