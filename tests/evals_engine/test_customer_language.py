@@ -13,7 +13,6 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Iterator, Mapping
 from typing import Any
 
 import pytest
@@ -36,6 +35,7 @@ from evals.engine.sandbox.phrases import BASE, Phrasebook
 from evals.engine.task import TaskKind
 from tests.evals_engine.test_retail_customer import POLICY_BLIND
 from tests.evals_membership.test_customer import PolicyBlindAgent as MembershipPolicyBlind
+from tests.support.values import leaves
 
 OFFLINE = ("retail", "membership", "tau2_mock")
 ZH = "language=zh-Hans"
@@ -56,17 +56,6 @@ _ID = re.compile(r"\b\w*\d\w*\b")
 
 def _alternatives(phrase: str | tuple[str, ...]) -> tuple[str, ...]:
     return (phrase,) if isinstance(phrase, str) else phrase
-
-
-def _leaves(value: Any) -> Iterator[str]:
-    if isinstance(value, Mapping):
-        for v in value.values():
-            yield from _leaves(v)
-    elif isinstance(value, (list, tuple)):
-        for v in value:
-            yield from _leaves(v)
-    elif value is not None:
-        yield str(value)
 
 
 def _run(domain: str, personas: tuple[str, ...], **kwargs: Any) -> list[TrialRecord]:
@@ -142,7 +131,7 @@ def _assert_no_english(records: list[TrialRecord]) -> None:
     for record in records:
         task = get_domain(record.domain).task(record.task_id)
         told = " ".join(_ID.findall(" ".join(_texts(record, "assistant"))))
-        given = " ".join(_leaves(task.scenario.data)) + " " + told
+        given = " ".join(leaves(task.scenario.data)) + " " + told
         allowed = {w.lower() for w in _LATIN.findall(given)}
         for text in _texts(record, "user"):
             assert _CJK.search(text), (record.key, text)

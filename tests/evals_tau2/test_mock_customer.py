@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -24,6 +24,7 @@ from evals.engine.persona import Language, parse_persona
 from evals.engine.policy import PolicyGuard
 from evals.engine.runner import MemorySink, RunSpec, plan, run, run_unit
 from evals.engine.task import Task
+from tests.support.values import leaves
 
 WHAT_DO_YOU_NEED = PHRASES[Language.EN]["what_do_you_need"]
 
@@ -32,24 +33,13 @@ mock = get_domain("tau2_mock")
 UNNAMED = "update_task_with_message_history"
 
 
-def _leaves(value: Any) -> Iterator[str]:
-    if isinstance(value, Mapping):
-        for v in value.values():
-            yield from _leaves(v)
-    elif isinstance(value, (list, tuple)):
-        for v in value:
-            yield from _leaves(v)
-    elif value is not None:
-        yield str(value)
-
-
 def _gold_values(task: Task) -> set[str]:
     """Every value the answer key holds: gold and customer writes, assertions, τ²'s actions."""
     raw = next(r for r in read_json("mock", "tasks.json") if r["id"] == task.id)
     criteria = raw.get("evaluation_criteria") or {}
-    values = set(_leaves([dict(g.arguments) for g in (*task.gold, *task.user_gold)]))
-    values |= set(_leaves([dict(a.arguments) for a in task.assertions]))
-    values |= set(_leaves([a.get("arguments") for a in criteria.get("actions") or ()]))
+    values = set(leaves([dict(g.arguments) for g in (*task.gold, *task.user_gold)]))
+    values |= set(leaves([dict(a.arguments) for a in task.assertions]))
+    values |= set(leaves([a.get("arguments") for a in criteria.get("actions") or ()]))
     return {v for v in values if v.strip()}
 
 
@@ -61,7 +51,7 @@ def _scenario_text(task: Task) -> str:
 def test_no_value_from_the_answer_key_reaches_the_customer_unless_its_scenario_says_it():
     for task in mock.tasks():
         text = _scenario_text(task)
-        data = " ".join(_leaves(task.scenario.data))
+        data = " ".join(leaves(task.scenario.data))
         leaked = {v for v in _gold_values(task) if v in data and v not in text}
         assert not leaked, (task.id, leaked)
     # The task that the original customer named from the gold write ("Please mark task_2 as
