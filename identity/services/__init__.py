@@ -24,7 +24,7 @@ from identity.services.second_factor import (
     operator_totp_enroll_confirm,
     operator_totp_enroll_start,
 )
-from identity.services.sessions import session_revoke
+from identity.services.sessions import session_revoke, session_rotate
 
 __all__ = [
     "GENERIC_LOGIN_ERROR",
@@ -46,4 +46,5 @@ __all__ = [
     "operator_totp_reset",
     "otp_verify",
     "session_revoke",
+    "session_rotate",
 ]
