@@ -5,6 +5,7 @@ becomes a message on the page."""
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 from django.contrib import messages
 from django.core.paginator import Paginator
@@ -20,8 +21,15 @@ from identity.stepup import stepup_required
 from payments_sandbox import access, selectors, services
 from payments_sandbox.domain import refundable
 from payments_sandbox.models import PaymentStatus, RefundStatus
+from payments_sandbox.modes import LIVE, current_mode
 
 PAGE_SIZE = 25
+
+
+def _render(request: HttpRequest, template: str, context: dict[str, Any]) -> HttpResponse:
+    """Every payments page knows the mode it shows: the banner, the page's colour and the
+    wording of approvals (never "sandbox" in live mode) follow it."""
+    return render(request, template, {**context, "payments_live": current_mode() == LIVE})
 
 
 def _require(allowed: bool) -> None:
@@ -34,7 +42,7 @@ def _require(allowed: bool) -> None:
 def approvals(request: HttpRequest) -> HttpResponse:
     _require(access.can_view_refunds(request.user))
     queue = selectors.refund_approval_queue()
-    return render(
+    return _render(
         request,
         "payments_sandbox/approvals.html",
         {"refunds": queue[:200], "can_approve": access.can_approve_refund(request.user)},
@@ -50,7 +58,7 @@ def payment_list(request: HttpRequest) -> HttpResponse:
         status=status if status in PaymentStatus.values else "", search=search
     )
     page = Paginator(payments, PAGE_SIZE).get_page(request.GET.get("page"))
-    return render(
+    return _render(
         request,
         "payments_sandbox/payment_list.html",
         {"page": page, "status": status, "search": search, "statuses": PaymentStatus.choices},
@@ -64,7 +72,7 @@ def payment_detail(request: HttpRequest, payment_id: int) -> HttpResponse:
         payment = selectors.payment_get(payment_id=payment_id)
     except DomainError as exc:
         raise Http404 from exc
-    return render(
+    return _render(
         request,
         "payments_sandbox/payment_detail.html",
         {
@@ -106,7 +114,7 @@ def refund_detail(request: HttpRequest, refund_id: int) -> HttpResponse:
         raise Http404 from exc
     user = request.user
     pending = refund.status == RefundStatus.PENDING_APPROVAL
-    return render(
+    return _render(
         request,
         "payments_sandbox/refund_detail.html",
         {
@@ -190,7 +198,7 @@ def reconciliation(request: HttpRequest) -> HttpResponse:
     elif reports:
         report = reports[0]
     today = dt.date.today()
-    return render(
+    return _render(
         request,
         "payments_sandbox/reconciliation.html",
         {
