@@ -20,8 +20,9 @@ from backoffice.http import request_operator
 from identity.stepup import stepup_required
 from payments_sandbox import access, selectors, services
 from payments_sandbox.domain import refundable
-from payments_sandbox.models import PaymentStatus, RefundStatus
+from payments_sandbox.models import PaymentStatus, PredictedOutcome, RefundStatus
 from payments_sandbox.modes import LIVE, current_mode
+from tickets import access as ticket_access
 
 PAGE_SIZE = 25
 
@@ -66,6 +67,38 @@ def payment_list(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
+def refund_list(request: HttpRequest) -> HttpResponse:
+    """Every refund of this mode, newest first, filtered by state like Stripe's list (all,
+    needs approval, in progress, succeeded, failed, rejected or cancelled)."""
+    _require(access.can_view_refunds(request.user))
+    state = request.GET.get("state", "all")
+    if state not in selectors.REFUND_FILTERS:
+        state = "all"
+    search = request.GET.get("q", "").strip()
+    refunds = selectors.refund_list_filtered(state=state, search=search)
+    page = Paginator(refunds, PAGE_SIZE).get_page(request.GET.get("page"))
+    counts = selectors.refund_counts_by_filter()
+    labels = {
+        "all": gettext("All"),
+        "needs_approval": gettext("Needs approval"),
+        "in_progress": gettext("In progress"),
+        "succeeded": gettext("Succeeded"),
+        "failed": gettext("Failed"),
+        "rejected": gettext("Rejected or cancelled"),
+    }
+    return _render(
+        request,
+        "payments_sandbox/refund_list.html",
+        {
+            "page": page,
+            "state": state,
+            "search": search,
+            "filters": [(name, labels[name], counts[name]) for name in selectors.REFUND_FILTERS],
+        },
+    )
+
+
+@require_GET
 def payment_detail(request: HttpRequest, payment_id: int) -> HttpResponse:
     _require(access.can_view_payments(request.user))
     try:
@@ -79,6 +112,7 @@ def payment_detail(request: HttpRequest, payment_id: int) -> HttpResponse:
             "payment": payment,
             "refundable": refundable(selectors.refundable_facts(payment)),
             "refunds": selectors.refund_list(payment_id=payment.pk),
+            "timeline": selectors.payment_timeline(payment=payment),
             "can_request": access.can_request_refund(request.user)
             and not access.is_service(request.user),
         },
@@ -114,6 +148,8 @@ def refund_detail(request: HttpRequest, refund_id: int) -> HttpResponse:
         raise Http404 from exc
     user = request.user
     pending = refund.status == RefundStatus.PENDING_APPROVAL
+    ticket = refund.ticket
+    escalation = getattr(ticket, "escalation", None) if ticket is not None else None
     return _render(
         request,
         "payments_sandbox/refund_detail.html",
@@ -123,6 +159,13 @@ def refund_detail(request: HttpRequest, refund_id: int) -> HttpResponse:
             and access.can_approve_refund(user)
             and refund.requested_by_id != user.pk,
             "own_request": refund.requested_by_id == user.pk,
+            # The ticket (and the AI agent's conversation in it) behind the request: a link
+            # when the viewer may open that ticket, its number otherwise.
+            "ticket": ticket,
+            "ticket_visible": ticket is not None
+            and ticket_access.can_view(request_operator(request), ticket),
+            "conversation_id": escalation.conversation_id if escalation is not None else "",
+            "predicted_decline": refund.predicted_outcome == PredictedOutcome.DECLINE,
             "can_cancel": refund.status
             in (RefundStatus.REQUESTED, RefundStatus.REHEARSED, RefundStatus.PENDING_APPROVAL)
             and access.can_cancel_refund(user, refund),
