@@ -17,14 +17,14 @@ from payments_sandbox.services import payment_capture, refund_request
 from tests.conftest import PASSWORD, make_service_token
 from tests.e2e.conftest import read, screenshot, sign_in
 from tickets.models import Ticket
-from tickets.services.operations import escalation_create
+from tickets.services import ticket_open_for_escalation
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def _the_agents_refund(alice: Operator) -> dict[str, Any]:
     principal, _ = make_service_token(["refunds:request"])
-    escalated = escalation_create(
+    escalated = ticket_open_for_escalation(
         actor=principal,
         customer_name="Mei Lin",
         customer_email="mei.lin@example.com",
