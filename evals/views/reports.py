@@ -11,6 +11,7 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.http import urlencode
 from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
@@ -89,6 +90,12 @@ def _series(summary: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
     series: list[tuple[str, dict[str, Any]]] = [(gettext("all"), report.get("pass_hat", {}))]
     series += [(f"{d}", est) for d, est in report.get("by_domain", {}).items()]
     return series
+
+
+def trials_url(run_id: int, **filters: str) -> str:
+    """The run's trial list narrowed by `filters` (evals.views.lists.FILTER_KEYS)."""
+    url = reverse("evals:run_trial_list", args=[run_id])
+    return f"{url}?{urlencode(filters)}" if filters else url
 
 
 def run_domains(run: Any) -> list[str]:
@@ -194,12 +201,29 @@ def run_detail(request: HttpRequest, run_id: int) -> HttpResponse:
             "report": report,
             "passk_rows": _passk_rows(report),
             "published_line": published_line(report),
-            "pass_chart": charts.pass_k_chart(_series(summary)) if report else "",
-            "persona_chart": charts.pass_k_chart(list(report.get("by_persona", {}).items()))
+            "pass_chart": charts.pass_k_chart(
+                _series(summary),
+                links={
+                    gettext("all"): trials_url(run.pk),
+                    **{d: trials_url(run.pk, domain=d) for d in report.get("by_domain", {})},
+                },
+            )
             if report
             else "",
-            "heatmap": charts.heatmap(summary.get("heatmap", {})),
-            "failure_chart": charts.bars([(k, float(v)) for k, v in failures]),
+            "persona_chart": charts.pass_k_chart(
+                list(report.get("by_persona", {}).items()),
+                links={p: trials_url(run.pk, persona=p) for p in report.get("by_persona", {})},
+            )
+            if report
+            else "",
+            "heatmap": charts.heatmap(
+                summary.get("heatmap", {}),
+                link=lambda d, p: trials_url(run.pk, domain=d, persona=p),
+            ),
+            "failure_chart": charts.bars(
+                [(k, float(v)) for k, v in failures],
+                links={k: trials_url(run.pk, failure=k) for k, _ in failures},
+            ),
             "failures": failures,
             "heatmap_links": [
                 {"domain": d, "persona": p, **cell}
