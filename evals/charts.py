@@ -121,9 +121,16 @@ def pass_k_chart(
     return mark_safe("".join(out))  # noqa: S308 - numbers and escaped labels only
 
 
-def _cell_color(value: float | None) -> str:
+def _cell_color(value: float | None, floor: float | None = None) -> str:
     if value is None:
         return "#eceff3"
+    if floor is not None:
+        # Distance to the floor: below it red (deeper the further), at it yellow, green from
+        # 0.1 above it: what the gate asks of the cell, not the cell's bare value.
+        margin = value - floor
+        if margin < 0:
+            return f"hsl(0, 75%, {86 - round(min(-margin, 0.3) / 0.3 * 16)}%)"
+        return f"hsl({55 + round(65 * min(margin / 0.1, 1.0))}, 60%, 82%)"
     # 0.5 or below is full red, 1.0 full green: go-live decisions live in the top half.
     t = max(0.0, min(1.0, (value - 0.5) / 0.5))
     hue = round(120 * t)
@@ -136,9 +143,12 @@ def heatmap(
     cell_w: int = 120,
     cell_h: int = 40,
     link: Callable[[str, str], str] | None = None,
+    floor: Callable[[str, str], float | None] | None = None,
 ) -> SafeString:
     """domain x persona grid: pass^k per cell (pass^1 beneath), coloured red → green. With
-    `link(domain, persona)` each cell links to the trials behind it."""
+    `link(domain, persona)` each cell links to the trials behind it; with `floor(domain,
+    persona)` a cell held to a gate floor is coloured by its distance to that floor and shows
+    it beneath the value."""
     domains: list[str] = list(data.get("domains", []))
     personas: list[str] = list(data.get("personas", []))
     if not domains or not personas:
@@ -168,15 +178,27 @@ def heatmap(
             xx = left + j * cell_w
             label = "-" if passk is None else f"{passk:.2f}"
             sub = "" if pass1 is None else f"pass^1 {pass1:.2f}"
+            cell_floor = floor(domain, persona) if floor else None
+            if cell_floor is not None:
+                margin = "" if passk is None else f" ({passk - cell_floor:+.2f})"
+                sub = gettext("floor %(floor).2f%(margin)s") % {
+                    "floor": cell_floor,
+                    "margin": margin,
+                }
+            floor_attrs = ""
+            if cell_floor is not None:
+                below = passk is None or passk < cell_floor
+                floor_attrs = f' data-floor="{cell_floor}" data-below="{str(below).lower()}"'
             cell_svg = (
-                f'<g data-cell="{escape(domain)}|{escape(persona)}">'
+                f'<g data-cell="{escape(domain)}|{escape(persona)}"{floor_attrs}>'
                 f'<rect x="{xx + 1}" y="{yy + 1}" width="{cell_w - 2}" height="{cell_h - 2}" '
-                f'rx="3" fill="{_cell_color(passk)}"/>'
+                f'rx="3" fill="{_cell_color(passk, cell_floor)}"/>'
                 f'<text x="{xx + cell_w / 2}" y="{yy + 18}" font-size="13" font-weight="600" '
                 f'text-anchor="middle" fill="#1d2330">{label}</text>'
                 f'<text x="{xx + cell_w / 2}" y="{yy + 32}" font-size="10" text-anchor="middle" '
-                f'fill="#5f6b7a">{sub}</text>'
-                f"<title>{escape(domain)} x {escape(persona)}: pass^{k} {label}, {sub}</title></g>"
+                f'fill="#5f6b7a">{escape(sub)}</text>'
+                f"<title>{escape(domain)} x {escape(persona)}: pass^{k} {label}, {escape(sub)}"
+                "</title></g>"
             )
             out.append(
                 _link(

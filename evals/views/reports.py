@@ -19,10 +19,17 @@ from backoffice.errors import DomainError
 from backoffice.http import request_operator
 from evals import access, charts, selectors, services
 from evals.models import Executor, RunStatus
-from evals.services.gate import published_line
+from evals.services.gate import published_line, weakest_cells
 from evals.views.forms import StartRunForm
 
 PAGE_SIZE = 25
+# The run page lists this many domain x persona cells, weakest first.
+WEAKEST = 12
+
+
+def _floor(gate: dict[str, Any], domain: str, persona: str) -> float | None:
+    cell = (gate.get("cell_floors") or {}).get(domain, {}).get(persona)
+    return cell if cell is not None else (gate.get("persona_floors") or {}).get(persona)
 
 
 def _require(allowed: bool) -> None:
@@ -189,6 +196,7 @@ def run_detail(request: HttpRequest, run_id: int) -> HttpResponse:
     can_start = access.can_start_runs(request.user)
     usage = summary.get("usage", {})
     slow_ids = [s["id"] for s in summary.get("slowest", [])]
+    gate = (run.suite_snapshot or {}).get("gate", {})
     slowest = sorted(
         selectors.run_trials(run_id=run.pk).filter(pk__in=slow_ids), key=lambda t: -t.seconds
     )
@@ -219,7 +227,13 @@ def run_detail(request: HttpRequest, run_id: int) -> HttpResponse:
             "heatmap": charts.heatmap(
                 summary.get("heatmap", {}),
                 link=lambda d, p: trials_url(run.pk, domain=d, persona=p),
+                floor=lambda d, p: _floor(gate, d, p),
             ),
+            "has_floors": bool(gate.get("persona_floors") or gate.get("cell_floors")),
+            "weakest": [
+                {**c, "url": trials_url(run.pk, domain=c["domain"], persona=c["persona"])}
+                for c in weakest_cells(summary.get("heatmap") or {}, gate)[:WEAKEST]
+            ],
             "failure_chart": charts.bars(
                 [(k, float(v)) for k, v in failures],
                 links={k: trials_url(run.pk, failure=k) for k, _ in failures},

@@ -12,7 +12,7 @@ import pytest
 from evals import services
 from evals.models import EvalRun, TrialResult
 from evals.services.suites import suite_from_mapping
-from tests.e2e.conftest import read, screenshot, sign_in
+from tests.e2e.conftest import SCREENSHOTS, read, screenshot, sign_in
 from tests.evals.conftest import suite_dict
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -89,3 +89,69 @@ def test_every_chart_mark_opens_the_trials_behind_it(
     assert _listed(page) == _urls(run, all_rows.filter(failure_class=failure))
     _fits(page)
     screenshot(page, "drilldown-failure")
+
+
+def test_the_heatmap_shows_distance_to_the_floor_and_the_weakest_cells_come_first(
+    person_page: Any, rita: Any
+) -> None:
+    from tests.conftest import PASSWORD
+    from tests.evals.test_cell_floors import TOUCHY_IN_MEMBERSHIP
+
+    suite = suite_from_mapping(
+        suite_dict(
+            agent={"model": TOUCHY_IN_MEMBERSHIP},
+            domains=[
+                {"name": "retail", "split": "smoke"},
+                {"name": "membership", "split": "smoke"},
+            ],
+            gate={
+                "pass_hat_k_lower": 0.0,
+                "pass_hat_1": 0.5,
+                "cell_floors": {"membership": {"impatient": 0.8}},
+                "persona_floors": {"baseline": 0.9},
+            },
+        )
+    )
+    run = services.eval_run_create(actor=rita, suite=suite)
+    run = services.eval_run_execute(actor=rita, run_id=run.pk)
+    assert run.verdict == "fail"
+    page = sign_in(person_page, rita, PASSWORD)
+    page.goto(f"/evals/{run.pk}/")
+    read(page)
+    _fits(page)
+
+    # The cell below its floor is red and says by how much; one above its persona floor is not.
+    below = page.locator("[data-testid=heatmap] [data-cell='membership|impatient']")
+    assert below.get_attribute("data-below") == "true"
+    assert below.get_attribute("data-floor") == "0.8"
+    cell = run.summary["heatmap"]["cells"]["membership|impatient"]["passk"]
+    assert cell < 0.8
+    assert f"floor 0.80 ({cell - 0.8:+.2f})" in (below.text_content() or "")
+    fill = below.locator("rect").get_attribute("fill") or ""
+    assert fill.startswith("hsl(0,"), fill
+    above = page.locator("[data-testid=heatmap] [data-cell='retail|baseline']")
+    assert above.get_attribute("data-below") == "false"
+    assert (above.locator("rect").get_attribute("fill") or "").startswith("hsl(120,")
+    assert (
+        page.locator("[data-testid=heatmap] [data-cell='retail|impatient']").get_attribute(
+            "data-floor"
+        )
+        is None
+    )  # no floor: the plain scale
+    assert "distance" in page.inner_text("[data-testid=heatmap-scale]")
+
+    # The weakest cells, first the one below its floor, each linking to its trials.
+    rows = page.locator("[data-testid=weakest-cells] tbody tr")
+    assert rows.first.get_attribute("data-cell") == "membership|impatient"
+    assert "below" in rows.first.inner_text()
+    assert rows.count() == 4
+    # The verdict names the floor that failed.
+    failing = page.locator("[data-testid=checks] tr.check-bad", has_text="floor")
+    assert failing.count() == 1 and "membership x impatient" in failing.inner_text()
+    screenshot(page, "floors-run")
+    page.locator("[data-testid=weakest-cells]").scroll_into_view_if_needed()
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"floors-heatmap-{page.width_name}.png"))
+    rows.first.locator("a").click()
+    page.wait_for_url("**/trials/?domain=membership&persona=impatient")
+    _fits(page)
