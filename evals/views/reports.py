@@ -18,6 +18,7 @@ from django.views.decorators.http import require_GET, require_POST
 from backoffice.errors import DomainError
 from backoffice.http import request_operator
 from evals import access, charts, selectors, services
+from evals.comparison import run_comparison
 from evals.models import Executor, RunStatus
 from evals.services.gate import published_line, weakest_cells
 from evals.views.forms import StartRunForm
@@ -344,7 +345,12 @@ def compare(request: HttpRequest) -> HttpResponse:
         messages.error(request, gettext("Pick two runs to compare."))
         return redirect(reverse("evals:run_list"))
     try:
-        comparison = selectors.run_compare(run_a=int(a), run_b=int(b))
+        comparison = run_comparison(run_a=int(a), run_b=int(b))
     except DomainError as exc:
         raise Http404 from exc
-    return render(request, "evals/compare.html", {"c": comparison})
+    sections = [
+        (gettext("Overall"), comparison.overall, "compare-overall"),
+        (gettext("Per domain"), comparison.by_domain, "compare-domains"),
+        (gettext("Per persona"), comparison.by_persona, "compare-personas"),
+    ]
+    return render(request, "evals/compare.html", {"c": comparison, "sections": sections})
