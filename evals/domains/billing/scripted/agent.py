@@ -120,15 +120,32 @@ class BillingReferenceAgent(ReferenceAgentBase):
             email = v.EMAIL.search(sentence)
             if email and intent != "email":
                 self.email = email.group(0).rstrip(".").lower()
-            req = self._request(intent) if intent else (self.active or self.focus)
+            current = self.active or self.focus
+            merchant = v.MERCHANT.search(sentence)
+            if (
+                not intent
+                and current is not None
+                and merchant is not None
+                and current.merchant
+                and current.merchant != merchant.group(1)
+            ):
+                intent = current.intent  # "Also, there's a charge from ...": another charge
+            req = self._request(intent, sentence) if intent else current
             if req is None:
                 self.pool += " " + sentence
                 continue
             self._absorb(req, sentence)
 
-    def _request(self, intent: str) -> Req:
+    def _request(self, intent: str, sentence: str) -> Req:
+        merchant = v.MERCHANT.search(sentence)
+        focus = self.focus
+        if focus is not None and focus.intent == intent and not focus.done and merchant is None:
+            return focus  # "Please refund all of it": the charge just described
         for r in self.reqs:
-            if r.intent == intent and not r.done:
+            # Two refunds of two charges are two requests: a sentence naming another merchant
+            # than an open request's starts its own.
+            other = merchant is not None and r.merchant and r.merchant != merchant.group(1)
+            if r.intent == intent and not r.done and not other:
                 self.focus = r
                 return r
         r = Req(intent)
@@ -152,8 +169,10 @@ class BillingReferenceAgent(ReferenceAgentBase):
             r.last4 = last4.group(1)
         amounts = v.moneys(sentence)
         if r.intent == "email":
+            # The new address is the one the request or the answer to "what is it?" names,
+            # never the account's own email said to verify.
             email = v.EMAIL.search(sentence)
-            if email:
+            if email and (v.intent_of(sentence) == "email" or "email" in r.asked):
                 r.new_email = email.group(0).rstrip(".").lower()
             return
         if len(amounts) >= 2:
@@ -219,7 +238,9 @@ class BillingReferenceAgent(ReferenceAgentBase):
             if error:
                 self.notes.append(self.t("write_failed", error=content.removeprefix("Error: ")))
                 return
-            self.notes.append(self.t("done_update_email", email=data["email"]))
+            self.notes.append(
+                self.t("done_update_email", email=data["email"], customer_id=data["customer_id"])
+            )
             self.profile = None
 
     def _forget_charges(self) -> None:
@@ -415,7 +436,12 @@ class BillingReferenceAgent(ReferenceAgentBase):
         return self.propose(
             "update_email",
             {"customer_id": self.customer_id, "new_email": r.new_email},
-            self.t("propose_email", old=self.profile["email"], new=r.new_email),
+            self.t(
+                "propose_email",
+                old=self.profile["email"],
+                new=r.new_email,
+                customer_id=self.customer_id,
+            ),
         )
 
 

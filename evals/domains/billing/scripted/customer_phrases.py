@@ -41,8 +41,8 @@ PHRASES = phrasebook(
                 "{last4}. Was my card stolen?",
             ),
             "repeat": (
-                "Just to be sure: the {merchant} charge of {money} on {date}, please submit "
-                "its refund of {refund} again.",
+                "About the {merchant} charge of {money} on {date}: please submit its refund "
+                "of {refund} again, to be safe.",
                 "The {merchant} charge of {money}: can you file its refund of {refund} once "
                 "more, to be safe?",
             ),

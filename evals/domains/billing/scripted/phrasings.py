@@ -34,7 +34,7 @@ EN = {
     "done_request_refund": "Done: the refund request of {amount} {currency} for charge "
     "{charge_id} was sent to {approver} ({role}), who decides within {within}. No money moves "
     "until then; you will get an email with the decision.",
-    "done_update_email": "Done: the email address of your account is now {email}.",
+    "done_update_email": "Done: the email address of account {customer_id} is now {email}.",
     "refuse_holder": "I'm sorry, I can't request a refund for that charge: it is not on your "
     "account, and only the account holder can dispute a charge. The card holder needs to "
     "contact us themselves.",
@@ -55,8 +55,8 @@ EN = {
     "propose_refund": "To confirm: I will request a refund of {amount} {currency} for charge "
     "{charge_id} ({merchant}, {date}). The refund goes to {approver} ({role}) for approval, "
     "who decides within {within}.",
-    "propose_email": "To confirm: I will change the email address of your account from {old} "
-    "to {new}.",
+    "propose_email": "To confirm: I will change the email address of account {customer_id} from "
+    "{old} to {new}.",
     "transfer_chargeback": "A chargeback for the {merchant} charge is already filed with your "
     "bank, so I can't request a refund; the chargeback team handles it. " + v.TRANSFER,
     "transfer_fraud": "Thank you for telling us. A charge you don't recognise goes to our fraud "
@@ -89,7 +89,7 @@ EN_2 = {
     "done_request_refund": "All set: I've sent the {amount} {currency} refund request for "
     "charge {charge_id} to {approver} ({role}); you'll hear the decision within {within}. "
     "Nothing is paid out before that.",
-    "done_update_email": "All set: your account's email is now {email}.",
+    "done_update_email": "All set: the email of account {customer_id} is now {email}.",
     "refuse_holder": "Unfortunately I can't refund that one: the charge isn't on your account, "
     "and only the account holder can dispute a charge.",
     "refuse_window": "Unfortunately I can't refund the {merchant} charge from {date}: it is "
@@ -108,7 +108,8 @@ EN_2 = {
     "{problem}",
     "propose_refund": "Here's what I'd do: request a refund of {amount} {currency} on charge "
     "{charge_id} ({merchant}, {date}), to be approved by {approver} ({role}) within {within}.",
-    "propose_email": "Here's what I'd do: change your account's email from {old} to {new}.",
+    "propose_email": "Here's what I'd do: change the email of account {customer_id} from {old} "
+    "to {new}.",
     "transfer_chargeback": "Your bank already has a chargeback filed for the {merchant} "
     "charge, so I can't refund it here; our chargeback team takes it from here. " + v.TRANSFER,
     "transfer_fraud": "Thanks for flagging it. Charges you don't recognise go to our fraud "
@@ -124,11 +125,12 @@ EN_3 = {
     "ask_amount": "How much do you want back?",
     "proceed": "{summary} OK to go ahead?",
     "reassure": "Sure. {summary} OK to go ahead?",
-    "done_request_refund": "The request is in: {amount} {currency} for charge {charge_id}, "
-    "waiting for {approver} ({role}), who decides within {within}. You'll get an email then.",
+    "done_request_refund": "I've submitted the refund request: {amount} {currency} for charge "
+    "{charge_id}, now waiting for {approver} ({role}), who decides within {within}. You'll get "
+    "an email then.",
     "propose_refund": "I'm about to request a refund of {amount} {currency} for charge "
     "{charge_id} ({merchant} on {date}); {approver} ({role}) approves it within {within}.",
-    "propose_email": "I'm about to change your account's email from {old} to {new}.",
+    "propose_email": "I'm about to change the email of account {customer_id} from {old} to {new}.",
     "anything_else": "Anything else I can do?",
 }
 
@@ -149,7 +151,7 @@ ZH = {
     "write_failed": "抱歉，操作没有成功：{error}",
     "done_request_refund": "已完成：扣款 {charge_id} 的 {amount} {currency} 退款申请已提交给 "
     "{approver}（{role}），将在 {within}内决定。在此之前不会转出任何资金；决定结果会通过邮件通知您。",
-    "done_update_email": "已完成：您账户的邮箱现在是 {email}。",
+    "done_update_email": "已完成：账户 {customer_id} 的邮箱现在是 {email}。",
     "refuse_holder": "抱歉，我无法为这笔扣款申请退款：它不在您的账户上，只有账户持有人才能对扣款提出异议。请持卡人本人联系我们。",
     "refuse_window": "抱歉，我无法为 {date} 的 {merchant} 扣款申请退款：这笔扣款是 {days} 天前的，扣款只能在 120 天内提出异议。",
     "refuse_full": "抱歉，我无法为 {date} 的 {merchant} 扣款申请退款：它已全额退款，没有可退的金额。",
@@ -161,7 +163,7 @@ ZH = {
     "refuse_rehearsal": "抱歉，我无法申请这笔退款：沙箱演练未通过。{problem}",
     "propose_refund": "确认一下：我将为扣款 {charge_id}（{merchant}，{date}）申请退款 {amount} {currency}，"
     "由 {approver}（{role}）审批，将在 {within}内决定。",
-    "propose_email": "确认一下：我将把您账户的邮箱从 {old} 改为 {new}。",
+    "propose_email": "确认一下：我将把账户 {customer_id} 的邮箱从 {old} 改为 {new}。",
     "transfer_chargeback": "{merchant} 这笔扣款您的银行已经提出了拒付，所以我无法申请退款；由拒付团队处理。"
     "正在为您转接人工客服，请稍候。",
     "transfer_fraud": "感谢您告诉我们。您不认识的扣款由我们的反欺诈团队处理，他们会保护您的卡并进行核查。"

@@ -47,7 +47,10 @@ INTENTS: list[tuple[str, re.Pattern[str]]] = [
             re.I,
         ),
     ),
-    ("refund", re.compile(r"refund|money back|charged|退款|退还|退回|扣了|扣款", re.I)),
+    (
+        "refund",
+        re.compile(r"refund|money back|charged|\bcharge of\b|退款|退还|退回|扣了|扣款", re.I),
+    ),
 ]
 
 # The approvers' decision times, as the policy states them.
@@ -73,6 +76,7 @@ ENTITIES = (
         "money", re.compile(rf"((?<![\d.])\d+(?:\.\d{{1,3}})?\s?(?:{CODES})\b)"), canonical_money
     ),
     EntityPattern("charge_id", re.compile(r"(?<![A-Za-z0-9])(CH-\d{6})(?!\d)")),
+    EntityPattern("customer_id", re.compile(r"(?<![A-Za-z0-9-])(C\d{5})(?!\d)")),
 )
 READER = UtteranceReader(entities=ENTITIES)
 # A refusal the core reader can miss: the customer still hears a no in it.
