@@ -199,3 +199,13 @@ def test_a_chinese_customer_is_answered_in_chinese_on_every_task():
             and not m["content"].startswith("Hi")
         ]
         assert said and all(CJK.search(text) for text in said), record.task_id
+
+
+def test_an_incoherent_customer_who_gives_postcode_then_name_without_a_lead_in_is_verified():
+    tasks = tuple(t for t in TASKS if t.endswith("name-postcode"))
+    spec = RunSpec(domains=("billing",), task_ids=tasks, personas=("incoherent",), trials=2, seed=7)
+    records = [run_unit(spec, u) for u in plan(spec)]
+    assert len(records) == 2 * len(tasks)
+    # Measured 1.0 at commit time; before the agent read "postcode 24933... Sara Kim" it
+    # asked for the identity again until the customer left (0.37 over the whole domain).
+    assert [r.task_id for r in records if r.reward < 1.0] == []

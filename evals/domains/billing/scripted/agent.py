@@ -108,6 +108,8 @@ class BillingReferenceAgent(ReferenceAgentBase):
             self.explain = True
         clean = v.clean(text)
         name = v.NAME.search(clean)
+        if name is None and not self.customer_id and v.BARE_POSTCODE.search(clean):
+            name = v.LOOSE_NAME.search(clean)
         if name:
             self.name = (name.group(1), name.group(2))
         postcode = v.POSTCODE.search(clean) or (

@@ -14,9 +14,11 @@ EMAIL = re.compile(r"[\w.+-]+@[\w-]+\.[\w.]*\w")
 DATE = re.compile(r"\b(\d{4}-\d{2}-\d{2})\b")
 # Names are capitalised ("This is so frustrating" names nobody).
 NAME = re.compile(r"(?i:name is|i am|i'm|this is|我叫|名字是|我是)\s*([A-Z][a-z]+)\s+([A-Z][a-z]+)")
+# A name said without a lead-in, beside a postcode ("postcode 40213... Ava Adler").
+LOOSE_NAME = re.compile(r"(?<![A-Za-z*])([A-Z][a-z]+) ([A-Z][a-z]+)(?![A-Za-z*])")
 POSTCODE = re.compile(r"(?:post ?code|zip(?: code)?|邮编)\D{0,12}?(\d{5})\b", re.I)
 # A postcode said alone ("it's 40369, not 04369"): five digits that are not an amount.
-BARE_POSTCODE = re.compile(r"(?<![\d.])(\d{5})(?![\d.])(?!\s?(?:JPY|EUR|USD|KWD|BHD|GBP))")
+BARE_POSTCODE = re.compile(r"(?<![\d.])(\d{5})(?!\d|\.\d)(?!\s?(?:JPY|EUR|USD|KWD|BHD|GBP))")
 CODES = "JPY|EUR|USD|KWD|BHD|GBP"
 MONEY = re.compile(rf"(?<![\d.])(\d+(?:\.\d{{1,3}})?)\s?({CODES})\b")
 MERCHANT = re.compile(r"\b([A-Z]{2,}\*[A-Z]+)\b")
