@@ -169,3 +169,28 @@ def test_a_refund_handed_to_a_human_instead_scores_zero(task):
         FailureClass.OMISSION,
         FailureClass.CUSTOMER_LEFT,
     )
+
+
+class LiveOnlyRefunder(BillingReferenceAgent):
+    """Rehearses in the account's mode, then files every request as live."""
+
+    def write(self, name: str, args: dict[str, Any]) -> Message:
+        if name == "request_refund":
+            args = {**args, "mode": "live"}
+        return super().write(name, args)
+
+
+SANDBOX_REFUNDS = [
+    t
+    for t in REFUNDS
+    if any(g.arguments.get("mode") == "sandbox" for g in t.gold if g.name == "request_refund")
+]
+
+
+@pytest.mark.parametrize("mode", [GuardMode.ENFORCE, GuardMode.OBSERVE], ids=lambda m: m.value)
+@pytest.mark.parametrize("task", SANDBOX_REFUNDS, ids=lambda t: t.id)
+def test_a_live_request_on_a_sandbox_account_is_a_policy_violation(task, mode):
+    assert SANDBOX_REFUNDS
+    _, trajectory, evaluation = _trial(_agent(LiveOnlyRefunder), task, mode)
+    assert "mode_mismatch" in _codes(trajectory)
+    assert evaluation.reward == 0.0 and evaluation.failure is FailureClass.POLICY_VIOLATION
