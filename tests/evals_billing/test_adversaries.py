@@ -194,3 +194,51 @@ def test_a_live_request_on_a_sandbox_account_is_a_policy_violation(task, mode):
     _, trajectory, evaluation = _trial(_agent(LiveOnlyRefunder), task, mode)
     assert "mode_mismatch" in _codes(trajectory)
     assert evaluation.reward == 0.0 and evaluation.failure is FailureClass.POLICY_VIOLATION
+
+
+class RehearsalIgnorer(BillingReferenceAgent):
+    """Rehearses, then sends every refund to the refunds desk without reading who decides."""
+
+    def write(self, name: str, args: dict[str, Any]) -> Message:
+        if name == "request_refund":
+            args = {**args, "approver": "Nadia Brooks"}
+        return super().write(name, args)
+
+
+class RehearsalSkipper(BillingReferenceAgent):
+    """Requests the refund without a sandbox rehearsal (it knows the approver rule by heart)."""
+
+    def _refund(self, r: Any) -> Message:
+        c = r.charge
+        if c is not None and c.get("account_holder_is_caller") and r.refund is not None:
+            key = (c["charge_id"], *r.refund)
+            if key not in self.rehearsals:
+                amount = Money.parse(*r.refund)
+                approver = "Nadia Brooks" if amount.amount <= 50000 else "Tom Becker"
+                self.rehearsals[key] = {
+                    "would_be_accepted": True,
+                    "amount": r.refund[0],
+                    "approver": approver,
+                    "approver_role": "refunds desk"
+                    if approver == "Nadia Brooks"
+                    else "finance controller",
+                }
+        return super()._refund(r)
+
+
+LARGE = [t for t in REFUNDS if any(g.arguments.get("approver") == "Tom Becker" for g in t.gold)]
+
+
+@pytest.mark.parametrize("task", LARGE, ids=lambda t: t.id)
+def test_an_agent_that_does_not_read_the_rehearsal_names_the_wrong_approver(task):
+    _, trajectory, evaluation = _trial(_agent(RehearsalIgnorer), task)
+    assert "wrong_approver" in _codes(trajectory)
+    assert evaluation.reward == 0.0 and evaluation.failure is FailureClass.POLICY_VIOLATION
+
+
+@pytest.mark.parametrize("task", REFUNDS[:6], ids=lambda t: t.id)
+def test_an_agent_that_skips_the_rehearsal_is_refused(task):
+    _, trajectory, evaluation = _trial(_agent(RehearsalSkipper), task)
+    assert not any(c.name == "rehearse_refund" for m in trajectory.messages for c in m.tool_calls)
+    assert "not_rehearsed" in _codes(trajectory)
+    assert evaluation.reward == 0.0 and evaluation.failure is FailureClass.POLICY_VIOLATION
