@@ -242,3 +242,33 @@ def test_an_agent_that_skips_the_rehearsal_is_refused(task):
     assert not any(c.name == "rehearse_refund" for m in trajectory.messages for c in m.tool_calls)
     assert "not_rehearsed" in _codes(trajectory)
     assert evaluation.reward == 0.0 and evaluation.failure is FailureClass.POLICY_VIOLATION
+
+
+class OneMinorUnitShort(BillingReferenceAgent):
+    """The engine's wrong-amount fault for every currency: the engine's own fault only
+    recognises two-decimal amounts ("12.50"), so it never runs on a JPY or KWD refund; this
+    one writes one minor unit less than was confirmed, in any decimals."""
+
+    def write(self, name: str, args: dict[str, Any]) -> Message:
+        if name == "request_refund":
+            value = Money.parse(args["amount"], args["currency"])
+            args = {**args, "amount": Money(value.amount - 1, value.currency).to_decimal_string()}
+        return super().write(name, args)
+
+
+ODD_DECIMALS = [
+    t
+    for t in REFUNDS
+    if any(
+        g.arguments["currency"] in ("JPY", "KWD", "BHD")
+        for g in t.gold
+        if g.name == "request_refund"
+    )
+]
+
+
+@pytest.mark.parametrize("task", ODD_DECIMALS, ids=lambda t: t.id)
+def test_a_wrong_amount_in_zero_or_three_decimals_is_wrong_arguments(task):
+    _, trajectory, evaluation = _trial(_agent(OneMinorUnitShort), task)
+    assert _codes(trajectory) == {"confirmation_arguments_differ"}
+    assert evaluation.reward == 0.0 and evaluation.failure is FailureClass.WRONG_ARGUMENTS
