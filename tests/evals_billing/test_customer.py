@@ -87,6 +87,11 @@ def test_a_proposal_of_the_wanted_refund_gets_a_yes_and_another_amount_a_correct
         f"I'll submit a refund of 1.000 {request['currency']} for charge CH-123456. OK?",
     )
     assert wrong.content.startswith("No") and wanted in wrong.content
+    other_charge = _reply(
+        _customer(task_id),
+        f"I'll submit a refund of {wanted} for charge CH-123456 (CITYCAB*RIDE). OK?",
+    )
+    assert other_charge.content.startswith("No")
 
 
 def test_a_refusal_with_a_reason_is_accepted_and_a_transfer_ends_the_chat():

@@ -6,7 +6,7 @@ phrases, in English or Chinese. They give the identity fields asked for (email, 
 and billing postcode — a wrong postcode first when the scenario says so, corrected once the
 agent repeats it), describe a charge by what they know of it (date, amount, merchant, card
 digits; never an id), and say yes to a proposal whose action and amounts match what they want
-(otherwise they correct it). They know what they want, not what the policy allows: a proposal
+(otherwise they correct it: another amount, currency or merchant). They know what they want, not what the policy allows: a proposal
 the policy forbids gets the same yes, and the guard and the oracle judge it. They accept a
 refusal (a reason makes it settled; without one they ask why once) and a transfer, and pursue
 every request before saying goodbye. The persona (the engine's ScriptedUserBase) decides how
@@ -139,6 +139,10 @@ class BillingScriptedUser(RequestListUser):
             emails = act.values("email")
             return "yes" if r["new_email"] in emails else "wrong"
         if r["intent"] == "fraud":
+            return "wrong"
+        # A proposal naming another merchant is about another charge, whatever its amount.
+        merchants = set(v.MERCHANT.findall(act.text))
+        if merchants and r["merchant"] not in merchants:
             return "wrong"
         money = [m for m in act.values("money") if m != _money(r)]
         return "yes" if not money or _refund(r) in money else "wrong"
