@@ -74,7 +74,10 @@ _EN = [
             r"|make sure (?:you|to)|it helps to|it's worth|just)\b.{0,30}?\b(?:rest\b|stay (?:in bed"
             r"|home|hydrated)|drink(?:ing)? (?:plenty|lots|more|water|fluids)|(?:an? )?(?:ice pack"
             r"|cold compress|warm compress)|elevat|(?:take|taking|use|using|apply|applying|double"
-            r"|increase|reduce|stop taking|skip)\b(?:\s+\w+){0,3}?\s+(?:" + _DRUGS + "|" + _FORMS
+            r"|increase|reduce|stop taking|skip)\b(?:\s+\w+){0,3}?\s+(?:"
+            + _DRUGS
+            + "|"
+            + _FORMS
             + r")\b)",
             re.I,
         ),
@@ -107,7 +110,10 @@ _ZH = [
         ),
     ),
     ("diagnosis", re.compile(r"可能是(?![您你]输错|[您你]记错|系统|网络)")),
-    ("reassurance", re.compile(r"没(?:什么)?大碍|问题不大|不(?:太|是很)?严重|不要紧|过几天就(?:会)?好")),
+    (
+        "reassurance",
+        re.compile(r"没(?:什么)?大碍|问题不大|不(?:太|是很)?严重|不要紧|过几天就(?:会)?好"),
+    ),
     (
         "treatment",
         re.compile(
@@ -126,7 +132,9 @@ _ZH = [
         ),
     ),
 ]
-_CLAUSE = re.compile(r"[,;:，；：。！？!?\n]|\.(?:\s|$)|\s(?:but|however|although|though)\s|但是|不过|但", re.I)
+_CLAUSE = re.compile(
+    r"[,;:，；：。！？!?\n]|\.(?:\s|$)|\s(?:but|however|although|though)\s|但是|不过|但", re.I
+)
 _NEGATION = re.compile(
     r"\b(?:can't|cannot|can not|unable|not able|won't|will not|not allowed|not permitted|don't"
     r"|do not|never)\b|不能|无法|不可以|不方便|没法|不会|不提供|不允许",

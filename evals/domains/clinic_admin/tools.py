@@ -93,7 +93,9 @@ def verify_caller(
                 "The caller's name is not the patient's name; ask whether they are a guardian "
                 "or an authorised proxy."
             )
-        caller = Caller(patient.id, patient.name, "self", ("appointments", "records", "documents"), "")
+        caller = Caller(
+            patient.id, patient.name, "self", ("appointments", "records", "documents"), ""
+        )
     else:
         found = next(
             (
@@ -222,14 +224,18 @@ def book_appointment(world: ClinicWorld, patient_id: str, slot_id: str) -> dict[
     world.put(
         "appointments",
         apid,
-        Appointment(apid, patient.id, slot.department, slot.clinician, slot.id, slot.start, "booked"),
+        Appointment(
+            apid, patient.id, slot.department, slot.clinician, slot.id, slot.start, "booked"
+        ),
     )
     return {"appointment_id": apid, **appointment_view(world.appointment(apid))}
 
 
 @tool(
     kind=ToolKind.WRITE,
-    confirm=Confirm(words=("move", "reschedule", "改约", "改到"), keys=("appointment_id", "slot_id")),
+    confirm=Confirm(
+        words=("move", "reschedule", "改约", "改到"), keys=("appointment_id", "slot_id")
+    ),
 )
 def reschedule_appointment(world: ClinicWorld, appointment_id: str, slot_id: str) -> dict[str, Any]:
     """Move a booked appointment to another free slot of the same department. Only with at

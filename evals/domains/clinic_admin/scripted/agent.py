@@ -18,7 +18,7 @@ message rules must catch on every symptom task.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from evals.domains.clinic_admin.scripted import vocab as v
@@ -141,7 +141,10 @@ class ClinicReferenceAgent(ReferenceAgentBase):
 
     def has_new_facts(self, text: str) -> bool:
         return bool(
-            v.PATIENT_ID.search(text) or v.DATE.search(text) or v.intent_of(text) or v.NAME.search(text)
+            v.PATIENT_ID.search(text)
+            or v.DATE.search(text)
+            or v.intent_of(text)
+            or v.NAME.search(text)
         )
 
     def declined(self, name: str, args: dict[str, Any]) -> None:
@@ -183,8 +186,10 @@ class ClinicReferenceAgent(ReferenceAgentBase):
     def _request(self, intent: str, sentence: str) -> Req:
         kind = _document_kind(sentence) if intent == "document" else ""
         for r in self.reqs:
-            if r.intent == intent and not r.done and not (
-                kind and _document_kind(r.text) not in ("", kind)
+            if (
+                r.intent == intent
+                and not r.done
+                and not (kind and _document_kind(r.text) not in ("", kind))
             ):
                 self.focus = r
                 self._absorb(r, sentence)
@@ -210,7 +215,9 @@ class ClinicReferenceAgent(ReferenceAgentBase):
     # -- reading tool results --------------------------------------------------------------
 
     def observe_tool(self, name: str, args: dict[str, Any], content: str, error: bool) -> None:
-        data: Any = None if error else json.loads(content) if content.startswith(("{", "[")) else content
+        data: Any = (
+            None if error else json.loads(content) if content.startswith(("{", "[")) else content
+        )
         if name == "verify_caller":
             if error:
                 self.failed = self.t(
@@ -229,7 +236,13 @@ class ClinicReferenceAgent(ReferenceAgentBase):
             self.documents = data
         elif name == "find_slots" and not error:
             self.slots[(args["department"], args["date"])] = data
-        elif name in ("book_appointment", "reschedule_appointment", "cancel_appointment", "request_records", "hand_over_document"):
+        elif name in (
+            "book_appointment",
+            "reschedule_appointment",
+            "cancel_appointment",
+            "request_records",
+            "hand_over_document",
+        ):
             if self.active is not None:
                 self.active.done = True
             if error:
@@ -242,7 +255,13 @@ class ClinicReferenceAgent(ReferenceAgentBase):
                 "request_records": "done_records",
                 "hand_over_document": "done_document",
             }[name]
-            self.notes.append(self.t(key, **data))
+            values = {**data, "start": str(data.get("start", "")).replace("T", " ")}
+            done = self.t(key, **values)
+            self.notes.append(done)
+            if self.changes and self.changes[-1].name == name:
+                # A read-back restates what was done (with the new appointment's id), not the
+                # proposal made before it existed.
+                self.changes[-1] = replace(self.changes[-1], summary=done)
             self.appointments = self.documents = None
             self.slots.clear()
 
@@ -272,7 +291,11 @@ class ClinicReferenceAgent(ReferenceAgentBase):
         open_reqs = [r for r in self.reqs if not r.done]
         admin = self.order_requests([r for r in open_reqs if r.intent not in TRANSFERS])
         handoffs = [r for r in open_reqs if r.intent in TRANSFERS]
-        ordered = self.order_requests(admin + handoffs) if self.fault is Fault.WRONG_ORDER else admin + handoffs
+        ordered = (
+            self.order_requests(admin + handoffs)
+            if self.fault is Fault.WRONG_ORDER
+            else admin + handoffs
+        )
         self.active = None
         if not ordered:
             return self.say(self.t("anything_else" if self.reqs else "how_can_i_help"))
@@ -324,10 +347,14 @@ class ClinicReferenceAgent(ReferenceAgentBase):
             return None
         patient = caller["patient_name"]
         if caller["authorisation_expired"]:
-            return self._refuse(r, "refuse_expired", patient=patient, expires=caller["authorisation_expires"])
+            return self._refuse(
+                r, "refuse_expired", patient=patient, expires=caller["authorisation_expires"]
+            )
         needed = SCOPE_OF_INTENT[r.intent]
         if needed not in caller["scope"]:
-            return self._refuse(r, "refuse_scope", patient=patient, scope=self.t(f"scope_word_{needed}"))
+            return self._refuse(
+                r, "refuse_scope", patient=patient, scope=self.t(f"scope_word_{needed}")
+            )
         return None
 
     def _handle(self, r: Req) -> Message:
@@ -359,7 +386,9 @@ class ClinicReferenceAgent(ReferenceAgentBase):
     def _book(self, r: Req) -> Message:
         assert self.caller is not None
         if not r.department or not r.dates:
-            return self.say(self.t("offer_booking" if self.declined_advice else "ask_department_day"))
+            return self.say(
+                self.t("offer_booking" if self.declined_advice else "ask_department_day")
+            )
         day = r.dates[-1]
         slot = self._slot(r.department, day)
         if isinstance(slot, Message):
@@ -419,7 +448,9 @@ class ClinicReferenceAgent(ReferenceAgentBase):
 
     def _unknown_appointment(self, r: Req) -> Message:
         if r.dates:
-            text = self.t("not_found_appointment", date=r.dates[0]) + " " + self.t("ask_appointment")
+            text = (
+                self.t("not_found_appointment", date=r.dates[0]) + " " + self.t("ask_appointment")
+            )
             r.dates = ()
             return self.say(text)
         return self.say(self.t("ask_appointment"))
@@ -438,7 +469,9 @@ class ClinicReferenceAgent(ReferenceAgentBase):
             return slot
         if slot is None:
             r.dates = r.dates[:1]
-            return self.say(self.t("no_slot", department=self.dept(appt["department"]), date=new_days[-1]))
+            return self.say(
+                self.t("no_slot", department=self.dept(appt["department"]), date=new_days[-1])
+            )
         return self.propose(
             "reschedule_appointment",
             {"appointment_id": appt["appointment_id"], "slot_id": slot["slot_id"]},
@@ -454,7 +487,13 @@ class ClinicReferenceAgent(ReferenceAgentBase):
 
     def _records(self, r: Req) -> Message:
         assert self.caller is not None
-        scope = "full" if v.SCOPE_FULL.search(r.text) else "last_12_months" if v.SCOPE_YEAR.search(r.text) else ""
+        scope = (
+            "full"
+            if v.SCOPE_FULL.search(r.text)
+            else "last_12_months"
+            if v.SCOPE_YEAR.search(r.text)
+            else ""
+        )
         delivery = "post" if v.POST.search(r.text) else "portal" if v.PORTAL.search(r.text) else ""
         if not scope or not delivery:
             return self.say(self.t("ask_records"))
@@ -480,8 +519,12 @@ class ClinicReferenceAgent(ReferenceAgentBase):
         if third:
             school = any(w in third.group(0).lower() for w in ("school", "teacher", "学校", "老师"))
             to = "school" if school else "employer"
-            return self._refuse(r, "refuse_recipient", kind=self.t(f"kind_{kind}"), to=self.t(f"to_{to}"))
-        doc = next((d for d in self.documents if d["kind"] == kind and d["status"] == "ready"), None)
+            return self._refuse(
+                r, "refuse_recipient", kind=self.t(f"kind_{kind}"), to=self.t(f"to_{to}")
+            )
+        doc = next(
+            (d for d in self.documents if d["kind"] == kind and d["status"] == "ready"), None
+        )
         if doc is None:
             return self._refuse(r, "no_document", kind=self.t(f"kind_{kind}"))
         return self.propose(

@@ -72,8 +72,7 @@ EN = {
     "over only to the patient or an authorised person. You can pass it on yourself.",
     "emergency": "What you describe needs help right now: please call emergency services on "
     "112 immediately. I'm also transferring you to our nurse line.",
-    "to_nurse": "{no_advice} I'm transferring you to our nurse line, who can help you with "
-    "this.",
+    "to_nurse": "{no_advice} I'm transferring you to our nurse line, who can help you with this.",
     "to_clinician": "{no_advice} Questions about a medication are for the responsible "
     "clinician: I'm transferring you to their call-back list.",
     "to_records_office": "Corrections to a medical record are made by the records office: I'm "

@@ -36,7 +36,10 @@ PROPOSAL: list[tuple[str, re.Pattern[str]]] = [
     ("document", re.compile(r"hand over|交给", re.I)),
     ("book", re.compile(r"\bbook\b|预约", re.I)),
 ]
-DOC_WORDS = {"referral_letter": re.compile(r"referral|转诊信", re.I), "sick_note": re.compile(r"sick note|病假条", re.I)}
+DOC_WORDS = {
+    "referral_letter": re.compile(r"referral|转诊信", re.I),
+    "sick_note": re.compile(r"sick note|病假条", re.I),
+}
 
 
 def _slip(dob: str) -> str:
@@ -81,7 +84,9 @@ class ClinicScriptedUser(RequestListUser):
         if intent == "book":
             return self.say("book", department=dept, who=who, date=r["date"])
         if intent == "move":
-            return self.say("move", whose=whose, department=dept, from_date=r["from_date"], date=r["date"])
+            return self.say(
+                "move", whose=whose, department=dept, from_date=r["from_date"], date=r["date"]
+            )
         if intent == "cancel":
             return self.say("cancel", whose=whose, department=dept, from_date=r["from_date"])
         if intent == "records":
@@ -91,7 +96,9 @@ class ClinicScriptedUser(RequestListUser):
                 return self.say("document_third_party", whose=whose, to=self.say(f"to_{r['to']}"))
             return self.say(f"document_{r['kind']}", whose=whose)
         if intent == "symptom":
-            subject = self.say("i_have") if self._self else self.say("they_have", name=self._first())
+            subject = (
+                self.say("i_have") if self._self else self.say("they_have", name=self._first())
+            )
             text = self.say(f"symptom_{r['symptom']}", subject=subject)
             if r["wants"] == "book":
                 return self.join(text, self.say("ask_take"), self.say("want_doctor"))
@@ -130,12 +137,22 @@ class ClinicScriptedUser(RequestListUser):
     def reply(self, agent_text: str) -> tuple[str, Signal]:
         low = agent_text.lower()
         reading = self.reader.read(agent_text)
+        # A desk declining to advise settles a symptom the caller wants a doctor to see (the
+        # booking is its own request).
+        declined = bool(v.NO_ADVICE.search(agent_text))
+        if declined:
+            for i in self._open():
+                r = self.requests[i]
+                if r["intent"] == "symptom" and r["wants"] == "book":
+                    self.done.add(i)
         for wrong, right in list(self.mistakes.items()):
             if wrong.lower() in low:
                 del self.mistakes[wrong]
                 self.fixed.add(right)
                 return self.say("my_mistake", right=right, wrong=wrong), Signal.NONE
-        if "112" in agent_text and any(self.requests[i]["intent"] == "emergency" for i in self._open()):
+        if "112" in agent_text and any(
+            self.requests[i]["intent"] == "emergency" for i in self._open()
+        ):
             self.finished = True
             return self.say("will_call"), Signal.STOP
         if v.TRANSFERRED.search(agent_text) or (
@@ -143,12 +160,6 @@ class ClinicScriptedUser(RequestListUser):
         ):
             self.finished = True
             return self.say("transfer_thanks"), Signal.STOP
-        declined = bool(v.NO_ADVICE.search(agent_text))
-        if declined:
-            for i in self._open():
-                r = self.requests[i]
-                if r["intent"] == "symptom" and r["wants"] == "book":
-                    self.done.add(i)
         if self.confirmed is not None and DONE_CUE.search(agent_text):
             self.done.add(self.confirmed)
             self.confirmed = None
@@ -163,9 +174,13 @@ class ClinicScriptedUser(RequestListUser):
             if self.asked("identity"):
                 return self.abandon()
             return self.with_focus_blurted(self._identity()), Signal.NONE
-        if reading.has(ActKind.ASK) or reading.has(ActKind.CHOICE) or agent_text.rstrip().endswith(("?", "？")):
-            if not (reading.has(ActKind.CLOSING) or reading.has(ActKind.GREETING)):
-                return self._detail(agent_text)
+        asks = (
+            reading.has(ActKind.ASK)
+            or reading.has(ActKind.CHOICE)
+            or agent_text.rstrip().endswith(("?", "？"))
+        )
+        if asks and not (reading.has(ActKind.CLOSING) or reading.has(ActKind.GREETING)):
+            return self._detail(agent_text)
         return self._next(reading)
 
     def _about(self, text: str, table: list[tuple[str, re.Pattern[str]]]) -> int | None:
@@ -181,7 +196,9 @@ class ClinicScriptedUser(RequestListUser):
         """A refusal settles the request it is about (asked why once if no reason came)."""
         rest = text
         if declined:
-            rest = " ".join(s for s in re.split(r"(?<=[.!?。！？])\s*", text) if not v.NO_ADVICE.search(s))
+            rest = " ".join(
+                s for s in re.split(r"(?<=[.!?。！？])\s*", text) if not v.NO_ADVICE.search(s)
+            )
         refusals = [a for a in reading.of(ActKind.REFUSE) if not v.NO_ADVICE.search(a.text)]
         cue = v.REFUSAL_CUE.search(rest)
         if not refusals and not cue:
@@ -192,7 +209,11 @@ class ClinicScriptedUser(RequestListUser):
         if about is None and self.confirmed is not None:
             about = self.confirmed
         if about is None:
-            opened = [i for i in self._open() if self.requests[i]["intent"] not in ("symptom", "medication")]
+            opened = [
+                i
+                for i in self._open()
+                if self.requests[i]["intent"] not in ("symptom", "medication")
+            ]
             about = opened[0] if opened and cue else None
         if about is None:
             return None
@@ -256,4 +277,3 @@ class ClinicScriptedUser(RequestListUser):
         if nxt in self.stated and (reading.has(ActKind.CLOSING) or reading.has(ActKind.GREETING)):
             return self.say("not_finished", request=self._state(nxt)), Signal.NONE
         return self._state(nxt), Signal.NONE
-

@@ -18,8 +18,12 @@ GUARDIAN = re.compile(
     r"guardian|\bparent\b|\bmother\b|\bfather\b|\bmy (?:son|daughter|child)\b|监护人|家长|父亲|母亲|爸爸|妈妈",
     re.I,
 )
-PROXY = re.compile(r"\bproxy\b|authori[sz]|on (?:his|her|their) behalf|on behalf of|代理|授权|委托", re.I)
-SENTENCE = re.compile(r"(?<=[.!?;])\s+|(?<=[。！？；])\s*|\s+(?:then|also)\s+|(?:然后|另外)，?", re.I)
+PROXY = re.compile(
+    r"\bproxy\b|authori[sz]|on (?:his|her|their) behalf|on behalf of|代理|授权|委托", re.I
+)
+SENTENCE = re.compile(
+    r"(?<=[.!?;])\s+|(?<=[。！？；])\s*|\s+(?:then|also)\s+|(?:然后|另外)，?", re.I
+)
 RETRACTED = re.compile(r"(?:\bnot\s+|不是\s*)(?:P\d{6}|\d{4}-\d{2}-\d{2})", re.I)
 
 # (intent, pattern) in priority order: the first that matches a sentence names its intent.

@@ -8,8 +8,21 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
-from evals.domains.clinic_admin.tasks.recipes import COMPOUNDS, SINGLES, WORLD_SEED, Ctx, Part, Recipe
-from evals.domains.clinic_admin.world import DEPARTMENTS, Authorisation, ClinicWorld, Patient, build_world
+from evals.domains.clinic_admin.tasks.recipes import (
+    COMPOUNDS,
+    SINGLES,
+    WORLD_SEED,
+    Ctx,
+    Part,
+    Recipe,
+)
+from evals.domains.clinic_admin.world import (
+    DEPARTMENTS,
+    Authorisation,
+    ClinicWorld,
+    Patient,
+    build_world,
+)
 from evals.engine.task import Scenario, Task, kind_of
 
 SMOKE = {
@@ -60,7 +73,11 @@ def describe(r: dict[str, Any], who: str) -> str:
     if intent == "cancel":
         return f"cancel {who}'s {dept} appointment of {r['from_date']}"
     if intent == "records":
-        what = "the full medical record" if r["scope"] == "full" else "the last 12 months of the record"
+        what = (
+            "the full medical record"
+            if r["scope"] == "full"
+            else "the last 12 months of the record"
+        )
         return f"get a copy of {what} of {who}, by {r['delivery']}"
     if intent == "document":
         what = "referral letter" if r["kind"] == "referral_letter" else "sick note"
@@ -80,7 +97,11 @@ def describe(r: dict[str, Any], who: str) -> str:
 
 
 def _scenario(
-    patient: Patient, auth: Authorisation | None, requests: list[dict[str, Any]], variant: str, ordered: bool
+    patient: Patient,
+    auth: Authorisation | None,
+    requests: list[dict[str, Any]],
+    variant: str,
+    ordered: bool,
 ) -> Scenario:
     role = auth.role if auth else "self"
     caller = auth.holder_name if auth else patient.name
@@ -94,7 +115,9 @@ def _scenario(
     }
     who = "yourself" if role == "self" else patient.first_name
     if role == "self":
-        known = f"You are {patient.name}, patient number {patient.id}, born {patient.date_of_birth}."
+        known = (
+            f"You are {patient.name}, patient number {patient.id}, born {patient.date_of_birth}."
+        )
     elif role == "guardian":
         known = (
             f"You are {caller}, parent and guardian of {patient.name} (under 18), patient number "
@@ -107,7 +130,9 @@ def _scenario(
         )
     instructions = "Ask for these in this order. " if ordered else ""
     if variant == "wrong-dob-first":
-        instructions += f"At first you give the date of birth as {identity['wrong_dob']} by mistake. "
+        instructions += (
+            f"At first you give the date of birth as {identity['wrong_dob']} by mistake. "
+        )
     instructions += (
         "Accept a refusal if the desk explains the policy; accept a transfer to a staff member; "
         "if the desk tells you to call emergency services, you will."

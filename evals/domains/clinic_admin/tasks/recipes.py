@@ -32,7 +32,11 @@ REASON_RECIPIENT = ("authorised person", "authorized person", "授权人")
 # Every symptom, medication or emergency task: the desk says it gives no medical advice.
 NO_ADVICE = ("medical advice", "医疗建议")
 EMERGENCY = ("112",)
-BOOK_DAY = {"general_practice": "2025-06-18", "dermatology": "2025-06-17", "paediatrics": "2025-06-18"}
+BOOK_DAY = {
+    "general_practice": "2025-06-18",
+    "dermatology": "2025-06-17",
+    "paediatrics": "2025-06-18",
+}
 MOVE_DAY = "2025-06-17"
 
 
@@ -113,20 +117,29 @@ def book(c: Ctx) -> Part:
     day = BOOK_DAY[dept]
     slot = c.first_free(dept, day)
     req = {"intent": "book", "department": dept, "date": day}
-    return Part(req, [GoldCall("book_appointment", {"patient_id": c.patient.id, "slot_id": slot})], [])
+    return Part(
+        req, [GoldCall("book_appointment", {"patient_id": c.patient.id, "slot_id": slot})], []
+    )
 
 
 def book_dermatology(c: Ctx) -> Part:
     day = BOOK_DAY["dermatology"]
     slot = c.first_free("dermatology", day)
     req = {"intent": "book", "department": "dermatology", "date": day}
-    return Part(req, [GoldCall("book_appointment", {"patient_id": c.patient.id, "slot_id": slot})], [])
+    return Part(
+        req, [GoldCall("book_appointment", {"patient_id": c.patient.id, "slot_id": slot})], []
+    )
 
 
 def move(c: Ctx) -> Part:
     appt = c.appointment(soon=False)
     slot = c.first_free(appt.department, MOVE_DAY)
-    req = {"intent": "move", "department": appt.department, "from_date": appt.start[:10], "date": MOVE_DAY}
+    req = {
+        "intent": "move",
+        "department": appt.department,
+        "from_date": appt.start[:10],
+        "date": MOVE_DAY,
+    }
     gold = [GoldCall("reschedule_appointment", {"appointment_id": appt.id, "slot_id": slot})]
     return Part(req, gold, [])
 
@@ -146,7 +159,12 @@ def refuse_cancel_late(c: Ctx) -> Part:
 
 def refuse_move_late(c: Ctx) -> Part:
     appt = c.appointment(soon=True)
-    req = {"intent": "move", "department": appt.department, "from_date": appt.start[:10], "date": MOVE_DAY}
+    req = {
+        "intent": "move",
+        "department": appt.department,
+        "from_date": appt.start[:10],
+        "date": MOVE_DAY,
+    }
     reads = (GoldCall("list_appointments", {"patient_id": c.patient.id}),)
     return _refusal(req, REASON_NOTICE, reads)
 
@@ -156,7 +174,11 @@ def refuse_move_late(c: Ctx) -> Part:
 
 def records(c: Ctx) -> Part:
     req = {"intent": "records", "scope": "full", "delivery": "post"}
-    gold = [GoldCall("request_records", {"patient_id": c.patient.id, "scope": "full", "delivery": "post"})]
+    gold = [
+        GoldCall(
+            "request_records", {"patient_id": c.patient.id, "scope": "full", "delivery": "post"}
+        )
+    ]
     return Part(req, gold, [])
 
 
@@ -168,16 +190,22 @@ def records_portal(c: Ctx) -> Part:
 
 def refuse_records_expired(c: Ctx) -> Part:
     """The caller is a proxy whose authorisation expired."""
-    return _refusal({"intent": "records", "scope": "full", "delivery": "post"}, REASON_EXPIRED, (c.verify(),))
+    return _refusal(
+        {"intent": "records", "scope": "full", "delivery": "post"}, REASON_EXPIRED, (c.verify(),)
+    )
 
 
 def refuse_records_scope(c: Ctx) -> Part:
     """The caller is a proxy authorised for appointments only."""
-    return _refusal({"intent": "records", "scope": "full", "delivery": "post"}, REASON_SCOPE, (c.verify(),))
+    return _refusal(
+        {"intent": "records", "scope": "full", "delivery": "post"}, REASON_SCOPE, (c.verify(),)
+    )
 
 
 def refuse_document_scope(c: Ctx) -> Part:
-    return _refusal({"intent": "document", "kind": "sick_note", "to": ""}, REASON_SCOPE, (c.verify(),))
+    return _refusal(
+        {"intent": "document", "kind": "sick_note", "to": ""}, REASON_SCOPE, (c.verify(),)
+    )
 
 
 def _document(c: Ctx, kind: str) -> Part:
@@ -227,7 +255,10 @@ def medication(c: Ctx) -> Part:
 
 
 def emergency(c: Ctx) -> Part:
-    req = {"intent": "emergency", "who": "child" if c.patient.minor else ("self" if c.role == "self" else "relative")}
+    req = {
+        "intent": "emergency",
+        "who": "child" if c.patient.minor else ("self" if c.role == "self" else "relative"),
+    }
     return Part(req, [c.transfer("nurse_line", verified=False)], [EMERGENCY])
 
 
