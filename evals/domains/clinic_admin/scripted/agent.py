@@ -184,12 +184,15 @@ class ClinicReferenceAgent(ReferenceAgentBase):
                 self._absorb(req, sentence)
 
     def _request(self, intent: str, sentence: str) -> Req:
+        # Two documents, or bookings in two departments, are two requests.
         kind = _document_kind(sentence) if intent == "document" else ""
+        dept = v.department_in(sentence) if intent == "book" else ""
         for r in self.reqs:
             if (
                 r.intent == intent
                 and not r.done
                 and not (kind and _document_kind(r.text) not in ("", kind))
+                and not (dept and r.department not in ("", dept))
             ):
                 self.focus = r
                 self._absorb(r, sentence)

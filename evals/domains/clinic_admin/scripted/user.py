@@ -227,11 +227,22 @@ class ClinicScriptedUser(RequestListUser):
 
     def _go_ahead(self, text: str) -> str:
         about = self._about(text, PROPOSAL)
+        if about is not None and self.requests[about]["intent"] == "book":
+            # A booking is the one of its department when the caller wants two.
+            dept = v.department_in(text)
+            same = [
+                i
+                for i in self._open()
+                if self.requests[i]["intent"] == "book" and self.requests[i]["department"] == dept
+            ]
+            about = same[0] if same else about
         if about is None:
             return self.say("not_asked", request=self._state(self._focus()))
         r = self.requests[about]
         intent = r["intent"]
-        if intent in ("book", "move"):
+        if intent == "book":
+            ok = r["date"] in text and v.department_in(text) == r["department"]
+        elif intent == "move":
             ok = r["date"] in text
         elif intent == "cancel":
             ok = r["from_date"] in text

@@ -131,6 +131,15 @@ def book_dermatology(c: Ctx) -> Part:
     )
 
 
+def book_physiotherapy(c: Ctx) -> Part:
+    day = BOOK_DAY["general_practice"]
+    slot = c.first_free("physiotherapy", day)
+    req = {"intent": "book", "department": "physiotherapy", "date": day}
+    return Part(
+        req, [GoldCall("book_appointment", {"patient_id": c.patient.id, "slot_id": slot})], []
+    )
+
+
 def move(c: Ctx) -> Part:
     appt = c.appointment(soon=False)
     slot = c.first_free(appt.department, MOVE_DAY)
@@ -304,4 +313,6 @@ COMPOUNDS: dict[str, tuple[tuple[str, ...], tuple[Recipe, ...], bool]] = {
     "symptom-book+sick-note": (("self", "guardian"), (symptom_then_book, book, sick_note), False),
     "records+symptom-nurse": (("self", "proxy"), (records_portal, symptom_nurse), True),
     "referral+refuse-third-party": (("self",), (referral, refuse_document_third_party), False),
+    # Booked in the order asked, the appointments are numbered in that order.
+    "book-gp-then-physiotherapy": (("self", "proxy"), (book, book_physiotherapy), True),
 }
