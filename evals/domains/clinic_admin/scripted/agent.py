@@ -292,13 +292,9 @@ class ClinicReferenceAgent(ReferenceAgentBase):
         if self.caller is None:
             return self._authenticate()
         open_reqs = [r for r in self.reqs if not r.done]
-        admin = self.order_requests([r for r in open_reqs if r.intent not in TRANSFERS])
+        admin = [r for r in open_reqs if r.intent not in TRANSFERS]
         handoffs = [r for r in open_reqs if r.intent in TRANSFERS]
-        ordered = (
-            self.order_requests(admin + handoffs)
-            if self.fault is Fault.WRONG_ORDER
-            else admin + handoffs
-        )
+        ordered = self.order_requests(admin + handoffs)
         self.active = None
         if not ordered:
             return self.say(self.t("anything_else" if self.reqs else "how_can_i_help"))

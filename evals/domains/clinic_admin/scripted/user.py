@@ -36,6 +36,10 @@ PROPOSAL: list[tuple[str, re.Pattern[str]]] = [
     ("document", re.compile(r"hand over|交给", re.I)),
     ("book", re.compile(r"\bbook\b|预约", re.I)),
 ]
+THIRD_PARTY = {
+    "employer": re.compile(r"employer|雇主", re.I),
+    "school": re.compile(r"school|学校", re.I),
+}
 DOC_WORDS = {
     "referral_letter": re.compile(r"referral|转诊信", re.I),
     "sick_note": re.compile(r"sick note|病假条", re.I),
@@ -249,7 +253,10 @@ class ClinicScriptedUser(RequestListUser):
         elif intent == "records":
             ok = r["scope"] in text and r["delivery"] in text
         elif intent == "document":
-            ok = bool(DOC_WORDS[r["kind"]].search(text)) and not r["to"]
+            # To the employer or the school if that is what they asked for.
+            ok = bool(DOC_WORDS[r["kind"]].search(text)) and (
+                not r["to"] or bool(THIRD_PARTY[r["to"]].search(text))
+            )
         else:
             ok = False
         if not ok:
