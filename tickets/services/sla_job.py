@@ -30,7 +30,7 @@ _SCAN_WINDOW = dt.timedelta(days=30)
 @dataclasses.dataclass(frozen=True)
 class SlaChange:
     ticket_id: int
-    state: str
+    state: sla.State
 
 
 def sla_evaluate(*, now: dt.datetime | None = None, limit: int = 2000) -> list[SlaChange]:
@@ -68,17 +68,18 @@ def sla_evaluate(*, now: dt.datetime | None = None, limit: int = 2000) -> list[S
             targets = overrides.get(key) or sla.targets_for(ticket.priority)
             evaluation = sla.evaluate(common.clock_of(ticket), targets, now)
             if evaluation.breached:
-                state, kind, title = "breached", NotificationKind.SLA_BREACH, "SLA breached"
+                state, kind, title = sla.State.BREACHED, NotificationKind.SLA_BREACH, "SLA breached"
             elif evaluation.near_breach and not ticket.sla_near_breach:
                 state, kind, title = (
-                    "near_breach",
+                    sla.State.NEAR_BREACH,
                     NotificationKind.SLA_NEAR_BREACH,
                     "SLA near breach",
                 )
             else:
                 continue
             Ticket.objects.filter(pk=ticket.pk).update(
-                sla_breached=state == "breached", sla_near_breach=state == "near_breach"
+                sla_breached=state is sla.State.BREACHED,
+                sla_near_breach=state is sla.State.NEAR_BREACH,
             )
             TicketEvent.objects.create(
                 ticket=ticket,
