@@ -122,3 +122,40 @@ def test_a_policy_blind_desk_gets_a_yes_and_a_policy_violation_on_every_refusal_
     evaluation = evaluate(DOMAIN, task, trajectory, world)
     assert any(v.violations for v in trajectory.verdicts)
     assert evaluation.failure is FailureClass.POLICY_VIOLATION
+
+
+class HandoffProposerDesk(ClinicReferenceAgent):
+    """The reference desk that, instead of making a change, offers to pass it to a colleague
+    with the same summary, and on a yes transfers: a hand-off is not the change."""
+
+    def propose(self, name: str, args: dict[str, Any], summary: str) -> Message:
+        assert self.caller is not None
+        handoff = {
+            "desk": "practice_manager",
+            "summary": summary,
+            "patient_id": self.caller["patient_id"],
+            "reference": "",
+        }
+        offer = f"{summary} A colleague will do this for you. Shall I pass it to them? (yes/no)"
+        self.pending = ("transfer_to_staff", handoff, offer)
+        return self.say(offer)
+
+
+ACTIONS = [t for t in DOMAIN.tasks() if t.kind is TaskKind.ACTION]
+
+
+@pytest.mark.parametrize("persona", ["baseline", "baseline,language=zh-Hans"])
+def test_a_desk_that_hands_every_change_to_a_colleague_fails_every_action_task(persona):
+    """The caller answers the offer (a question) with a yes; the hand-off is needless."""
+    passed = []
+    for task in ACTIONS:
+        world = DOMAIN.fresh_world(task.world_seed)
+        agent = HandoffProposerDesk(domain=DOMAIN, params={}, seed=1)
+        user = ClinicScriptedUser(scenario=task.scenario, persona=parse_persona(persona), seed=1)
+        trajectory = Orchestrator(
+            domain=DOMAIN, world=world, agent=agent, user=user, guard=PolicyGuard(DOMAIN.rules)
+        ).run()
+        evaluation = evaluate(DOMAIN, task, trajectory, world)
+        if evaluation.reward > 0 or evaluation.failure is not FailureClass.NEEDLESS_TRANSFER:
+            passed.append((task.id, evaluation.failure))
+    assert passed == []

@@ -159,8 +159,11 @@ class ClinicScriptedUser(RequestListUser):
         ):
             self.finished = True
             return self.say("will_call"), Signal.STOP
-        if v.TRANSFERRED.search(agent_text) or (
-            reading.has(ActKind.HANDOFF) and v.HANDED_TO_STAFF.search(agent_text)
+        # A transfer said (an offer of one, asked as a question, gets an answer below).
+        offer = reading.has(ActKind.CONFIRM) or CONFIRM_CUE.search(agent_text)
+        if not offer and (
+            v.TRANSFERRED.search(agent_text)
+            or (reading.has(ActKind.HANDOFF) and v.HANDED_TO_STAFF.search(agent_text))
         ):
             self.finished = True
             return self.say("transfer_thanks"), Signal.STOP
