@@ -244,6 +244,8 @@ class ClinicScriptedUser(RequestListUser):
             ]
             about = same[0] if same else about
         if about is None:
+            if v.TRANSFERRED.search(text) or v.HANDED_TO_STAFF.search(text):
+                return self.plain_yes()  # an offer to transfer: the caller accepts one
             return self.say("not_asked", request=self._state(self._focus()))
         r = self.requests[about]
         intent = r["intent"]
