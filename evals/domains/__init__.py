@@ -19,6 +19,7 @@ BUILTIN: dict[str, str] = {
     "tau2_retail": "evals.domains.tau2_retail",
     "tau2_mock": "evals.domains.tau2_mock",
     "billing": "evals.domains.billing",
+    "clinic_admin": "evals.domains.clinic_admin",
 }
 
 _modules: dict[str, str] = dict(BUILTIN)
