@@ -316,7 +316,7 @@ class Profile:
 
 
 PROFILES = (
-    Profile("fresh", "economy", "standard", 2, 5, "none", 20, checked_bags=2, typo=True),
+    Profile("fresh", "economy", "standard", 2, 5, "none", 20, checked_bags=1, typo=True),
     Profile("basic", "economy", "basic", 1, 240, "none", 18, typo=True),
     Profile("standard", "economy", "standard", 2, 480, "silver", 16),
     Profile("flex", "business", "flex", 2, 720, "gold", 19, checked_bags=1),

@@ -136,6 +136,9 @@ class AirlineReferenceAgent(ReferenceAgentBase):
         last = v.LAST_NAME.search(text)
         if last:
             self.last = last.group(1) or last.group(2)
+        fixed = v.CORRECTION.search(text)
+        if fixed and (fixed.group(2) or fixed.group(4)) == self.last:
+            self.last = fixed.group(1) or fixed.group(3)
         cities = v.cities_in(text)
         if len(cities) >= 2:
             self.cities = cities
@@ -409,9 +412,13 @@ class AirlineReferenceAgent(ReferenceAgentBase):
         res = self.res
         assert res is not None
         m = v.NEW_NAME.search(r.text)
-        if not m:
+        named = v.FULL_NAME.findall(r.text)
+        if m:
+            first, last = m.group(1), m.group(2)
+        elif named:
+            first, last = named[-1]  # "it says A B, but it should be A C": the last one named
+        else:
             return self._ask(r, "name", "ask_name")
-        first, last = m.group(1), m.group(2)
         new = f"{first} {last}"
         pax = min(
             res["passengers"],

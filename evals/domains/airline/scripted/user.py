@@ -40,6 +40,11 @@ IDENTITY_SLOTS = {"email", "booking_id", "name", "last_name", "account_id"}
 TRIP_SLOTS = {"city", "route", "date", "flight_id", "trip", "destination", "origin"}
 
 
+def _slip(name: str) -> str:
+    """The confused customer's slip in its last name: the last letter mistyped."""
+    return name[:-1] + ("k" if name[-1] != "k" else "n")
+
+
 class AirlineScriptedUser(RequestListUser):
     reader = v.READER
     PHRASES = PHRASES
@@ -106,7 +111,12 @@ class AirlineScriptedUser(RequestListUser):
     def _identity(self, slots: tuple[str, ...] = ()) -> str:
         ident = self.identity
         if ident["gives"] == "ref":
-            return self.say("ref_name", ref=ident["booking_ref"], last=ident["last_name"])
+            last = ident["last_name"]
+            if last not in self.fixed and not self.mistakes and self.confused():
+                wrong = _slip(last)
+                self.mistakes[wrong] = last
+                last = wrong
+            return self.say("ref_name", ref=ident["booking_ref"], last=last)
         if ident["booking_ref"]:
             return self.say("email_ref", email=ident["email"], ref=ident["booking_ref"])
         prefix = self.say("no_ref") if "booking_id" in slots else ""
@@ -197,6 +207,11 @@ class AirlineScriptedUser(RequestListUser):
 
     def reply(self, agent_text: str) -> tuple[str, Signal]:
         reading = v.READER.read(agent_text)
+        for wrong, right in list(self.mistakes.items()):
+            if wrong in agent_text:
+                del self.mistakes[wrong]
+                self.fixed.add(right)
+                return self.say("my_mistake", right=right, wrong=wrong), Signal.NONE
         if reading.has(ActKind.HANDOFF) or v.TRANSFER.lower() in agent_text.lower():
             self.finished = True
             return self.say("transfer_thanks"), Signal.STOP

@@ -15,6 +15,10 @@ EMAIL = re.compile(r"[\w.+-]+@[\w-]+\.[\w.]+")
 LAST_NAME = re.compile(
     r"(?:last name|surname)(?: is)?\s+([A-Z][A-Za-z'-]+)|姓(?:氏)?(?:是)?\s*([A-Z][A-Za-z'-]+)"
 )
+# "Sorry, my mistake: it's Vogel, not Vogek." — a corrected value, then the retracted one.
+CORRECTION = re.compile(
+    r"\bit'?s ([A-Z][A-Za-z'-]+), not ([A-Z][A-Za-z'-]+)|是 ?([A-Z][A-Za-z'-]+)，不是 ?([A-Z][A-Za-z'-]+)"
+)
 DATE = re.compile(r"\b(2026-\d{2}-\d{2})\b")
 WORD_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5,
                 "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5}  # fmt: skip
@@ -39,7 +43,13 @@ INTENTS: list[tuple[str, re.Pattern[str]]] = [
     ("exception", re.compile(r"hospital|medical|bereave|funeral|doctor|住院|医院|医生|丧事", re.I)),
     ("compensation", re.compile(r"compensat|补偿|赔偿", re.I)),
     ("add_passenger", re.compile(r"\badd\b.{0,30}passenger|添加.{0,12}乘客|加.{0,8}为乘客", re.I)),
-    ("remove", re.compile(r"\btake .{1,40} off\b|\bremove\b|移除|去掉", re.I)),
+    (
+        "remove",
+        re.compile(
+            r"\btake .{1,40} off\b|\bremove\b|off the reservation|can'?t come|移除|去掉|来不了",
+            re.I,
+        ),
+    ),
     ("name", re.compile(r"misspel|\bname on\b|the name|拼错|姓名|名字", re.I)),
     ("bags", re.compile(r"\bbags?\b|luggage|行李", re.I)),
     ("change", re.compile(r"move my flight|change my flight|rebook|改签|改到|换到", re.I)),

@@ -8,6 +8,7 @@ and amounts.
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from functools import lru_cache
 from typing import Any
@@ -28,6 +29,8 @@ from evals.domains.airline.world import (
     Customer,
     build_world,
 )
+from evals.domains.airline.tools import TOOLS
+from evals.engine.messages import ToolCall
 from evals.engine.task import Scenario, Task, kind_of
 
 VARIANTS = ("ref-name", "email", "ref-unknown")
@@ -142,6 +145,25 @@ def _contexts(world: AirlineWorld) -> dict[str, list[Ctx]]:
     return out
 
 
+def _parts(ctx: Ctx, recipes: tuple[Recipe, ...]) -> list[Part]:
+    """Each recipe on the world as the gold writes of the parts before it left it (a bag fee
+    after a passenger was removed is the fee for the passengers who remain)."""
+    world = ctx.world.copy()
+    assert isinstance(world, AirlineWorld)
+    world.session.verified_customer_id = ctx.customer.id
+    parts = []
+    for recipe in recipes:
+        here = Ctx(world, ctx.customer, world.reservation(ctx.ref))
+        part = recipe(here)
+        parts.append(part)
+        for call in part.gold:
+            result, _ = TOOLS[call.name].invoke(
+                world, ToolCall("gold", call.name, json.dumps(dict(call.arguments)))
+            )
+            assert not result.error, result.content
+    return parts
+
+
 @lru_cache(maxsize=1)
 def generate_tasks() -> tuple[Task, ...]:
     world = build_world(WORLD_SEED)
@@ -157,7 +179,7 @@ def generate_tasks() -> tuple[Task, ...]:
     for name, profile, recipe_parts, ordered, variants in recipes:
         for v_index, variant in enumerate(variants):
             ctx = contexts[profile][v_index % CUSTOMERS_PER_PROFILE]
-            task = _task(n, name, variant, ctx, [r(ctx) for r in recipe_parts], ordered)
+            task = _task(n, name, variant, ctx, _parts(ctx, recipe_parts), ordered)
             if f"{name}/{variant}" in SMOKE:
                 task = replace(task, splits=(*task.splits, "smoke"))
             tasks.append(task)

@@ -306,7 +306,7 @@ SINGLES: dict[str, tuple[str, tuple[Recipe, ...]]] = {
 COMPOUNDS: dict[str, tuple[str, tuple[Recipe, ...], bool]] = {
     "add-bag+correct-name": ("basic", (add_one_bag, correct_name), False),
     "refuse-change-basic+add-bag": ("basic", (refuse_change_basic, add_one_bag), False),
-    "remove-passenger+add-bag": ("fresh", (remove_companion, add_one_bag), False),
+    "remove-passenger-then-add-bag": ("fresh", (remove_companion, add_one_bag), True),
     "refuse-cancel+change": ("standard", (refuse_cancel, change_three_days_later), False),
     "change-flexible+add-bags": ("flex", (change_two_days_later, add_two_bags), False),
     "compensation+cancel-cancelled-flight": ("cancelled", (compensation, cancel_refund), False),
