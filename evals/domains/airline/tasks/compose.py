@@ -21,6 +21,7 @@ from evals.domains.airline.tasks.recipes import (
     Part,
     Recipe,
 )
+from evals.domains.airline.tools import TOOLS
 from evals.domains.airline.world import (
     CITIES,
     CUSTOMERS_PER_PROFILE,
@@ -29,7 +30,6 @@ from evals.domains.airline.world import (
     Customer,
     build_world,
 )
-from evals.domains.airline.tools import TOOLS
 from evals.engine.messages import ToolCall
 from evals.engine.task import Scenario, Task, kind_of
 
