@@ -27,6 +27,7 @@ from evals.domains.airline.world import (
     name_distance,
     passenger_share,
     refundable,
+    within_24_hours,
 )
 from evals.engine.messages import Violation
 from evals.engine.world import World
@@ -47,6 +48,7 @@ _RESERVATION_TOOLS = {
     "cancel_reservation",
     "add_checked_bags",
     "correct_passenger_name",
+    "add_passenger",
     "remove_passenger",
     "issue_compensation",
 }
@@ -223,6 +225,22 @@ def _name(world: AirlineWorld, res: Reservation, args: Mapping[str, Any]) -> lis
     return found
 
 
+def _add(world: AirlineWorld, res: Reservation, args: Mapping[str, Any]) -> list[Violation]:
+    found = _status(res, "confirmed")
+    if not within_24_hours(res):
+        found.append(
+            Violation(
+                "add_passenger_window",
+                f"Reservation {res.id} was booked at {res.booked_at}: after 24 hours, passengers "
+                "cannot be added to an existing reservation.",
+            )
+        )
+        return found
+    fare = world.flight(res.flight_id).price(res.cabin, res.currency)
+    found += _amount_violation(args, "amount", res, fare, "fare for one passenger")
+    return found
+
+
 def _remove(world: AirlineWorld, res: Reservation, args: Mapping[str, Any]) -> list[Violation]:
     found = _status(res, "confirmed")
     if len(res.passengers) < 2:
@@ -266,6 +284,7 @@ _CHECKS = {
     "cancel_reservation": _cancel,
     "add_checked_bags": _bags,
     "correct_passenger_name": _name,
+    "add_passenger": _add,
     "remove_passenger": _remove,
     "issue_compensation": _compensation,
 }

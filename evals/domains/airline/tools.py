@@ -13,6 +13,7 @@ from evals.domains.airline.world import (
     Certificate,
     Charge,
     Flight,
+    Passenger,
     Reservation,
     bag_allowance,
     bag_fee,
@@ -23,6 +24,7 @@ from evals.domains.airline.world import (
     money_text,
     passenger_share,
     refundable,
+    within_24_hours,
 )
 from evals.engine.errors import ToolError
 from evals.engine.tools import Confirm, ToolKind, ToolSet, tool
@@ -411,6 +413,60 @@ def correct_passenger_name(
 
 @tool(
     kind=ToolKind.WRITE,
+    confirm=Confirm(words=("add", "添加"), keys=("first_name", "last_name", "amount")),
+)
+def add_passenger(
+    world: AirlineWorld,
+    booking_ref: str,
+    first_name: str,
+    last_name: str,
+    amount: str,
+    currency: str,
+) -> dict[str, Any]:
+    """Add a passenger to the reservation, only within 24 hours of booking; the flight's current
+    fare for one passenger in the reservation's cabin is charged to the original payment
+    method. Requires explicit confirmation of the name and the fare.
+
+    Args:
+        booking_ref: The booking reference, e.g. "QX7K2P".
+        first_name: The new passenger's first name, as in the passport.
+        last_name: The new passenger's last name, as in the passport.
+        amount: The fare for one passenger (price_per_passenger in get_reservation), e.g.
+            "412.00".
+        currency: The reservation's currency code, e.g. "USD".
+    """
+    res = world.reservation(booking_ref)
+    _confirmed(res)
+    if not first_name.strip() or not last_name.strip():
+        raise ToolError("Both first_name and last_name are needed.")
+    if not within_24_hours(res):
+        raise ToolError(
+            f"Reservation {res.id} was booked more than 24 hours ago: passengers can no longer be "
+            "added; a new passenger needs a new booking."
+        )
+    given = _money(amount, currency)
+    fare = world.flight(res.flight_id).price(res.cabin, res.currency)
+    if given.currency != res.currency or given.amount != fare:
+        raise ToolError(f"The fare is {money_text(fare, res.currency)} {res.currency}.")
+    pax = Passenger(f"P{len(res.passengers) + 1}", first_name.strip(), last_name.strip())
+    world.put(
+        "reservations",
+        res.id,
+        replace(
+            res, passengers=(*res.passengers, pax), charges=(*res.charges, Charge("fare", fare))
+        ),
+    )
+    return {
+        "booking_ref": res.id,
+        "passenger_id": pax.id,
+        "name": f"{pax.first_name} {pax.last_name}",
+        "charged": money_text(fare, res.currency),
+        "currency": res.currency,
+    }
+
+
+@tool(
+    kind=ToolKind.WRITE,
     confirm=Confirm(words=("remove", "移除"), keys=("refund_amount",)),
 )
 def remove_passenger(
@@ -524,6 +580,7 @@ TOOLS = ToolSet(
         cancel_reservation,
         add_checked_bags,
         correct_passenger_name,
+        add_passenger,
         remove_passenger,
         issue_compensation,
         transfer_to_human,

@@ -41,6 +41,7 @@ WRITES = {
     "cancel_reservation",
     "add_checked_bags",
     "correct_passenger_name",
+    "add_passenger",
     "remove_passenger",
     "issue_compensation",
 }
@@ -481,10 +482,33 @@ class AirlineReferenceAgent(ReferenceAgentBase):
             ),
         )
 
-    def _add_passenger(self, r: Req) -> Message:
+    def _new_passenger(self, r: Req) -> Message:
+        res = self.res
+        assert res is not None
         found = v.FULL_NAME.findall(r.text)
-        name = " ".join(found[-1]) if found else "-"
-        return self._refuse(r, "refuse_add_passenger", name=name)
+        if not found:
+            return self._ask(r, "name", "ask_name")
+        first, last = found[-1]
+        if not res["within_24_hours"]:
+            return self._refuse(r, "refuse_add_passenger", name=f"{first} {last}")
+        fare, cur = res["flight"]["price_per_passenger"], res["currency"]
+        return self.propose(
+            "add_passenger",
+            {
+                "booking_ref": self.booking,
+                "first_name": first,
+                "last_name": last,
+                "amount": fare,
+                "currency": cur,
+            },
+            self.t(
+                "propose_add_passenger",
+                trip=self._trip(),
+                name=f"{first} {last}",
+                fare=fare,
+                currency=cur,
+            ),
+        )
 
     def _compensation(self, r: Req) -> Message:
         res = self.res

@@ -42,6 +42,10 @@ EN = {
     "{fee} {currency}.",
     "propose_name": "To confirm: I will correct the passenger name on {trip} from {old} to "
     "{new}, free of charge.",
+    "propose_add_passenger": "To confirm: I will add passenger {name} to {trip} at the "
+    "current fare of {fare} {currency}, charged to your original payment method.",
+    "done_add_passenger": "Done: {name} is now a passenger on {ref}; {charged} {currency} was "
+    "charged.",
     "propose_remove": "To confirm: I will remove passenger {name} from {trip} and refund "
     "{amount} {currency} to your original payment method.",
     "propose_compensation": "To confirm: I will issue compensation of {amount} {currency} as a "
@@ -68,8 +72,9 @@ EN = {
     "refuse_transfer": "I'm sorry, I can't change the name on {trip} to {new}, because a ticket "
     "cannot be reissued to another person; only a misspelling of up to 3 characters can be "
     "corrected.",
-    "refuse_add_passenger": "I'm sorry, I can't add {name} to {trip}, because passengers cannot "
-    "be added to an existing reservation; a new passenger needs a new booking.",
+    "refuse_add_passenger": "I'm sorry, I can't add {name} to {trip}, because it was booked more "
+    "than 24 hours ago, and after that passengers cannot be added to an existing reservation; "
+    "a new passenger needs a new booking.",
     "refuse_last_passenger": "I'm sorry, I can't remove the only passenger of {trip}.",
     "refuse_weather": "I'm sorry, I can't issue compensation for {trip}, because flight "
     "{flight} was delayed by weather, and there is no compensation for weather.",
@@ -83,16 +88,28 @@ EN = {
 }
 
 EN_2 = {
-    **EN,
     "ask_identity": "To pull up your booking I first have to confirm it's you. Please send me "
     "either your booking reference together with your last name, or the email you registered "
     "with.",
     "explain_identity": "For your security I may only open or change a booking once I know who "
     "I'm talking to.",
+    "not_found_ref": "Booking reference {ref} with last name {last} doesn't match any of our "
+    "records.",
+    "not_found_email": "There's no account registered under {email}.",
+    "ask_trip": "Your account holds more than one booking. Which journey do you mean? Tell me the "
+    "departure city, the arrival city and the date.",
+    "ask_date": "What date should the new flight be on? The format YYYY-MM-DD works best.",
+    "ask_bags": "How many bags do you want to check in on top of what you have?",
+    "ask_name": "Please spell the passenger's name for me exactly as it appears in the passport.",
+    "ask_passenger": "Who should come off the booking?",
     "anything_else": "Can I help with something else?",
     "how_can_i_help": "What can I do for you?",
     "proceed": "{summary} Would you like me to go ahead?",
     "reassure": "No problem. {summary} Would you like me to go ahead?",
+    "declined": "All right, I'll leave it as it is.",
+    "write_failed": "Unfortunately the system rejected that: {error}",
+    "trip": "booking {ref}, {origin} to {dest} on {date}",
+    "no_flight": "There is no flight on your route on {date}.",
     "propose_change": "Here is the plan: {trip} moves to flight {flight_id} on {date}. You pay a "
     "change fee of {fee} {currency} plus a fare difference of {diff} {currency}, {total} "
     "{currency} in total, on the card you booked with.",
@@ -100,12 +117,51 @@ EN_2 = {
     "the card you paid with ({method}).",
     "propose_bags": "Here is the plan: {count} checked bag(s) added to {trip}, bag fee {fee} "
     "{currency}.",
+    "propose_name": "Here is the plan: on {trip} the passenger name {old} becomes {new}; this "
+    "costs nothing.",
+    "propose_add_passenger": "Here is the plan: I add {name} to {trip}; the fare today is "
+    "{fare} {currency}, on the card you booked with.",
+    "done_add_passenger": "All set: {name} travels on {ref} too, and {charged} {currency} went "
+    "on your card.",
+    "propose_remove": "Here is the plan: I remove {name} from {trip}, and {amount} {currency} "
+    "goes back to the card you paid with.",
+    "propose_compensation": "Here is the plan: a travel certificate worth {amount} {currency} "
+    "for {trip}, since flight {flight} was {what}.",
+    "what_delay": "{minutes} minutes late ({cause})",
+    "what_cancelled": "cancelled on our side ({cause})",
+    "done_change_flight": "All set: {ref} is now on flight {flight_id}, and {charged} {currency} "
+    "went on the card you booked with.",
+    "done_cancel_reservation": "All set: booking {ref} has been cancelled and {refund} "
+    "{currency} is on its way back to your card.",
+    "done_add_checked_bags": "All set: booking {ref} carries {bags} checked bag(s) now, and "
+    "{charged} {currency} has been charged.",
+    "done_correct_passenger_name": "All set: the name on {ref} has been fixed to {name}.",
+    "done_remove_passenger": "All set: that passenger has come off {ref}, and {refund} "
+    "{currency} is on its way back to your card.",
+    "done_issue_compensation": "All set: certificate {code}, worth {amount} {currency}, has been "
+    "issued to you.",
     "refuse_basic": "Unfortunately {trip} can't be changed, because it is a basic economy "
     "ticket and basic economy allows no changes.",
     "refuse_24h": "Unfortunately {trip} can't be refunded, because more than 24 hours have "
     "passed since booking and a {fare} fare is not refundable after that.",
+    "refuse_bag_limit": "Unfortunately {count} more bags can't go on {trip}: we take at most "
+    "3 checked bags per passenger.",
+    "refuse_transfer": "Unfortunately {trip} can't go to {new}, because a ticket cannot be "
+    "reissued to another person; we can only fix a spelling slip of 3 characters or fewer.",
+    "refuse_add_passenger": "Unfortunately {name} can't join {trip}, because more than 24 hours "
+    "have passed since booking, and after that no passenger can join an existing reservation; "
+    "they need a booking of their own.",
+    "refuse_last_passenger": "Unfortunately the only passenger on {trip} can't be taken off.",
     "refuse_weather": "Unfortunately there is no compensation for {trip}, because flight "
     "{flight} was held up by the weather, which we cannot control.",
+    "refuse_short": "Unfortunately {trip} can't earn compensation, because flight {flight} was "
+    "{minutes} minutes late, less than the 3 hours a certificate needs.",
+    "already_compensated": "A certificate has already been issued for {trip}.",
+    "no_passenger": "That passenger isn't on {trip}.",
+    "exception": "I'm sorry about this; a medical exception is not mine to grant, so I'm "
+    "passing you to a specialist on our fare exceptions team. " + v.TRANSFER,
+    "dispute": "I hear that you disagree with this; a member of our team will look at it "
+    "again. " + v.TRANSFER,
 }
 
 ZH = {
@@ -131,6 +187,9 @@ ZH = {
     "propose_cancel": "确认一下：我将取消{trip}，并把 {amount} {currency} 退款到您的原支付方式（{method}）。",
     "propose_bags": "确认一下：我将为{trip}添加 {count} 件托运行李，行李费 {fee} {currency}。",
     "propose_name": "确认一下：我将把{trip}上的乘客姓名从 {old} 更正为 {new}，免费。",
+    "propose_add_passenger": "确认一下：我将把乘客 {name} 添加到{trip}，按当前票价 {fare} {currency}，"
+    "从您原支付方式扣款。",
+    "done_add_passenger": "已完成：{name} 已添加为 {ref} 的乘客，已收取 {charged} {currency}。",
     "propose_remove": "确认一下：我将把乘客 {name} 从{trip}中移除，并把 {amount} {currency} "
     "退款到您的原支付方式。",
     "propose_compensation": "确认一下：我将为{trip}发放价值 {amount} {currency} 的旅行券作为补偿，"
@@ -149,7 +208,7 @@ ZH = {
     "refuse_bag_limit": "抱歉，我无法为{trip}添加 {count} 件行李，因为每位乘客最多 3 件托运行李。",
     "refuse_transfer": "抱歉，我无法把{trip}上的名字改为 {new}，因为机票不能转让给他人；"
     "只能更正不超过 3 个字符的拼写错误。",
-    "refuse_add_passenger": "抱歉，我无法把 {name} 添加到{trip}，因为乘客不能添加到已有的预订中；"
+    "refuse_add_passenger": "抱歉，我无法把 {name} 添加到{trip}，因为预订已超过 24 小时，乘客不能再添加到已有的预订中；"
     "新乘客需要新的预订。",
     "refuse_last_passenger": "抱歉，我无法移除{trip}唯一的乘客。",
     "refuse_weather": "抱歉，我无法为{trip}发放补偿，因为航班 {flight} 是因天气延误的，天气原因不予补偿。",

@@ -33,7 +33,7 @@ ACTION_INTENT = {
     "add_bags": "bags",
     "correct_name": "name",
     "remove_passenger": "remove",
-    "add_passenger": "add_passenger",
+    "add_passenger": "new_passenger",
     "compensate": "compensation",
 }
 IDENTITY_SLOTS = {"email", "booking_id", "name", "last_name", "account_id"}
@@ -96,7 +96,7 @@ class AirlineScriptedUser(RequestListUser):
                 text = self.say("name", first=r["first"], wrong=r["wrong"], right=r["right"])
         elif intent == "remove":
             text = self.say("remove", name=r["name"])
-        elif intent == "add_passenger":
+        elif intent == "new_passenger":
             text = self.say("add_passenger", name=r["name"])
         elif intent == "compensation":
             text = self.say(f"compensation_{r['what']}")
@@ -142,7 +142,7 @@ class AirlineScriptedUser(RequestListUser):
             return v.bags_in(text) == r["count"]
         if intent == "name":
             return f"{r.get('new_first', r['first'])} {r['right']}" in text
-        if intent == "remove":
+        if intent in ("remove", "new_passenger"):
             return r["name"] in text
         return True
 

@@ -42,7 +42,7 @@ INTENTS: list[tuple[str, re.Pattern[str]]] = [
     ),
     ("exception", re.compile(r"hospital|medical|bereave|funeral|doctor|住院|医院|医生|丧事", re.I)),
     ("compensation", re.compile(r"compensat|补偿|赔偿", re.I)),
-    ("add_passenger", re.compile(r"\badd\b.{0,30}passenger|添加.{0,12}乘客|加.{0,8}为乘客", re.I)),
+    ("new_passenger", re.compile(r"\badd\b.{0,30}passenger|添加.{0,12}乘客|加.{0,8}为乘客", re.I)),
     (
         "remove",
         re.compile(

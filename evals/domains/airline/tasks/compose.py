@@ -96,7 +96,7 @@ def describe(r: dict[str, Any]) -> str:
         return f"have the passenger name {r['first']} {r['wrong']} corrected to {r['first']} {r['right']}"
     if intent == "remove":
         return f"take {r['name']} off the reservation: they cannot come"
-    if intent == "add_passenger":
+    if intent == "new_passenger":
         return f"add your sister {r['name']} as a passenger to this trip"
     if intent == "compensation":
         if r["what"] == "cancelled":

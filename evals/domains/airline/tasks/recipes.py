@@ -31,6 +31,7 @@ REASON_BASIC = ("basic economy", "基本经济舱")
 REASON_24H = ("24 hours", "24-hour", "24 小时", "24小时")
 REASON_BAG_LIMIT = ("3 checked bags", "3 件托运行李", "3件托运行李")
 REASON_TRANSFER = ("another person", "他人")
+# After 24 hours no passenger is added: the reason names the existing reservation.
 REASON_ADD_PASSENGER = ("existing reservation", "已有的预订", "已有预订")
 REASON_WEATHER = ("weather", "天气")
 REASON_SHORT_DELAY = ("3 hours", "3 小时", "3小时")
@@ -230,9 +231,27 @@ def refuse_remove(c: Ctx) -> Part:
     )
 
 
+def add_passenger(c: Ctx) -> Part:
+    fare = c.money(c.flight.price(c.res.cabin, c.cur))
+    name = f"Grace {c.customer.last_name}"
+    gold = [
+        GoldCall(
+            "add_passenger",
+            {
+                "booking_ref": c.ref,
+                "first_name": "Grace",
+                "last_name": c.customer.last_name,
+                "amount": fare,
+                "currency": c.cur,
+            },
+        )
+    ]
+    return Part({"intent": "new_passenger", "name": name}, gold, [(fare,)])
+
+
 def refuse_add_passenger(c: Ctx) -> Part:
     return _refusal(
-        {"intent": "add_passenger", "name": f"Grace {c.customer.last_name}"},
+        {"intent": "new_passenger", "name": f"Grace {c.customer.last_name}"},
         REASON_ADD_PASSENGER,
         c.record(),
     )
@@ -295,7 +314,8 @@ SINGLES: dict[str, tuple[str, tuple[Recipe, ...]]] = {
     "refuse-name-transfer": ("standard", (refuse_name_transfer,)),
     "remove-passenger-within-24-hours": ("fresh", (remove_companion,)),
     "refuse-remove-passenger-after-24-hours": ("standard", (refuse_remove,)),
-    "refuse-add-passenger": ("flex", (refuse_add_passenger,)),
+    "add-passenger-within-24-hours": ("fresh", (add_passenger,)),
+    "refuse-add-passenger-after-24-hours": ("flex", (refuse_add_passenger,)),
     "compensation-long-delay": ("delayed", (compensation,)),
     "compensation-cancelled-flight": ("cancelled", (compensation,)),
     "refuse-compensation-weather": ("weather", (refuse_compensation_weather,)),
