@@ -42,9 +42,9 @@ def test_the_money_rules_are_payments_sandbox_domains_not_restated():
 
 def test_nothing_is_written_before_the_customer_is_verified(world):
     _, res = customer_of(world, "fresh")
-    assert codes(world, "cancel_reservation", booking_ref=res.id, refund_amount="1", currency="USD") == [
-        "identity_not_verified"
-    ]
+    assert codes(
+        world, "cancel_reservation", booking_ref=res.id, refund_amount="1", currency="USD"
+    ) == ["identity_not_verified"]
     # An unverified caller may still be handed to a human.
     assert codes(world, "transfer_to_human", category="other", summary="x") == []
 
@@ -52,16 +52,21 @@ def test_nothing_is_written_before_the_customer_is_verified(world):
 def test_only_the_verified_customers_reservations(world):
     as_owner(world, "fresh")
     _, other = customer_of(world, "basic")
-    assert codes(world, "add_checked_bags", booking_ref=other.id, count=1, fee="0", currency="EUR") == [
-        "other_customer"
-    ]
+    assert codes(
+        world, "add_checked_bags", booking_ref=other.id, count=1, fee="0", currency="EUR"
+    ) == ["other_customer"]
 
 
 def test_basic_economy_is_never_changed(world):
     _, res = as_owner(world, "basic")
     new = f"{world.flight(res.flight_id).number}-2026-03-24"
     assert "basic_economy" in codes(
-        world, "change_flight", booking_ref=res.id, new_flight_id=new, amount="0", currency=res.currency
+        world,
+        "change_flight",
+        booking_ref=res.id,
+        new_flight_id=new,
+        amount="0",
+        currency=res.currency,
     )
 
 
@@ -78,9 +83,9 @@ def test_a_change_costs_exactly_the_fee_plus_the_fare_difference(world):
         "currency"
     ]
     other_route = next(f for f in world.tables["flights"].values() if f.number != flight.number)
-    assert codes(world, "change_flight", **{**args, "new_flight_id": other_route.id}, amount=due) == [
-        "route"
-    ]
+    assert codes(
+        world, "change_flight", **{**args, "new_flight_id": other_route.id}, amount=due
+    ) == ["route"]
 
 
 def test_a_full_refund_only_within_24_hours_on_a_flexible_fare_or_a_cancelled_flight(world):
@@ -116,7 +121,12 @@ def test_a_refund_in_another_currency_than_the_payment_is_refused(world):
 def test_a_pending_refund_counts_against_the_refundable_balance(world, airline):
     _, res = as_owner(world, "fresh")
     share = money_text(res.fare_paid // 2, res.currency)
-    args = {"booking_ref": res.id, "passenger_id": "P2", "refund_amount": share, "currency": res.currency}
+    args = {
+        "booking_ref": res.id,
+        "passenger_id": "P2",
+        "refund_amount": share,
+        "currency": res.currency,
+    }
     assert codes(world, "remove_passenger", **args) == []
     from evals.engine.world import RefundRequest
 
@@ -167,7 +177,12 @@ def test_a_passenger_is_removed_only_from_a_refundable_reservation_of_two_or_mor
 
 @pytest.mark.parametrize(
     ("profile", "expected"),
-    [("delayed", []), ("cancelled", []), ("weather", ["no_compensation"]), ("short", ["no_compensation"])],
+    [
+        ("delayed", []),
+        ("cancelled", []),
+        ("weather", ["no_compensation"]),
+        ("short", ["no_compensation"]),
+    ],
 )
 def test_compensation_only_when_the_policy_grants_it(world, profile, expected):
     _, res = as_owner(world, profile)

@@ -201,18 +201,26 @@ class PolicyBlindAgent(AirlineReferenceAgent):
                     f"refund {res['paid']} {cur}.",
                 )  # fmt: skip
             args = {"booking_ref": ref, "refund_amount": res["paid"], "currency": cur}
-            return self.propose("cancel_reservation", args, f"I will cancel {trip}: {res['paid']} {cur}.")
+            return self.propose(
+                "cancel_reservation", args, f"I will cancel {trip}: {res['paid']} {cur}."
+            )
         if r.intent == "bags":
             args = {"booking_ref": ref, "count": r.bags, "fee": "0", "currency": cur}
-            return self.propose("add_checked_bags", args, f"I will add {r.bags} bags to {trip}: fee 0 {cur}.")
+            return self.propose(
+                "add_checked_bags", args, f"I will add {r.bags} bags to {trip}: fee 0 {cur}."
+            )
         if r.intent == "name":
             first, last = values["new"].split(" ", 1)
             args = {"booking_ref": ref, "passenger_id": res["passengers"][-1]["passenger_id"],
                     "first_name": first, "last_name": last}  # fmt: skip
-            return self.propose("correct_passenger_name", args, f"I will change the name to {first} {last}.")
+            return self.propose(
+                "correct_passenger_name", args, f"I will change the name to {first} {last}."
+            )
         if r.intent == "compensation":
             args = {"booking_ref": ref, "amount": "1" if cur == "JPY" else "1.00", "currency": cur}
-            return self.propose("issue_compensation", args, f"I will issue a certificate of {args['amount']} {cur}.")
+            return self.propose(
+                "issue_compensation", args, f"I will issue a certificate of {args['amount']} {cur}."
+            )
         if r.intent == "new_passenger":
             first, last = values["name"].split(" ", 1)
             args = {"booking_ref": ref, "first_name": first, "last_name": last,

@@ -73,7 +73,11 @@ def test_it_answers_malformed_arguments_with_a_tool_error(world, name, raw, mess
         ("get_reservation", {"booking_ref": "ZZZZZ9"}, "No reservation with booking reference"),
         ("get_flight_status", {"flight_id": "AU999-2026-03-01"}, "No flight"),
         ("find_customer_by_email", {"email": "nobody@example.com"}, "No customer with email"),
-        ("transfer_to_human", {"category": "other", "summary": "x", "booking_ref": "ZZZZZ9"}, "No reservation"),
+        (
+            "transfer_to_human",
+            {"category": "other", "summary": "x", "booking_ref": "ZZZZZ9"},
+            "No reservation",
+        ),
     ],
 )
 def test_unknown_ids_get_a_clear_tool_error(world, name, args, message):
@@ -82,9 +86,12 @@ def test_unknown_ids_get_a_clear_tool_error(world, name, args, message):
 
 def test_a_reservation_is_found_by_its_reference_and_a_last_name_on_it_only(world):
     customer, res = customer_of(world, "standard")
-    assert ok(world, "find_reservation", booking_ref=res.id, last_name=customer.last_name)[
-        "customer_id"
-    ] == customer.id
+    assert (
+        ok(world, "find_reservation", booking_ref=res.id, last_name=customer.last_name)[
+            "customer_id"
+        ]
+        == customer.id
+    )
     assert world.session.verified_customer_id == customer.id
     fresh = type(world).__new__(type(world))
     fresh.__dict__.update(world.copy().__dict__)
@@ -148,7 +155,11 @@ def test_a_cancellation_refunds_to_the_original_payment_method_in_its_currency(w
     amount = money_text(res.paid, "JPY")
     assert "." not in amount
     assert "must be a whole number" in err(
-        world, "cancel_reservation", booking_ref=res.id, refund_amount=amount + ".50", currency="JPY"
+        world,
+        "cancel_reservation",
+        booking_ref=res.id,
+        refund_amount=amount + ".50",
+        currency="JPY",
     )
     done = ok(world, "cancel_reservation", booking_ref=res.id, refund_amount=amount, currency="JPY")
     assert done["refund_to"] == res.payment_method_id
@@ -170,7 +181,9 @@ def test_a_standard_fare_after_24_hours_is_not_refunded_by_the_tool_either(world
 def test_bags_within_the_allowance_are_free_and_the_limit_holds(world):
     customer, res = customer_of(world, "standard")
     assert bag_allowance(customer, res) == 4  # silver: (1 + 1) x 2 passengers
-    assert ok(world, "quote_bags", booking_ref=res.id, count=2)["fee"] == money_text(0, res.currency)
+    assert ok(world, "quote_bags", booking_ref=res.id, count=2)["fee"] == money_text(
+        0, res.currency
+    )
     assert "At most 3 checked bags" in err(
         world, "add_checked_bags", booking_ref=res.id, count=7, fee="0.00", currency=res.currency
     )

@@ -165,7 +165,11 @@ class AirlineScriptedUser(RequestListUser):
         return text
 
     def _go_ahead(self, reading: Reading) -> str:
-        about = self._about(reading.of(ActKind.CONFIRM))
+        confirms = reading.of(ActKind.CONFIRM)
+        about = self._about(confirms)
+        if about is None and any(a.action in ACTION_INTENT for a in confirms):
+            # A proposal of an action the customer never asked for.
+            return self.say("not_asked", request=self._state(self._focus()))
         if about is None:
             about = self._about(reading.acts)
         if about is None:

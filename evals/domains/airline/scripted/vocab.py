@@ -41,7 +41,7 @@ INTENTS: list[tuple[str, re.Pattern[str]]] = [
         re.compile(r"\bdisput|(?:a person|someone|a human) to review|异议|申诉|复核", re.I),
     ),
     ("exception", re.compile(r"hospital|medical|bereave|funeral|doctor|住院|医院|医生|丧事", re.I)),
-    ("compensation", re.compile(r"compensat|补偿|赔偿", re.I)),
+    ("compensation", re.compile(r"compensat|\bcomp\w{4,8}tion\b|补偿|赔偿", re.I)),
     ("new_passenger", re.compile(r"\badd\b.{0,30}passenger|添加.{0,12}乘客|加.{0,8}为乘客", re.I)),
     (
         "remove",
