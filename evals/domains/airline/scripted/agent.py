@@ -253,11 +253,12 @@ class AirlineReferenceAgent(ReferenceAgentBase):
         if self.email and f"e:{self.email}" not in self.tried:
             self.tried.add(f"e:{self.email}")
             return self.call("find_customer_by_email", email=self.email)
-        prefix = f"{self.failed} " if self.failed else ""
+        sep = "" if self.zh else " "
+        prefix = f"{self.failed}{sep}" if self.failed else ""
         self.failed = ""
         if self.explain:
             self.explain = False
-            prefix += self.t("explain_identity") + " "
+            prefix += self.t("explain_identity") + sep
         return self.say(prefix + self.t("ask_identity"))
 
     def _choose_reservation(self) -> Message:

@@ -48,7 +48,11 @@ PHRASES = phrasebook(
                 "You cancelled my flight, so I'd like compensation.",
                 "The airline cancelled my flight and I want compensation for that.",
             ),
-            "exception": (
+            "exception_bereavement": (
+                "My father passed away and I have to stay for the funeral, so I can't travel. I'd "
+                "like a refund for the trip; I can send the death certificate.",
+            ),
+            "exception_medical": (
                 "I was just admitted to hospital and can't travel. I'd like a refund for the "
                 "trip; I can send a doctor's letter.",
             ),
@@ -113,7 +117,12 @@ PHRASES = phrasebook(
                 "你们取消了我的航班，所以我想要补偿。",
                 "航空公司取消了我的航班，我要求补偿。",
             ),
-            "exception": ("我刚住院了，没法出行。我想要这次行程的退款，我可以提供医生证明。",),
+            "exception_bereavement": (
+                "我父亲去世了，我得留下来参加葬礼，没法出行。我想要这次行程的退款，我可以提供死亡证明。",
+            ),
+            "exception_medical": (
+                "我刚住院了，没法出行。我想要这次行程的退款，我可以提供医生证明。",
+            ),
             "dispute": ("我的航班晚了好几个小时却不给补偿，我对这个决定有异议，希望有人来复核。",),
             "trip": "是我 {date} 从{origin}到{dest}的行程。",
             "ref_name": ("我的预订号是 {ref}，姓 {last}。", "预订号 {ref}，姓氏是 {last}。"),

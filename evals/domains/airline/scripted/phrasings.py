@@ -82,8 +82,9 @@ EN = {
     "was delayed by {minutes} minutes, and there is no compensation for a delay under 3 hours.",
     "already_compensated": "Compensation was already issued for {trip}.",
     "no_passenger": "I couldn't find that passenger on {trip}.",
-    "exception": "I understand; I am not able to decide an exception for a medical reason "
-    "myself, so a colleague from our fare exceptions desk will take your case. " + v.TRANSFER,
+    "exception": "I understand, and I'm sorry; I am not able to decide an exception for a "
+    "medical reason or a bereavement myself, so a colleague from our fare exceptions desk will take your case. "
+    + v.TRANSFER,
     "dispute": "I understand you dispute this decision; a colleague will review it. " + v.TRANSFER,
 }
 
@@ -158,7 +159,8 @@ EN_2 = {
     "{minutes} minutes late, less than the 3 hours a certificate needs.",
     "already_compensated": "A certificate has already been issued for {trip}.",
     "no_passenger": "That passenger isn't on {trip}.",
-    "exception": "I'm sorry about this; a medical exception is not mine to grant, so I'm "
+    "exception": "I'm sorry about this; an exception for illness or a death in the family is "
+    "not mine to grant, so I'm "
     "passing you to a specialist on our fare exceptions team. " + v.TRANSFER,
     "dispute": "I hear that you disagree with this; a member of our team will look at it "
     "again. " + v.TRANSFER,
@@ -216,7 +218,7 @@ ZH = {
     "延误不足 3 小时不予补偿。",
     "already_compensated": "{trip}已经发放过补偿。",
     "no_passenger": "我在{trip}上没有找到这位乘客。",
-    "exception": "我理解；因医疗原因破例的决定我无权自行做出，票价例外专员会接手您的情况。正在为您转接人工客服，请稍候。",
+    "exception": "我理解，也很遗憾；因医疗或丧事原因破例的决定我无权自行做出，票价例外专员会接手您的情况。正在为您转接人工客服，请稍候。",
     "dispute": "我理解您对这个决定有异议；同事会复核。正在为您转接人工客服，请稍候。",
 }
 

@@ -101,7 +101,7 @@ class AirlineScriptedUser(RequestListUser):
         elif intent == "compensation":
             text = self.say(f"compensation_{r['what']}")
         elif intent == "exception":
-            text = self.say("exception")
+            text = self.say(f"exception_{r['what']}")
         else:
             text = self.say("dispute")
         if not self.identity["booking_ref"] and not self.trip_told:

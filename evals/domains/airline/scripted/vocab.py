@@ -13,11 +13,11 @@ from evals.engine.understanding.utterances import EntityPattern, UtteranceReader
 BOOKING_REF = re.compile(r"(?<![A-Za-z0-9])([A-Z][A-Z0-9]{4}[0-9])(?![A-Za-z0-9])")
 EMAIL = re.compile(r"[\w.+-]+@[\w-]+\.[\w.]+")
 LAST_NAME = re.compile(
-    r"(?:last name|surname)(?: is)?\s+([A-Z][A-Za-z'-]+)|姓(?:氏)?(?:是)?\s*([A-Z][A-Za-z'-]+)"
+    r"(?:last name|surname)(?: is)?\s+([A-Z][A-Za-z'-]+)|姓+(?:氏+)?(?:是+)?\s*([A-Z][A-Za-z'-]+)"
 )
 # "Sorry, my mistake: it's Vogel, not Vogek." — a corrected value, then the retracted one.
 CORRECTION = re.compile(
-    r"\bit'?s ([A-Z][A-Za-z'-]+), not ([A-Z][A-Za-z'-]+)|是 ?([A-Z][A-Za-z'-]+)，不是 ?([A-Z][A-Za-z'-]+)"
+    r"\bit'?s ([A-Z][A-Za-z'-]+), not ([A-Z][A-Za-z'-]+)|是+ ?([A-Z][A-Za-z'-]+)[，,]不是+ ?([A-Z][A-Za-z'-]+)"
 )
 DATE = re.compile(r"\b(2026-\d{2}-\d{2})\b")
 WORD_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5,
@@ -40,7 +40,13 @@ INTENTS: list[tuple[str, re.Pattern[str]]] = [
         "dispute",
         re.compile(r"\bdisput|(?:a person|someone|a human) to review|异议|申诉|复核", re.I),
     ),
-    ("exception", re.compile(r"hospital|medical|bereave|funeral|doctor|住院|医院|医生|丧事", re.I)),
+    (
+        "exception",
+        re.compile(
+            r"hospital|medical|bereave|funeral|doctor|passed away|住院|医院|医生|丧事|去世|葬礼",
+            re.I,
+        ),
+    ),
     ("compensation", re.compile(r"compensat|\bcomp\w{4,8}tion\b|补偿|赔偿", re.I)),
     ("new_passenger", re.compile(r"\badd\b.{0,30}passenger|添加.{0,12}乘客|加.{0,8}为乘客", re.I)),
     (
@@ -53,7 +59,8 @@ INTENTS: list[tuple[str, re.Pattern[str]]] = [
     ("name", re.compile(r"misspel|\bname on\b|the name|拼错|姓名|名字", re.I)),
     ("bags", re.compile(r"\bbags?\b|luggage|行李", re.I)),
     ("change", re.compile(r"move my flight|change my flight|rebook|改签|改到|换到", re.I)),
-    ("cancel", re.compile(r"\bcancel|取消", re.I)),
+    # "cancel", and the same six letters with two swapped by a typing slip ("canecl").
+    ("cancel", re.compile(r"\bcancel|\b(?=\w*n)(?=\w*e)[acnel]{6}\b|取消", re.I)),
 ]
 
 CITY_NAMES: dict[str, str] = {}

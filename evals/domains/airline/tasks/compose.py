@@ -102,6 +102,11 @@ def describe(r: dict[str, Any]) -> str:
         if r["what"] == "cancelled":
             return "get compensation because the airline cancelled your flight"
         return "get compensation because your flight arrived hours late"
+    if intent == "exception" and r["what"] == "bereavement":
+        return (
+            "get a refund for the trip because your father died and you must stay for the "
+            "funeral; you can send the death certificate"
+        )
     if intent == "exception":
         return (
             "get a refund for the trip because you were just admitted to hospital and cannot "

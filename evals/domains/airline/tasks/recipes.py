@@ -293,6 +293,10 @@ def medical_exception(c: Ctx) -> Part:
     return _handoff(c, "exception", {"intent": "exception", "what": "medical"})
 
 
+def bereavement_exception(c: Ctx) -> Part:
+    return _handoff(c, "exception", {"intent": "exception", "what": "bereavement"})
+
+
 def dispute_compensation(c: Ctx) -> Part:
     return _handoff(c, "dispute", {"intent": "dispute", "what": "compensation"})
 
@@ -321,6 +325,7 @@ SINGLES: dict[str, tuple[str, tuple[Recipe, ...]]] = {
     "refuse-compensation-weather": ("weather", (refuse_compensation_weather,)),
     "refuse-compensation-short-delay": ("short", (refuse_compensation_short,)),
     "handoff-medical-exception": ("standard", (medical_exception,)),
+    "handoff-bereavement-exception": ("basic", (bereavement_exception,)),
     "dispute-compensation": ("weather", (dispute_compensation,)),
 }
 COMPOUNDS: dict[str, tuple[str, tuple[Recipe, ...], bool]] = {
