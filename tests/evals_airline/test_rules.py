@@ -205,3 +205,24 @@ def test_compensation_of_another_amount_is_refused(world):
         world, "issue_compensation", booking_ref=res.id,
         amount=money_text(in_currency(20000, res.currency) * 2, res.currency), currency=res.currency,
     ) == ["amount"]  # fmt: skip
+
+
+@pytest.mark.parametrize(("hours_ago", "inside"), [(0, True), (23, True), (24, False), (25, False)])
+def test_the_24_hour_window_ends_at_24_hours_after_booking(world, hours_ago, inside):
+    from dataclasses import replace
+
+    from evals.domains.airline.world import _stamp, refundable, within_24_hours
+
+    _, res = as_owner(world, "standard")
+    moved = replace(res, booked_at=_stamp(hours_ago))
+    world.put("reservations", res.id, moved)
+    assert within_24_hours(moved) is inside
+    assert refundable(world, moved) is inside  # a standard fare on a scheduled flight
+    expected = [] if inside else ["non_refundable"]
+    assert (
+        codes(
+            world, "cancel_reservation", booking_ref=res.id, currency=res.currency,
+            refund_amount=money_text(res.paid, res.currency),
+        )
+        == expected
+    )  # fmt: skip
