@@ -86,7 +86,7 @@ ROUTES = (
     ("AU518", "LHR", "BOS"),
     ("AU627", "CDG", "FRA"),
 )
-FLIGHT_DATES = tuple(f"2026-03-{d:02d}" for d in range(5, 27))
+FLIGHT_DATES = tuple(f"2026-03-{d:02d}" for d in range(3, 27))
 
 
 @dataclass(frozen=True, slots=True)
@@ -324,6 +324,7 @@ PROFILES = (
     Profile("cancelled", "economy", "basic", 1, 700, "silver", 7, "cancelled", 0, "crew"),
     Profile("weather", "economy", "standard", 2, 650, "none", 7, "landed", 300, "weather"),
     Profile("short", "economy", "standard", 1, 500, "none", 6, "landed", 95, "technical"),
+    Profile("very-late", "business", "flex", 1, 800, "gold", 3, "landed", 400, "operational"),
 )
 CUSTOMERS_PER_PROFILE = 3
 _CARD_KINDS = ("Visa", "Mastercard", "Amex")
@@ -398,7 +399,8 @@ def build_world(seed: int = 0) -> AirlineWorld:
             if prof.flight_status != "scheduled":
                 flights[fid] = f = Flight(
                     f.id, f.number, f.origin, f.destination, f.date, f.departs,
-                    prof.flight_status, prof.delay + 10 * k, prof.cause, f.prices,
+                    prof.flight_status, prof.delay + 10 * k if prof.delay else 0, prof.cause,
+                    f.prices,
                 )  # fmt: skip
             companion = FIRST[(n + 5) % len(FIRST)]
             pax = [Passenger("P1", first, _misspell(last) if prof.typo else last)]

@@ -322,6 +322,7 @@ SINGLES: dict[str, tuple[str, tuple[Recipe, ...]]] = {
     "refuse-add-passenger-after-24-hours": ("flex", (refuse_add_passenger,)),
     "compensation-long-delay": ("delayed", (compensation,)),
     "compensation-cancelled-flight": ("cancelled", (compensation,)),
+    "compensation-delay-over-6-hours": ("very-late", (compensation,)),
     "refuse-compensation-weather": ("weather", (refuse_compensation_weather,)),
     "refuse-compensation-short-delay": ("short", (refuse_compensation_short,)),
     "handoff-medical-exception": ("standard", (medical_exception,)),
