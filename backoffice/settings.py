@@ -208,10 +208,11 @@ DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "backoffice@localhost"
 
 # Celery: with no broker configured, tasks run in-process (eagerly), so a fresh install needs
 # no Redis or RabbitMQ. Setting CELERY_BROKER_URL moves them to real workers unchanged.
-# Without a broker, "memory://" keeps kombu from looking for an AMQP server on localhost when
-# an eager task asks for a producer.
+# Without a broker, the in-memory transport keeps kombu from looking for an AMQP server on
+# localhost when an eager task asks for a producer. It is named with its host: a bare
+# "memory://" made kombu log "No hostname was supplied" on every first run.
 CELERY_TASK_ALWAYS_EAGER = not os.environ.get("CELERY_BROKER_URL")
-CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL") or "memory://"
+CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL") or "memory://localhost//"
 CELERY_RESULT_BACKEND = os.environ.get("CELERY_RESULT_BACKEND") or None
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
