@@ -226,3 +226,30 @@ def test_the_24_hour_window_ends_at_24_hours_after_booking(world, hours_ago, ins
         )
         == expected
     )  # fmt: skip
+
+
+def test_after_a_removal_the_full_refund_is_what_was_paid_less_the_refund_already_asked(world):
+    import json
+
+    from evals.domains.airline.tools import TOOLS
+    from evals.engine.messages import ToolCall
+
+    _, res = as_owner(world, "fresh")
+    share = res.fare_paid // 2
+    result, _ = TOOLS["remove_passenger"].invoke(
+        world,
+        ToolCall("c1", "remove_passenger", json.dumps({
+            "booking_ref": res.id, "passenger_id": "P2",
+            "refund_amount": money_text(share, res.currency), "currency": res.currency,
+        })),
+    )  # fmt: skip
+    assert not result.error, result.content
+    view, _ = TOOLS["get_reservation"].invoke(
+        world, ToolCall("c2", "get_reservation", json.dumps({"booking_ref": res.id}))
+    )
+    assert json.loads(view.content)["refunds_requested"] == money_text(share, res.currency)
+    args = {"booking_ref": res.id, "currency": res.currency}
+    left = money_text(res.paid - share, res.currency)
+    assert codes(world, "cancel_reservation", refund_amount=left, **args) == []
+    everything = money_text(res.paid, res.currency)
+    assert codes(world, "cancel_reservation", refund_amount=everything, **args) == ["amount"]

@@ -82,6 +82,14 @@ def reservation_view(world: AirlineWorld, res: Reservation) -> dict[str, Any]:
         "currency": cur,
         "paid": money_text(res.paid, cur),
         "refunded": money_text(res.refunded, cur),
+        "refunds_requested": money_text(
+            sum(
+                r.amount
+                for r in world.backoffice.refund_requests
+                if r.reference.startswith(f"{res.id}/") and r.state == RefundState.REQUESTED.value
+            ),
+            cur,
+        ),
         "charges": [{"kind": c.kind, "amount": money_text(c.amount, cur)} for c in res.charges],
         "checked_bags": res.checked_bags,
         "free_bag_allowance": bag_allowance(customer, res),
@@ -155,7 +163,8 @@ def get_reservation(world: AirlineWorld, booking_ref: str) -> dict[str, Any]:
     """A reservation in full: status, flight (route, date, status, delay minutes and cause),
     cabin and fare (basic, standard, flex), passengers with their ids, when it was booked and
     whether that is within 24 hours, whether it is refundable now, the original payment
-    method and its currency, amounts paid and refunded, checked bags and the free bag
+    method and its currency, amounts paid, refunded and asked back in refund requests still
+    waiting for approval, checked bags and the free bag
     allowance, compensation already issued.
 
     Args:

@@ -354,7 +354,8 @@ class AirlineReferenceAgent(ReferenceAgentBase):
             return self._refuse(r, "refuse_24h", fare=res["fare"])
         paid, places = _minor(res["paid"])
         refunded, _ = _minor(res["refunded"])
-        amount = _text(paid - refunded, places)
+        requested, _ = _minor(res["refunds_requested"])
+        amount = _text(paid - refunded - requested, places)
         return self.propose(
             "cancel_reservation",
             {"booking_ref": self.booking, "refund_amount": amount, "currency": res["currency"]},
