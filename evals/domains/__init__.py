@@ -18,6 +18,7 @@ BUILTIN: dict[str, str] = {
     "membership": "evals.domains.membership",
     "tau2_retail": "evals.domains.tau2_retail",
     "tau2_mock": "evals.domains.tau2_mock",
+    "telecom": "evals.domains.telecom",
 }
 
 _modules: dict[str, str] = dict(BUILTIN)
