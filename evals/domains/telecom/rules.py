@@ -47,8 +47,7 @@ def check_rules(world: World, tool: str, args: Mapping[str, Any]) -> list[Violat
         return [
             Violation(
                 "identity_not_verified",
-                "Verify the customer's identity first (email, or phone number and date of "
-                "birth).",
+                "Verify the customer's identity first (email, or phone number and date of birth).",
             )
         ]
     if tool == "pay_bill":
@@ -56,13 +55,19 @@ def check_rules(world: World, tool: str, args: Mapping[str, Any]) -> list[Violat
         if bill is None:
             return []  # the tool answers "no such bill"
         if bill.customer_id != verified:
-            return [Violation("other_customer", "You may only act on the verified customer's own bills.")]
+            return [
+                Violation(
+                    "other_customer", "You may only act on the verified customer's own bills."
+                )
+            ]
         return _payment_violations(bill, args)
     line = world.tables["lines"].get(str(args.get("line_id", "")))
     if line is None:
         return []
     if line.customer_id != verified:
-        return [Violation("other_customer", "You may only act on the verified customer's own lines.")]
+        return [
+            Violation("other_customer", "You may only act on the verified customer's own lines.")
+        ]
     overdue = world.overdue_bills(verified)
     found: list[Violation] = []
     if tool == "resume_line":

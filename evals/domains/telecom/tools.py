@@ -4,6 +4,7 @@ customer's (Actor.USER) read and change its own phone. Docstrings are written fo
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, Literal
 
@@ -64,9 +65,7 @@ def line_view(world: TelecomWorld, line: Line) -> dict[str, Any]:
             for p in PLANS.values()
             if p.id != plan.id
         ],
-        "topups": {
-            f"{gb} GB": money_text(prices[cur], cur) for gb, prices in TOPUP_PRICE.items()
-        },
+        "topups": {f"{gb} GB": money_text(prices[cur], cur) for gb, prices in TOPUP_PRICE.items()},
     }
 
 
@@ -116,10 +115,10 @@ def find_customer_by_phone(
         raise ToolError("date_of_birth must be written YYYY-MM-DD, e.g. 1988-04-12.")
     digits = re.sub(r"\D", "", phone_number)
     for customer in world.tables["customers"].values():
-        if re.sub(r"\D", "", customer.phone_number) == digits and digits:
-            if customer.date_of_birth == date_of_birth.strip():
-                world.session.verified_customer_id = customer.id
-                return {"customer_id": customer.id}
+        same_number = bool(digits) and re.sub(r"\D", "", customer.phone_number) == digits
+        if same_number and customer.date_of_birth == date_of_birth.strip():
+            world.session.verified_customer_id = customer.id
+            return {"customer_id": customer.id}
     raise ToolError("No customer matches that phone number and date of birth.")
 
 
@@ -222,7 +221,9 @@ def add_data_topup(world: TelecomWorld, line_id: str, gigabytes: int) -> dict[st
         raise ToolError("A top-up is 1 or 5 GB.")
     if not line.data_limit_mb:
         raise ToolError(f"Line {line.id} has unlimited data; it needs no top-up.")
-    world.put("lines", line.id, replace(line, data_limit_mb=line.data_limit_mb + gigabytes * MB_PER_GB))
+    world.put(
+        "lines", line.id, replace(line, data_limit_mb=line.data_limit_mb + gigabytes * MB_PER_GB)
+    )
     cur = world.customer(line.customer_id).currency
     return {
         "line_id": line.id,
@@ -381,9 +382,11 @@ def check_sim(world: TelecomWorld) -> dict[str, Any]:
     """Look at your phone's SIM screen: the SIM status ("ready", "PUK locked", "not
     detected")."""
     d = world.device()
-    return {"sim_status": {"puk_locked": "PUK locked", "not_detected": "not detected"}.get(
-        d.sim_status, d.sim_status
-    )}
+    return {
+        "sim_status": {"puk_locked": "PUK locked", "not_detected": "not detected"}.get(
+            d.sim_status, d.sim_status
+        )
+    }
 
 
 @tool(kind=ToolKind.READ, actor=Actor.USER)
@@ -550,7 +553,7 @@ def assert_app_data(world: Any, app: str) -> bool:
     return data_works(world) and app_data_allowed(world, app)
 
 
-ASSERTIONS = {
+ASSERTIONS: dict[str, Callable[..., bool]] = {
     "phone_has_service": assert_service,
     "phone_mobile_data_works": assert_mobile_data,
     "app_can_use_mobile_data": assert_app_data,

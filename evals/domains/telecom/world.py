@@ -147,7 +147,9 @@ class TelecomWorld(World):
         try:
             return self.tables["bills"][bill_id]
         except KeyError:
-            raise ToolError(f"No bill with id {bill_id!r}. Bill ids look like B300101-05.") from None
+            raise ToolError(
+                f"No bill with id {bill_id!r}. Bill ids look like B300101-05."
+            ) from None
 
     def lines_of(self, customer_id: str) -> list[Line]:
         return [x for x in self.tables["lines"].values() if x.customer_id == customer_id]
@@ -239,35 +241,105 @@ class Profile:
 
 
 PROFILES: tuple[Profile, ...] = (
-    Profile("unpaid", "plus", {"status": "suspended", "suspension_reason": "unpaid_bill"},
-            {"needs_restart": True}, "overdue"),
-    Profile("unpaid-airplane", "plus", {"status": "suspended", "suspension_reason": "unpaid_bill"},
-            {"needs_restart": True, "airplane_mode": True}, "overdue"),
+    Profile(
+        "unpaid",
+        "plus",
+        {"status": "suspended", "suspension_reason": "unpaid_bill"},
+        {"needs_restart": True},
+        "overdue",
+    ),
+    Profile(
+        "unpaid-airplane",
+        "plus",
+        {"status": "suspended", "suspension_reason": "unpaid_bill"},
+        {"needs_restart": True, "airplane_mode": True},
+        "overdue",
+    ),
     Profile("data-out", "basic", {"data_used_mb": 5 * MB_PER_GB}, {"mobile_data": False}, "paid"),
     Profile("abroad", "plus", {}, {"location": "abroad"}, "paid"),
     Profile("abroad-basic", "basic", {}, {"location": "abroad"}, "paid"),
-    Profile("abroad-app", "plus", {}, {"location": "abroad", "app_data": (("Maps", False),)},
-            "paid"),
+    Profile(
+        "abroad-app", "plus", {}, {"location": "abroad", "app_data": (("Maps", False),)}, "paid"
+    ),
     Profile("puk", "plus", {}, {"sim_status": "puk_locked"}, "paid"),
     Profile("apn", "plus", {}, {"apn": "web.old"}, "paid"),
-    Profile("lost-sim", "plus", {"sim_changed_days_ago": 400}, {"sim_status": "not_detected"},
-            "open"),
-    Profile("recent-sim", "plus", {"sim_changed_days_ago": 12}, {"sim_status": "not_detected"},
-            "paid"),
-    Profile("fraud", "plus", {"status": "suspended", "suspension_reason": "fraud_review"}, {},
-            "paid"),
+    Profile(
+        "lost-sim", "plus", {"sim_changed_days_ago": 400}, {"sim_status": "not_detected"}, "open"
+    ),
+    Profile(
+        "recent-sim", "plus", {"sim_changed_days_ago": 12}, {"sim_status": "not_detected"}, "paid"
+    ),
+    Profile(
+        "fraud", "plus", {"status": "suspended", "suspension_reason": "fraud_review"}, {}, "paid"
+    ),
     Profile("heavy", "plus", {"data_used_mb": 18 * MB_PER_GB}, {}, "open"),
     Profile("abroad-puk", "plus", {}, {"location": "abroad", "sim_status": "puk_locked"}, "paid"),
 )
 PER_PROFILE = 3
 CURRENCIES = ("USD", "EUR", "GBP")
-_FIRST = ("Ava", "Ben", "Chloe", "Daniel", "Emma", "Felix", "Grace", "Hugo", "Iris", "Jonas",
-          "Kira", "Liam", "Maya", "Noah", "Olga", "Pablo", "Quinn", "Rosa", "Sven", "Tara",
-          "Umar", "Vera", "Wei", "Xenia", "Yusuf", "Zoe", "Anton", "Bella", "Carlos", "Dana",
-          "Elif", "Farid", "Gina", "Hana", "Ivan", "Jade", "Kofi", "Lucia", "Marco")
-_LAST = ("Adler", "Brandt", "Costa", "Dubois", "Eriksen", "Fischer", "Garcia", "Hansen",
-         "Ito", "Jensen", "Kowalski", "Larsen", "Moreau", "Novak", "Olsen", "Petrov", "Quist",
-         "Rossi", "Silva", "Tanaka")
+_FIRST = (
+    "Ava",
+    "Ben",
+    "Chloe",
+    "Daniel",
+    "Emma",
+    "Felix",
+    "Grace",
+    "Hugo",
+    "Iris",
+    "Jonas",
+    "Kira",
+    "Liam",
+    "Maya",
+    "Noah",
+    "Olga",
+    "Pablo",
+    "Quinn",
+    "Rosa",
+    "Sven",
+    "Tara",
+    "Umar",
+    "Vera",
+    "Wei",
+    "Xenia",
+    "Yusuf",
+    "Zoe",
+    "Anton",
+    "Bella",
+    "Carlos",
+    "Dana",
+    "Elif",
+    "Farid",
+    "Gina",
+    "Hana",
+    "Ivan",
+    "Jade",
+    "Kofi",
+    "Lucia",
+    "Marco",
+)
+_LAST = (
+    "Adler",
+    "Brandt",
+    "Costa",
+    "Dubois",
+    "Eriksen",
+    "Fischer",
+    "Garcia",
+    "Hansen",
+    "Ito",
+    "Jensen",
+    "Kowalski",
+    "Larsen",
+    "Moreau",
+    "Novak",
+    "Olsen",
+    "Petrov",
+    "Quist",
+    "Rossi",
+    "Silva",
+    "Tanaka",
+)
 
 
 def customer_index(profile: str, n: int) -> int:
@@ -315,18 +387,41 @@ def _population() -> tuple[list[Customer], list[Line], list[Bill], list[Device]]
             line = replace(line, **profile.line)
             price = plan.price(currency)
             bills.append(
-                Bill(f"B{digits}-04", customer.id, "2025-04", currency, price, "paid",
-                     "2025-05-05", f"card {customer.card_last4}")
+                Bill(
+                    f"B{digits}-04",
+                    customer.id,
+                    "2025-04",
+                    currency,
+                    price,
+                    "paid",
+                    "2025-05-05",
+                    f"card {customer.card_last4}",
+                )
             )
             may_status = "overdue" if profile.bill == "overdue" else "paid"
             bills.append(
-                Bill(f"B{digits}-05", customer.id, "2025-05", currency, price, may_status,
-                     "2025-06-05", f"card {customer.card_last4}" if may_status == "paid" else "")
+                Bill(
+                    f"B{digits}-05",
+                    customer.id,
+                    "2025-05",
+                    currency,
+                    price,
+                    may_status,
+                    "2025-06-05",
+                    f"card {customer.card_last4}" if may_status == "paid" else "",
+                )
             )
             if profile.bill == "open":
                 bills.append(
-                    Bill(f"B{digits}-06", customer.id, "2025-06", currency, price, "open",
-                         "2025-07-05")
+                    Bill(
+                        f"B{digits}-06",
+                        customer.id,
+                        "2025-06",
+                        currency,
+                        price,
+                        "open",
+                        "2025-07-05",
+                    )
                 )
             device = Device(
                 line_id=line.id,

@@ -35,7 +35,14 @@ from evals.engine.sandbox import ReferenceAgentBase
 from evals.engine.sandbox.agent import Fault
 from evals.engine.tools import Actor
 
-DEVICE_INTENTS = {"no_service", "no_data", "no_data_abroad", "app_offline", "sim_locked", "sim_broken"}
+DEVICE_INTENTS = {
+    "no_service",
+    "no_data",
+    "no_data_abroad",
+    "app_offline",
+    "sim_locked",
+    "sim_broken",
+}
 PERIODS = {"2025-04": ("April", "4 月"), "2025-05": ("May", "5 月"), "2025-06": ("June", "6 月")}
 MAX_ROUNDS = 5
 
@@ -129,8 +136,12 @@ class TelecomReferenceAgent(ReferenceAgentBase):
 
     def has_new_facts(self, text: str) -> bool:
         return bool(
-            v.EMAIL.search(text) or v.PHONE.search(text) or v.DOB.search(text)
-            or v.GB.search(text) or v.PLAN.search(text) or v.intent_of(text)
+            v.EMAIL.search(text)
+            or v.PHONE.search(text)
+            or v.DOB.search(text)
+            or v.GB.search(text)
+            or v.PLAN.search(text)
+            or v.intent_of(text)
         )
 
     def declined(self, name: str, args: dict[str, Any]) -> None:
@@ -222,12 +233,16 @@ class TelecomReferenceAgent(ReferenceAgentBase):
             self.pushed = True
         elif name == "resume_line":
             self.resumed = True
-        if name in ("change_plan", "pay_bill") and self.active is not None:
-            if self.active.intent in ("plan_change", "pay_bill"):
-                self.active.done = True
-        if name in ("add_data_topup", "enable_roaming", "send_puk_code", "issue_esim"):
-            if self.active is not None:
-                self.active.account_done = True
+        active = self.active
+        if active is not None and name in ("change_plan", "pay_bill"):
+            active.done = active.done or active.intent in ("plan_change", "bill_payment")
+        if active is not None and name in (
+            "add_data_topup",
+            "enable_roaming",
+            "send_puk_code",
+            "issue_esim",
+        ):
+            active.account_done = True
         if name != "transfer_to_human":
             self.notes.append(self.t(f"done_{name}", **data))
         self.line = None if name != "push_network_settings" else self.line
@@ -286,7 +301,9 @@ class TelecomReferenceAgent(ReferenceAgentBase):
             return self.call("find_customer_by_email", email=self.email)
         if self.phone and self.dob and f"p:{self.phone}/{self.dob}" not in self.tried:
             self.tried.add(f"p:{self.phone}/{self.dob}")
-            return self.call("find_customer_by_phone", phone_number=self.phone, date_of_birth=self.dob)
+            return self.call(
+                "find_customer_by_phone", phone_number=self.phone, date_of_birth=self.dob
+            )
         parts = [self.failed] if self.failed else []
         self.failed = ""
         if self.explain:
@@ -341,16 +358,21 @@ class TelecomReferenceAgent(ReferenceAgentBase):
             return None
         if line["suspension_reason"] == "fraud_review" and not self.blind:
             r.done = True
-            return self._transfer("fraud", self.t("transfer_fraud", line_id=line["line_id"]),
-                                  line["line_id"], r)
+            return self._transfer(
+                "fraud", self.t("transfer_fraud", line_id=line["line_id"]), line["line_id"], r
+            )
         overdue = self._overdue()
         if overdue and not r.declined:
             return self._pay(overdue[0])
         if overdue and not self.blind:
             b = overdue[0]
             return self._refuse(
-                r, "refuse_pay_first", line_id=line["line_id"], bill_id=b["bill_id"],
-                amount=b["amount"], currency=b["currency"],
+                r,
+                "refuse_pay_first",
+                line_id=line["line_id"],
+                bill_id=b["bill_id"],
+                amount=b["amount"],
+                currency=b["currency"],
             )
         return self.propose(
             "resume_line",
@@ -366,8 +388,11 @@ class TelecomReferenceAgent(ReferenceAgentBase):
             "add_data_topup",
             {"line_id": line["line_id"], "gigabytes": gb},
             self.t(
-                "propose_topup", gb=gb, line_id=line["line_id"],
-                price=line["topups"][f"{gb} GB"], currency=line["currency"],
+                "propose_topup",
+                gb=gb,
+                line_id=line["line_id"],
+                price=line["topups"][f"{gb} GB"],
+                currency=line["currency"],
             ),
         )
 
@@ -401,7 +426,8 @@ class TelecomReferenceAgent(ReferenceAgentBase):
         if days < SIM_REPLACEMENT_DAYS and not self.blind:
             return self._refuse(r, "refuse_sim_recent", line_id=line["line_id"], days=days)
         return self.propose(
-            "issue_esim", {"line_id": line["line_id"]},
+            "issue_esim",
+            {"line_id": line["line_id"]},
             self.t("propose_esim", line_id=line["line_id"]),
         )
 
@@ -417,12 +443,16 @@ class TelecomReferenceAgent(ReferenceAgentBase):
             "change_plan",
             {"line_id": line["line_id"], "new_plan_id": r.plan},
             self.t(
-                "propose_plan", line_id=line["line_id"], plan=r.plan.capitalize(),
-                plan_id=r.plan, price=price, currency=line["currency"],
+                "propose_plan",
+                line_id=line["line_id"],
+                plan=r.plan.capitalize(),
+                plan_id=r.plan,
+                price=price,
+                currency=line["currency"],
             ),
         )
 
-    def _pay_bill(self, r: Req, line: dict[str, Any]) -> Message | None:
+    def _bill_payment(self, r: Req, line: dict[str, Any]) -> Message | None:
         unpaid = [b for b in self.bills or () if b["status"] != "paid"]
         chosen = [b for b in unpaid if not r.period or b["period"] == r.period] or unpaid
         if not chosen:
@@ -433,9 +463,11 @@ class TelecomReferenceAgent(ReferenceAgentBase):
 
     def _dispute(self, r: Req, line: dict[str, Any]) -> Message | None:
         bills = self.bills or []
-        chosen = [b for b in bills if r.period and b["period"] == r.period] or [
-            b for b in bills if b["status"] != "paid"
-        ] or bills
+        chosen = (
+            [b for b in bills if r.period and b["period"] == r.period]
+            or [b for b in bills if b["status"] != "paid"]
+            or bills
+        )
         r.done = True
         return self._transfer("dispute", self.t("transfer_dispute"), chosen[-1]["bill_id"], r)
 
@@ -460,9 +492,15 @@ class TelecomReferenceAgent(ReferenceAgentBase):
     def _fixed(self) -> bool:
         rep = self.report
         for r in self._device_reqs():
-            if r.intent in ("no_service", "sim_locked", "sim_broken") and rep.get("signal") != "4 bars":
+            if (
+                r.intent in ("no_service", "sim_locked", "sim_broken")
+                and rep.get("signal") != "4 bars"
+            ):
                 return False
-            if r.intent in ("no_data", "no_data_abroad", "app_offline") and rep.get("data") != "working":
+            if (
+                r.intent in ("no_data", "no_data_abroad", "app_offline")
+                and rep.get("data") != "working"
+            ):
                 return False
             if r.intent == "app_offline" and rep.get("app:Maps") != "allowed":
                 return False
@@ -471,7 +509,9 @@ class TelecomReferenceAgent(ReferenceAgentBase):
     def _checks(self, full: bool) -> list[tuple[str, str, dict[str, Any]]]:
         """(words, tool, args) of what to look at: the status bar always; with `full`, the
         settings and, per problem, the SIM screen and the app's permission."""
-        out = [(self.t("check_status_bar"), "check_status_bar", {})]
+        out: list[tuple[str, str, dict[str, Any]]] = [
+            (self.t("check_status_bar"), "check_status_bar", {})
+        ]
         intents = {r.intent for r in self._device_reqs()}
         if full:
             out.append((self.t("check_network_settings"), "check_network_settings", {}))
@@ -498,11 +538,19 @@ class TelecomReferenceAgent(ReferenceAgentBase):
             steps.append((self.t("step_install"), "install_carrier_settings", {}))
         if self.puk and (first or rep.get("sim") == "PUK locked"):
             steps.append(
-                (self.t("step_puk", puk=self.puk), "unlock_sim", {"puk": self.puk, "new_pin": "2580"})
+                (
+                    self.t("step_puk", puk=self.puk),
+                    "unlock_sim",
+                    {"puk": self.puk, "new_pin": "2580"},
+                )
             )
         if self.esim_code and (first or rep.get("sim") == "not detected"):
             steps.append(
-                (self.t("step_esim", code=self.esim_code), "add_esim", {"activation_code": self.esim_code})
+                (
+                    self.t("step_esim", code=self.esim_code),
+                    "add_esim",
+                    {"activation_code": self.esim_code},
+                )
             )
         if "app_offline" in intents and rep.get("app:Maps") == "not allowed":
             steps.append((self.t("step_app", app="Maps"), "allow_app_mobile_data", {"app": "Maps"}))
@@ -529,9 +577,9 @@ class TelecomReferenceAgent(ReferenceAgentBase):
             return self.call("push_network_settings", line_id=(self.line or {})["line_id"])
         steps = self._steps()
         known_settings = "airplane_mode" in self.report
-        if not steps and self.rounds and not known_settings:
-            checks = self._checks(full=True)
-        elif not steps and self.rounds and known_settings:
+        if (not steps and self.rounds and not known_settings) or (
+            not steps and self.rounds and known_settings
+        ):
             checks = self._checks(full=True)
         else:
             checks = self._checks(full=not steps or self.rounds == 0)

@@ -41,7 +41,7 @@ PHRASES = phrasebook(
                 "I'd like to move my line to the {plan} plan.",
                 "Please switch me to the {plan} plan.",
             ),
-            "pay_bill": (
+            "bill_payment": (
                 "I'd like to pay my {period} bill of {money} now.",
                 "Can I pay my {period} bill of {money} now with my card?",
             ),
@@ -115,7 +115,7 @@ PHRASES = phrasebook(
                 "手机进水以后一直显示无 SIM 卡。换成 eSIM 也可以。",
             ),
             "plan_change": ("我想把线路换到 {plan} 套餐。", "请帮我换成 {plan} 套餐。"),
-            "pay_bill": (
+            "bill_payment": (
                 "我想现在支付 {period}的账单，{money}。",
                 "我能现在用银行卡支付 {period}的账单吗？金额 {money}。",
             ),

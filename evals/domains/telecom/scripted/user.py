@@ -31,10 +31,15 @@ from evals.engine.persona import Language, Level, Persona
 from evals.engine.sandbox.user import RequestListUser
 from evals.engine.understanding.utterances import ActKind
 
-DEVICE_INTENTS = {"no_service", "no_data", "no_data_abroad", "app_offline", "sim_locked", "sim_broken"}
-PROCEED = re.compile(
-    r"shall i proceed|go ahead\?|是否继续|\(yes/no\)|（是/否）", re.IGNORECASE
-)
+DEVICE_INTENTS = {
+    "no_service",
+    "no_data",
+    "no_data_abroad",
+    "app_offline",
+    "sim_locked",
+    "sim_broken",
+}
+PROCEED = re.compile(r"shall i proceed|go ahead\?|是否继续|\(yes/no\)|（是/否）", re.IGNORECASE)
 ASK_IDENTITY = re.compile(
     r"verify your identity|confirm it's you|验证您的身份|电子邮箱|phone number (?:and|together with)",
     re.IGNORECASE,
@@ -231,7 +236,7 @@ class TelecomScriptedUser(RequestListUser):
             return self.say(intent, app=r["app"])
         if intent == "plan_change":
             return self.say(intent, plan=r["plan_name"])
-        if intent in ("pay_bill", "dispute"):
+        if intent in ("bill_payment", "dispute"):
             return self.say(intent, period=self._period(r), money=self._money(r))
         return self.say(intent)
 
@@ -268,7 +273,7 @@ class TelecomScriptedUser(RequestListUser):
     def _proposal(self, text: str) -> tuple[str, Signal]:
         low = text.lower()
         if re.search(r"\bpay\b|支付", low):
-            i = self._find("no_service", "pay_bill")
+            i = self._find("no_service", "bill_payment")
             if i is not None and self.requests[i]["intent"] == "no_service":
                 if not self.requests[i].get("pay_ok"):
                     return self.say("decline_pay"), Signal.NONE
@@ -285,9 +290,9 @@ class TelecomScriptedUser(RequestListUser):
                 if gb and int(gb.group(1)) != want:
                     return self.say("other_topup", gb=want), Signal.NONE
                 return self._yes(None)
-        elif re.search(r"roaming|漫游", low) and self._find("no_data_abroad") is not None:
-            return self._yes(None)
-        elif "esim" in low and self._find("sim_broken") is not None:
+        elif (re.search(r"roaming|漫游", low) and self._find("no_data_abroad") is not None) or (
+            "esim" in low and self._find("sim_broken") is not None
+        ):
             return self._yes(None)
         elif re.search(r"\bplan\b|套餐", low):
             i = self._find("plan_change")
@@ -328,7 +333,9 @@ class TelecomScriptedUser(RequestListUser):
             self.finished = True
             return self.say("transfer_thanks"), Signal.STOP
         reading = self.reader.read(agent_text)
-        if self.confirmed is not None and (v.DONE_CUE.search(agent_text) or reading.has(ActKind.DONE)):
+        if self.confirmed is not None and (
+            v.DONE_CUE.search(agent_text) or reading.has(ActKind.DONE)
+        ):
             self.done.add(self.confirmed)
             self.confirmed = None
         if self.solo and v.WORKS_AGAIN.search(agent_text):

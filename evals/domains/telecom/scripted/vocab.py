@@ -14,7 +14,9 @@ PHONE = re.compile(r"\+\d-\d{3}-\d{4}")
 DOB = re.compile(r"\b(\d{4}-\d{2}-\d{2})\b")
 RETRACTED = re.compile(r"(?:\bnot\s+|不是+\s*)\d{4}-\d{2}-\d{2}", re.IGNORECASE)
 GB = re.compile(r"\b([15])\s?GB\b", re.IGNORECASE)
-SENTENCE = re.compile(r"(?<=[.!?;])\s+|(?<=[。！？；])\s*|\s+(?:then|also)\s+|(?:然后|另外)，?", re.I)
+SENTENCE = re.compile(
+    r"(?<=[.!?;])\s+|(?<=[。！？；])\s*|\s+(?:then|also)\s+|(?:然后|另外)，?", re.I
+)
 PLAN = re.compile(r"\b(basic|plus|unlimited)\b", re.IGNORECASE)
 PERIOD = re.compile(r"\b(April|May|June)\b|(?<!\d)([4-6]) ?月(?!份?\d)", re.IGNORECASE)
 MONTH_NUMBERS = {"april": "04", "may": "05", "june": "06", "4": "04", "5": "05", "6": "06"}
@@ -26,8 +28,11 @@ INTENTS: list[tuple[str, re.Pattern[str]]] = [
     ("sim_broken", re.compile(r"no SIM|into water|water damage|没有 ?SIM|无 ?SIM|进水", re.I)),
     ("app_offline", re.compile(r"\bapp\b|应用", re.I)),
     ("plan_change", re.compile(r"\bplan\b|套餐", re.I)),
-    ("pay_bill", re.compile(r"\bpay\b.*\bbill\b|支付.*账单|付.*账单", re.I)),
-    ("no_data_abroad", re.compile(r"abroad|travell?ing|in (?:France|Japan|Spain)|国外|出国|旅行|旅游", re.I)),
+    ("bill_payment", re.compile(r"\bpay\b.*\bbill\b|支付.*账单|付.*账单", re.I)),
+    (
+        "no_data_abroad",
+        re.compile(r"abroad|travell?ing|in (?:France|Japan|Spain)|国外|出国|旅行|旅游", re.I),
+    ),
     ("no_data", re.compile(r"mobile data|no data|移动数据|上不了网", re.I)),
     ("no_service", re.compile(r"no service|无服务|没有信号|没信号", re.I)),
 ]
@@ -67,7 +72,9 @@ _SETTING = {
 }
 _APN = re.compile(r"\bAPN\s*[:：]\s*([\w.]+)", re.I)
 _SIM = re.compile(r"(?:SIM screen|SIM 卡页面)\s*[:：]\s*([^.。;；]+)", re.I)
-_APP = re.compile(r"([A-Za-z]+)\s*(?:mobile data permission|的移动数据权限)\s*[:：]\s*([^.。;；]+)", re.I)
+_APP = re.compile(
+    r"([A-Za-z]+)\s*(?:mobile data permission|的移动数据权限)\s*[:：]\s*([^.。;；]+)", re.I
+)
 
 
 def _lookup(table: dict[str, tuple[str, str]], text: str) -> str:
@@ -112,13 +119,28 @@ APP_CHECK = re.compile(
     r"([A-Za-z]+) app's mobile[- ]data permission|([A-Za-z]+) 应用的移动数据权限", re.I
 )
 STEPS: list[tuple[str, re.Pattern[str]]] = [
-    ("set_airplane_mode", re.compile(r"(?:turn|switch) (?:off airplane mode|airplane mode off)|关闭飞行模式", re.I)),
-    ("set_mobile_data", re.compile(r"(?:turn|switch) (?:on mobile data|mobile data on)|打开移动数据", re.I)),
-    ("set_data_roaming", re.compile(r"(?:turn|switch) (?:on data roaming|data roaming on)|打开数据漫游", re.I)),
+    (
+        "set_airplane_mode",
+        re.compile(r"(?:turn|switch) (?:off airplane mode|airplane mode off)|关闭飞行模式", re.I),
+    ),
+    (
+        "set_mobile_data",
+        re.compile(r"(?:turn|switch) (?:on mobile data|mobile data on)|打开移动数据", re.I),
+    ),
+    (
+        "set_data_roaming",
+        re.compile(r"(?:turn|switch) (?:on data roaming|data roaming on)|打开数据漫游", re.I),
+    ),
     ("install_carrier_settings", re.compile(r"install the carrier settings|安装运营商设置", re.I)),
     ("unlock_sim", re.compile(r"PUK (?:code )?(\d{8})|PUK 码\s*(\d{8})", re.I)),
     ("add_esim", re.compile(r"activation code (LPA-[0-9A-F]{8})|激活码\s*(LPA-[0-9A-F]{8})", re.I)),
-    ("allow_app_mobile_data", re.compile(r"allow the ([A-Za-z]+) app to use mobile data|允许\s*([A-Za-z]+)\s*应用使用移动数据", re.I)),
+    (
+        "allow_app_mobile_data",
+        re.compile(
+            r"allow the ([A-Za-z]+) app to use mobile data|允许\s*([A-Za-z]+)\s*应用使用移动数据",
+            re.I,
+        ),
+    ),
     ("restart_device", re.compile(r"restart your phone|重启手机", re.I)),
 ]
 # A step is asked for only in a request to act ("Please ... on your phone"), not when the agent

@@ -37,7 +37,10 @@ def describe(r: dict[str, Any]) -> str:
         text = "find out why your phone shows no service and get it working again"
         if r.get("pay_ok"):
             return text + "; if a bill is unpaid, you agree to pay it in full now with your card"
-        return text + "; you will not pay anything today (you get paid next week) and want the line back on now"
+        return (
+            text
+            + "; you will not pay anything today (you get paid next week) and want the line back on now"
+        )
     if intent == "no_data":
         return (
             "get mobile data working again: it stopped this week; if you need more data you "
@@ -56,7 +59,7 @@ def describe(r: dict[str, Any]) -> str:
         return "get your phone working again: it says 'no SIM' since it fell into water; you would accept an eSIM"
     if intent == "plan_change":
         return f"move your line to the {r['plan_name']} plan"
-    if intent == "pay_bill":
+    if intent == "bill_payment":
         return f"pay your {r['period']} bill of {r['amount']} {r['currency']} now with your card"
     return f"dispute your {r['period']} bill of {r['amount']} {r['currency']}: you find it wrong and want a person to review it"
 
@@ -80,7 +83,9 @@ def _scenario(c: Customer, requests: list[dict[str, Any]], variant: str, ordered
         known += f" Your email is {c.email}."
     instructions = "Ask for these in this order; the second needs the first. " if ordered else ""
     if variant == "wrong-dob-first":
-        instructions += f"At first you give your date of birth as {identity['wrong_dob']} by mistake. "
+        instructions += (
+            f"At first you give your date of birth as {identity['wrong_dob']} by mistake. "
+        )
     instructions += (
         "You hold your phone: check on it only what the agent asks you to check and report what "
         "you see; change a setting on it only when the agent asks you to. Accept a refusal if "
@@ -89,16 +94,22 @@ def _scenario(c: Customer, requests: list[dict[str, Any]], variant: str, ordered
     return Scenario(
         reason="You want to " + "; then ".join(describe(r) for r in requests) + ".",
         known_info=known,
-        unknown_info="" if gives == "email" else "You do not remember which email your account uses.",
+        unknown_info=""
+        if gives == "email"
+        else "You do not remember which email your account uses.",
         instructions=instructions,
         data={"identity": identity, "requests": requests, "ordered": ordered},
     )
 
 
-def _task(n: int, name: str, variant: str, c: Customer, seed: int, parts: list[Part], ordered: bool) -> Task:
+def _task(
+    n: int, name: str, variant: str, c: Customer, seed: int, parts: list[Part], ordered: bool
+) -> Task:
     requests = [p.request for p in parts]
     gold = tuple(g for p in parts for g in p.gold)
-    handoff = next((str(g.arguments["category"]) for g in gold if g.name == "transfer_to_human"), "")
+    handoff = next(
+        (str(g.arguments["category"]) for g in gold if g.name == "transfer_to_human"), ""
+    )
     refused = any(p.refused for p in parts)
     return Task(
         id=f"telecom-{n:03d}-{name}-{variant}",

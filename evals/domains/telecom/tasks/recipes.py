@@ -120,8 +120,12 @@ def dispute_bill(c: Ctx) -> Part:
     gold = [
         GoldCall(
             "transfer_to_human",
-            {"category": "dispute", "summary": "", "customer_id": c.customer.id,
-             "reference": bill.id},
+            {
+                "category": "dispute",
+                "summary": "",
+                "customer_id": c.customer.id,
+                "reference": bill.id,
+            },
         )
     ]
     return Part(
@@ -135,8 +139,12 @@ def fraud_review(c: Ctx) -> Part:
     gold = [
         GoldCall(
             "transfer_to_human",
-            {"category": "fraud", "summary": "", "customer_id": c.customer.id,
-             "reference": c.line.id},
+            {
+                "category": "fraud",
+                "summary": "",
+                "customer_id": c.customer.id,
+                "reference": c.line.id,
+            },
         )
     ]
     return Part({"intent": "no_service", "pay_ok": True}, gold, [TRANSFER_WORDS])
@@ -195,8 +203,7 @@ def upgrade_plus(c: Ctx) -> Part:
 def pay_june(c: Ctx) -> Part:
     bill = c.bill("2025-06")
     return Part(
-        {"intent": "pay_bill", "period": "June", "amount": c.money(bill.amount),
-         "currency": c.cur},
+        {"intent": "bill_payment", "period": "June", "amount": c.money(bill.amount), "currency": c.cur},
         [_pay(c, bill)],
         [(c.money(bill.amount),)],
     )
