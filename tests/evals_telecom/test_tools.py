@@ -67,7 +67,10 @@ def test_wrong_statuses_and_amounts_are_refused_by_the_tools_themselves():
     customer, line = customer_of(world)
     paid = next(b for b in world.bills_of(customer.id) if b.status == "paid")
     overdue = world.overdue_bills(customer.id)[0]
-    assert "already paid" in call(world, "pay_bill", bill_id=paid.id, amount="45.00", currency="USD").content
+    assert (
+        "already paid"
+        in call(world, "pay_bill", bill_id=paid.id, amount="45.00", currency="USD").content
+    )
     partial = call(world, "pay_bill", bill_id=overdue.id, amount="10.00", currency=overdue.currency)
     assert partial.error and "full amount" in partial.content
     bad = call(world, "pay_bill", bill_id=overdue.id, amount="ten", currency=overdue.currency)
@@ -78,8 +81,14 @@ def test_wrong_statuses_and_amounts_are_refused_by_the_tools_themselves():
     unlimited = world_of("heavy")
     _, heavy_line = customer_of(unlimited)
     ok(unlimited, "change_plan", line_id=heavy_line.id, new_plan_id="unlimited")
-    assert "unlimited data" in call(unlimited, "add_data_topup", line_id=heavy_line.id, gigabytes=1).content
-    assert "already on" in call(unlimited, "change_plan", line_id=heavy_line.id, new_plan_id="unlimited").content
+    assert (
+        "unlimited data"
+        in call(unlimited, "add_data_topup", line_id=heavy_line.id, gigabytes=1).content
+    )
+    assert (
+        "already on"
+        in call(unlimited, "change_plan", line_id=heavy_line.id, new_plan_id="unlimited").content
+    )
     assert "1 or 5" in call(world, "add_data_topup", line_id=line.id, gigabytes=3).content
 
 
@@ -88,11 +97,21 @@ def test_a_suspended_line_shows_no_service_until_paid_resumed_and_restarted():
     customer, line = customer_of(world)
     assert ok(world, "check_status_bar")["signal"] == "no service"
     bill = world.overdue_bills(customer.id)[0]
-    ok(world, "pay_bill", bill_id=bill.id, amount="%d.%02d" % divmod(bill.amount, 100), currency=bill.currency)
+    ok(
+        world,
+        "pay_bill",
+        bill_id=bill.id,
+        amount=f"{bill.amount // 100}.{bill.amount % 100:02d}",
+        currency=bill.currency,
+    )
     ok(world, "resume_line", line_id=line.id)
     assert signal(world) == "no service"  # the phone has not registered again
     ok(world, "restart_device")
-    assert ok(world, "check_status_bar") == {"signal": "4 bars", "network": "5G", "mobile_data": "working"}
+    assert ok(world, "check_status_bar") == {
+        "signal": "4 bars",
+        "network": "5G",
+        "mobile_data": "working",
+    }
 
 
 def test_airplane_mode_hides_everything_and_the_settings_say_so():

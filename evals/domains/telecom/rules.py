@@ -1,7 +1,8 @@
 """Deterministic policy checks run by the guard before every telecom WRITE of the agent.
 
-Money: a bill is paid in full, in its own currency, with amounts read by
-payments_sandbox.domain (`Money.parse`), the rulebook the backoffice services use too. The
+Money: a bill is paid in its own currency, with amounts read by payments_sandbox.domain
+(`Money.parse`), the rulebook the backoffice services use too (the tool pays only the full
+amount). The
 telecom side: identity first, the verified customer's own lines and bills only, a line
 suspended for an unpaid bill resumes only once no bill is overdue (a fraud review is never
 resumed here), roaming only on plans that include it and never with an overdue bill, top-ups
@@ -122,18 +123,22 @@ def check_rules(world: World, tool: str, args: Mapping[str, Any]) -> list[Violat
 
 
 def _payment_violations(bill: Any, args: Mapping[str, Any]) -> list[Violation]:
+    """A paid bill is not paid again, and the amount must be money in the bill's currency
+    (payments_sandbox.domain reads it). That it is the bill's full amount the tool itself
+    enforces: an agent that writes another amount than the one the customer confirmed is
+    stopped by the confirmation rule, and the oracle names that wrong arguments."""
     if bill.status == "paid":
         return [Violation("already_paid", f"Bill {bill.id} is already paid.")]
     try:
         money = Money.parse(str(args.get("amount", "")), str(args.get("currency", "")))
     except (AmountError, CurrencyError) as exc:
         return [Violation("invalid_amount", str(exc))]
-    if money.currency != bill.currency or money.amount != bill.amount:
+    if money.currency != bill.currency:
         return [
             Violation(
-                "not_full_amount",
-                f"Bill {bill.id} is paid in full only: {money_text(bill.amount, bill.currency)} "
-                f"{bill.currency}.",
+                "wrong_currency",
+                f"Bill {bill.id} is in {bill.currency}; it is paid in full in its own currency "
+                f"({money_text(bill.amount, bill.currency)} {bill.currency}).",
             )
         ]
     return []

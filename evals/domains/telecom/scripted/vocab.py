@@ -146,7 +146,7 @@ STEPS: list[tuple[str, re.Pattern[str]]] = [
 # A step is asked for only in a request to act ("Please ... on your phone"), not when the agent
 # merely names a code.
 DO_ON_PHONE = re.compile(r"on your phone|在手机上", re.I)
-WORKS_AGAIN = re.compile(r"works again|恢复正常", re.I)
+WORKS_AGAIN = re.compile(r"works again|可以正常使用了", re.I)
 TRANSFER = "YOU ARE BEING TRANSFERRED TO A HUMAN AGENT. PLEASE HOLD ON."
 TRANSFERRED = re.compile(r"TRANSFERRED TO A HUMAN|转接人工|转人工", re.I)
 REFUSAL_CUE = re.compile(

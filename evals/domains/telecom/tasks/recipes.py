@@ -203,7 +203,12 @@ def upgrade_plus(c: Ctx) -> Part:
 def pay_june(c: Ctx) -> Part:
     bill = c.bill("2025-06")
     return Part(
-        {"intent": "bill_payment", "period": "June", "amount": c.money(bill.amount), "currency": c.cur},
+        {
+            "intent": "bill_payment",
+            "period": "June",
+            "amount": c.money(bill.amount),
+            "currency": c.cur,
+        },
         [_pay(c, bill)],
         [(c.money(bill.amount),)],
     )
