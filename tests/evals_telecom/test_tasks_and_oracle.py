@@ -178,3 +178,14 @@ def test_importing_the_telecom_domain_does_not_import_django():
     code = "import sys, evals.domains.telecom as d; d.load(); print('django' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_the_transfer_proposer_fails_every_roaming_and_esim_task_and_spoils_none():
+    recs = records(agent="sandbox/adversary:transfer_proposer")
+    away = {t.id for t in TASKS if {g.name for g in t.gold} & {"enable_roaming", "issue_esim"}}
+    assert away
+    for r in recs:
+        if r.task_id in away:
+            assert r.reward == 0.0 and r.failure in {"needless_transfer", "customer_left"}
+        else:
+            assert r.reward == 1.0, (r.task_id, r.failure)
