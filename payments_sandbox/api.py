@@ -24,8 +24,7 @@ from backoffice.pagination import StandardPagination
 from backoffice.params import query_int
 from identity.authentication import allowed
 from identity.stepup import StepUpFresh
-from payments_sandbox import access, selectors, services
-from payments_sandbox import serializers as s
+from payments_sandbox import access, selectors, serializers, services
 
 IDEMPOTENCY_SCOPE = "payments"
 
@@ -46,14 +45,14 @@ class PaymentListApi(_Paginated):
         allowed(human=access.can_view_payments, scopes=("payments:read",)),
     ]
 
-    @extend_schema(responses=s.PaymentOut(many=True))
+    @extend_schema(responses=serializers.PaymentOut(many=True))
     def get(self, request: Request) -> Response:
         qs = selectors.payment_list(
             status=request.query_params.get("status", ""),
             currency=request.query_params.get("currency", ""),
             search=request.query_params.get("q", ""),
         )
-        return self.paginate(request, qs, s.PaymentOut)
+        return self.paginate(request, qs, serializers.PaymentOut)
 
 
 class PaymentDetailApi(APIView):
@@ -62,9 +61,9 @@ class PaymentDetailApi(APIView):
         allowed(human=access.can_view_payments, scopes=("payments:read",)),
     ]
 
-    @extend_schema(responses=s.PaymentOut)
+    @extend_schema(responses=serializers.PaymentOut)
     def get(self, request: Request, payment_id: int) -> Response:
-        return Response(s.PaymentOut(selectors.payment_get(payment_id=payment_id)).data)
+        return Response(serializers.PaymentOut(selectors.payment_get(payment_id=payment_id)).data)
 
 
 # -- refunds --------------------------------------------------------------------------------
@@ -76,13 +75,13 @@ class RefundListApi(_Paginated):
         allowed(human=access.can_view_refunds, scopes=("refunds:read",)),
     ]
 
-    @extend_schema(responses=s.RefundOut(many=True))
+    @extend_schema(responses=serializers.RefundOut(many=True))
     def get(self, request: Request) -> Response:
         qs = selectors.refund_list(
             status=request.query_params.get("status", ""),
             payment_id=query_int(request.query_params.get("payment_id"), "payment_id"),
         )
-        return self.paginate(request, qs, s.RefundOut)
+        return self.paginate(request, qs, serializers.RefundOut)
 
 
 class RefundDetailApi(APIView):
@@ -91,9 +90,9 @@ class RefundDetailApi(APIView):
         allowed(human=access.can_view_refunds, scopes=("refunds:read",)),
     ]
 
-    @extend_schema(responses=s.RefundOut)
+    @extend_schema(responses=serializers.RefundOut)
     def get(self, request: Request, refund_id: int) -> Response:
-        return Response(s.RefundOut(selectors.refund_get(refund_id=refund_id)).data)
+        return Response(serializers.RefundOut(selectors.refund_get(refund_id=refund_id)).data)
 
 
 class RefundRequestApi(APIView):
@@ -102,13 +101,13 @@ class RefundRequestApi(APIView):
         allowed(human=access.can_request_refund, scopes=("refunds:request",)),
     ]
 
-    @extend_schema(request=s.RefundRequestIn, responses={201: s.RefundOut})
+    @extend_schema(request=serializers.RefundRequestIn, responses={201: serializers.RefundOut})
     @idempotent(scope=IDEMPOTENCY_SCOPE)
     def post(self, request: Request) -> Response:
-        data = s.RefundRequestIn(data=request.data)
+        data = serializers.RefundRequestIn(data=request.data)
         data.is_valid(raise_exception=True)
         refund = services.refund_request(actor=request_operator(request), **data.validated_data)
-        return Response(s.RefundOut(refund).data, status=http.HTTP_201_CREATED)
+        return Response(serializers.RefundOut(refund).data, status=http.HTTP_201_CREATED)
 
 
 class RefundPreviewApi(APIView):
@@ -119,12 +118,12 @@ class RefundPreviewApi(APIView):
         allowed(human=access.can_request_refund, scopes=("refunds:preview",)),
     ]
 
-    @extend_schema(request=s.RefundPreviewIn, responses=s.RefundPreviewOut)
+    @extend_schema(request=serializers.RefundPreviewIn, responses=serializers.RefundPreviewOut)
     def post(self, request: Request) -> Response:
-        data = s.RefundPreviewIn(data=request.data)
+        data = serializers.RefundPreviewIn(data=request.data)
         data.is_valid(raise_exception=True)
         preview = services.refund_preview(actor=request_operator(request), **data.validated_data)
-        return Response(s.preview_out(preview))
+        return Response(serializers.preview_out(preview))
 
 
 class _Decision(APIView):
@@ -137,47 +136,47 @@ class _Decision(APIView):
 
 
 class RefundApproveApi(_Decision):
-    @extend_schema(request=s.DecisionIn, responses=s.RefundOut)
+    @extend_schema(request=serializers.DecisionIn, responses=serializers.RefundOut)
     @idempotent(scope=IDEMPOTENCY_SCOPE)
     def post(self, request: Request, refund_id: int) -> Response:
-        data = s.DecisionIn(data=request.data)
+        data = serializers.DecisionIn(data=request.data)
         data.is_valid(raise_exception=True)
         refund = services.refund_approve(
             actor=request_operator(request),
             refund_id=refund_id,
             reason=data.validated_data["reason"],
         )
-        return Response(s.RefundOut(refund).data)
+        return Response(serializers.RefundOut(refund).data)
 
 
 class RefundRejectApi(_Decision):
-    @extend_schema(request=s.RejectIn, responses=s.RefundOut)
+    @extend_schema(request=serializers.RejectIn, responses=serializers.RefundOut)
     @idempotent(scope=IDEMPOTENCY_SCOPE)
     def post(self, request: Request, refund_id: int) -> Response:
-        data = s.RejectIn(data=request.data)
+        data = serializers.RejectIn(data=request.data)
         data.is_valid(raise_exception=True)
         refund = services.refund_reject(
             actor=request_operator(request),
             refund_id=refund_id,
             reason=data.validated_data["reason"],
         )
-        return Response(s.RefundOut(refund).data)
+        return Response(serializers.RefundOut(refund).data)
 
 
 class RefundCancelApi(APIView):
     permission_classes = [IsAuthenticated, allowed(human=access.can_view_refunds)]
 
-    @extend_schema(request=s.DecisionIn, responses=s.RefundOut)
+    @extend_schema(request=serializers.DecisionIn, responses=serializers.RefundOut)
     @idempotent(scope=IDEMPOTENCY_SCOPE)
     def post(self, request: Request, refund_id: int) -> Response:
-        data = s.DecisionIn(data=request.data)
+        data = serializers.DecisionIn(data=request.data)
         data.is_valid(raise_exception=True)
         refund = services.refund_cancel(
             actor=request_operator(request),
             refund_id=refund_id,
             reason=data.validated_data["reason"],
         )
-        return Response(s.RefundOut(refund).data)
+        return Response(serializers.RefundOut(refund).data)
 
 
 # -- reconciliation -------------------------------------------------------------------------
@@ -186,43 +185,45 @@ class RefundCancelApi(APIView):
 class ReconciliationReportListApi(_Paginated):
     permission_classes = [IsAuthenticated, allowed(human=access.can_view_reconciliation)]
 
-    @extend_schema(responses=s.ReconciliationReportOut(many=True))
+    @extend_schema(responses=serializers.ReconciliationReportOut(many=True))
     def get(self, request: Request) -> Response:
         return self.paginate(
-            request, selectors.reconciliation_report_list(), s.ReconciliationReportOut
+            request, selectors.reconciliation_report_list(), serializers.ReconciliationReportOut
         )
 
 
 class ReconciliationRunApi(APIView):
     permission_classes = [IsAuthenticated, allowed(human=access.can_resolve_reconciliation)]
 
-    @extend_schema(request=s.ReconcileIn, responses={201: s.ReconciliationReportDetailOut})
+    @extend_schema(
+        request=serializers.ReconcileIn, responses={201: serializers.ReconciliationReportDetailOut}
+    )
     @idempotent(scope=IDEMPOTENCY_SCOPE)
     def post(self, request: Request) -> Response:
-        data = s.ReconcileIn(data=request.data)
+        data = serializers.ReconcileIn(data=request.data)
         data.is_valid(raise_exception=True)
         report = services.reconcile_run(actor=request_operator(request), **data.validated_data)
-        return Response(s.ReconciliationReportDetailOut(report).data, status=201)
+        return Response(serializers.ReconciliationReportDetailOut(report).data, status=201)
 
 
 class ReconciliationReportDetailApi(APIView):
     permission_classes = [IsAuthenticated, allowed(human=access.can_view_reconciliation)]
 
-    @extend_schema(responses=s.ReconciliationReportDetailOut)
+    @extend_schema(responses=serializers.ReconciliationReportDetailOut)
     def get(self, request: Request, report_id: int) -> Response:
         report = selectors.reconciliation_report_get(report_id=report_id)
-        return Response(s.ReconciliationReportDetailOut(report).data)
+        return Response(serializers.ReconciliationReportDetailOut(report).data)
 
 
 class ReconciliationItemResolveApi(APIView):
     permission_classes = [IsAuthenticated, allowed(human=access.can_resolve_reconciliation)]
 
-    @extend_schema(request=s.ResolveIn, responses=s.ReconciliationItemOut)
+    @extend_schema(request=serializers.ResolveIn, responses=serializers.ReconciliationItemOut)
     @idempotent(scope=IDEMPOTENCY_SCOPE)
     def post(self, request: Request, item_id: int) -> Response:
-        data = s.ResolveIn(data=request.data)
+        data = serializers.ResolveIn(data=request.data)
         data.is_valid(raise_exception=True)
         item = services.reconciliation_item_resolve(
             actor=request_operator(request), item_id=item_id, note=data.validated_data["note"]
         )
-        return Response(s.ReconciliationItemOut(item).data)
+        return Response(serializers.ReconciliationItemOut(item).data)

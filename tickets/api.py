@@ -27,8 +27,7 @@ from backoffice.idempotency import idempotent
 from backoffice.pagination import StandardPagination
 from backoffice.params import query_int
 from identity.authentication import scoped
-from tickets import selectors, services
-from tickets import serializers as s
+from tickets import selectors, serializers, services
 from tickets.models import Message, Tag, Ticket
 
 ERROR = inline_serializer(
@@ -68,7 +67,7 @@ def _changed(ticket_id: int) -> dict[str, Any]:
         .prefetch_related(Prefetch("tags", queryset=Tag.objects.order_by("name")))
         .get(pk=ticket_id)
     )
-    return s.TicketChangeOutSerializer(ticket).data
+    return serializers.TicketChangeOutSerializer(ticket).data
 
 
 def _csv(value: str | None) -> tuple[str, ...]:
@@ -93,7 +92,7 @@ class TicketListApi(APIView):
             OpenApiParameter("page", int),
             OpenApiParameter("page_size", int),
         ],
-        responses={200: s.TicketListItemSerializer(many=True), 403: ERROR},
+        responses={200: serializers.TicketListItemSerializer(many=True), 403: ERROR},
     )
     def get(self, request: Request) -> Response:
         params = request.query_params
@@ -124,7 +123,7 @@ class TicketListApi(APIView):
         rows = selectors.ticket_rows(tickets, ids=ids)
         tags = selectors.tag_names_by_ticket(ticket_ids=ids)
         return paginator.get_paginated_response(
-            [s.ticket_row_values(row, tags[row["id"]]) for row in rows]
+            [serializers.ticket_row_values(row, tags[row["id"]]) for row in rows]
         )
 
 
@@ -136,14 +135,14 @@ class TicketDetailApi(APIView):
         summary="A ticket with its conversation and timeline",
         description="Service principals see only tickets they escalated, without internal "
         "notes, system messages or the timeline.",
-        responses={200: s.TicketDetailSerializer, 404: ERROR},
+        responses={200: serializers.TicketDetailSerializer, 404: ERROR},
     )
     def get(self, request: Request, ticket_id: int) -> Response:
         detail = selectors.ticket_detail_for_api(
             operator=request_operator(request), ticket_id=ticket_id
         )
         return Response(
-            s.ticket_detail(
+            serializers.ticket_detail(
                 detail.ticket, internal=detail.internal, revision_counts=detail.revision_counts
             )
         )
@@ -155,11 +154,11 @@ class TicketReplyApi(APIView):
     @extend_schema(
         operation_id="tickets_reply",
         summary="Reply to the customer (public)",
-        request=s.ReplyInput,
-        responses={201: s.MessageOutSerializer, **WRITE_ERRORS},
+        request=serializers.ReplyInput,
+        responses={201: serializers.MessageOutSerializer, **WRITE_ERRORS},
     )
     def post(self, request: Request, ticket_id: int) -> Response:
-        data = _valid(s.ReplyInput, request)
+        data = _valid(serializers.ReplyInput, request)
         message = services.ticket_reply(
             actor=request_operator(request),
             ticket_id=ticket_id,
@@ -168,7 +167,8 @@ class TicketReplyApi(APIView):
             status=data.get("status", ""),
         )
         return Response(
-            s.MessageOutSerializer(_message(message.pk)).data, status=http.HTTP_201_CREATED
+            serializers.MessageOutSerializer(_message(message.pk)).data,
+            status=http.HTTP_201_CREATED,
         )
 
 
@@ -178,11 +178,11 @@ class TicketNoteApi(APIView):
     @extend_schema(
         operation_id="tickets_note_add",
         summary="Add an internal note (@username notifies)",
-        request=s.NoteInput,
-        responses={201: s.MessageOutSerializer, **WRITE_ERRORS},
+        request=serializers.NoteInput,
+        responses={201: serializers.MessageOutSerializer, **WRITE_ERRORS},
     )
     def post(self, request: Request, ticket_id: int) -> Response:
-        data = _valid(s.NoteInput, request)
+        data = _valid(serializers.NoteInput, request)
         message = services.ticket_note_add(
             actor=request_operator(request),
             ticket_id=ticket_id,
@@ -190,7 +190,8 @@ class TicketNoteApi(APIView):
             expected_version=data["version"],
         )
         return Response(
-            s.MessageOutSerializer(_message(message.pk)).data, status=http.HTTP_201_CREATED
+            serializers.MessageOutSerializer(_message(message.pk)).data,
+            status=http.HTTP_201_CREATED,
         )
 
 
@@ -200,11 +201,11 @@ class TicketNoteEditApi(APIView):
     @extend_schema(
         operation_id="tickets_note_edit",
         summary="Edit an internal note (the previous text is kept as a revision)",
-        request=s.NoteInput,
-        responses={200: s.MessageOutSerializer, **WRITE_ERRORS},
+        request=serializers.NoteInput,
+        responses={200: serializers.MessageOutSerializer, **WRITE_ERRORS},
     )
     def patch(self, request: Request, ticket_id: int, note_id: int) -> Response:
-        data = _valid(s.NoteInput, request)
+        data = _valid(serializers.NoteInput, request)
         message = services.ticket_note_edit(
             actor=request_operator(request),
             ticket_id=ticket_id,
@@ -212,7 +213,7 @@ class TicketNoteEditApi(APIView):
             body=data["body"],
             expected_version=data["version"],
         )
-        return Response(s.MessageOutSerializer(_message(message.pk)).data)
+        return Response(serializers.MessageOutSerializer(_message(message.pk)).data)
 
 
 class TicketAssignmentApi(APIView):
@@ -221,11 +222,11 @@ class TicketAssignmentApi(APIView):
     @extend_schema(
         operation_id="tickets_assign",
         summary="Assign, reassign (supervisors) or take a ticket",
-        request=s.AssignmentInput,
-        responses={200: s.TicketChangeOutSerializer, **WRITE_ERRORS},
+        request=serializers.AssignmentInput,
+        responses={200: serializers.TicketChangeOutSerializer, **WRITE_ERRORS},
     )
     def post(self, request: Request, ticket_id: int) -> Response:
-        data = _valid(s.AssignmentInput, request)
+        data = _valid(serializers.AssignmentInput, request)
         if data.get("take"):
             services.ticket_take(
                 actor=request_operator(request),
@@ -248,11 +249,11 @@ class TicketStatusApi(APIView):
     @extend_schema(
         operation_id="tickets_status",
         summary="Set the status (pending customer / on hold pause the SLA)",
-        request=s.StatusInput,
-        responses={200: s.TicketChangeOutSerializer, **WRITE_ERRORS},
+        request=serializers.StatusInput,
+        responses={200: serializers.TicketChangeOutSerializer, **WRITE_ERRORS},
     )
     def post(self, request: Request, ticket_id: int) -> Response:
-        data = _valid(s.StatusInput, request)
+        data = _valid(serializers.StatusInput, request)
         services.ticket_status_set(
             actor=request_operator(request),
             ticket_id=ticket_id,
@@ -268,11 +269,11 @@ class TicketPriorityApi(APIView):
     @extend_schema(
         operation_id="tickets_priority",
         summary="Set the priority (SLA due times are recalculated)",
-        request=s.PriorityInput,
-        responses={200: s.TicketChangeOutSerializer, **WRITE_ERRORS},
+        request=serializers.PriorityInput,
+        responses={200: serializers.TicketChangeOutSerializer, **WRITE_ERRORS},
     )
     def post(self, request: Request, ticket_id: int) -> Response:
-        data = _valid(s.PriorityInput, request)
+        data = _valid(serializers.PriorityInput, request)
         services.ticket_priority_set(
             actor=request_operator(request),
             ticket_id=ticket_id,
@@ -288,11 +289,11 @@ class TicketTagsApi(APIView):
     @extend_schema(
         operation_id="tickets_tags",
         summary="Replace the ticket's tags",
-        request=s.TagsInput,
-        responses={200: s.TicketChangeOutSerializer, **WRITE_ERRORS},
+        request=serializers.TagsInput,
+        responses={200: serializers.TicketChangeOutSerializer, **WRITE_ERRORS},
     )
     def put(self, request: Request, ticket_id: int) -> Response:
-        data = _valid(s.TagsInput, request)
+        data = _valid(serializers.TagsInput, request)
         services.ticket_tags_set(
             actor=request_operator(request),
             ticket_id=ticket_id,
@@ -308,11 +309,11 @@ class TicketMergeApi(APIView):
     @extend_schema(
         operation_id="tickets_merge",
         summary="Merge this ticket into another of the same customer (supervisors)",
-        request=s.MergeInput,
-        responses={200: s.TicketChangeOutSerializer, **WRITE_ERRORS},
+        request=serializers.MergeInput,
+        responses={200: serializers.TicketChangeOutSerializer, **WRITE_ERRORS},
     )
     def post(self, request: Request, ticket_id: int) -> Response:
-        data = _valid(s.MergeInput, request)
+        data = _valid(serializers.MergeInput, request)
         target = services.ticket_merge(
             actor=request_operator(request),
             source_id=ticket_id,
@@ -329,12 +330,12 @@ class TicketCustomerMessageApi(APIView):
     @extend_schema(
         operation_id="tickets_customer_message",
         summary="Relay a new customer message (the AI agent's runtime, for tickets it escalated)",
-        request=s.CustomerMessageInput,
-        responses={201: s.MessageOutSerializer, **WRITE_ERRORS},
+        request=serializers.CustomerMessageInput,
+        responses={201: serializers.MessageOutSerializer, **WRITE_ERRORS},
     )
     @idempotent(scope="tickets.customer_message")
     def post(self, request: Request, ticket_id: int) -> Response:
-        data = _valid(s.CustomerMessageInput, request)
+        data = _valid(serializers.CustomerMessageInput, request)
         message = services.ticket_customer_message_add(
             actor=request_operator(request),
             ticket_id=ticket_id,
@@ -342,7 +343,8 @@ class TicketCustomerMessageApi(APIView):
             author_label=data.get("author", ""),
         )
         return Response(
-            s.MessageOutSerializer(_message(message.pk)).data, status=http.HTTP_201_CREATED
+            serializers.MessageOutSerializer(_message(message.pk)).data,
+            status=http.HTTP_201_CREATED,
         )
 
 
@@ -362,17 +364,23 @@ class EscalationCreateApi(APIView):
                 "Idempotency-Key", OpenApiTypes.STR, OpenApiParameter.HEADER, required=True
             )
         ],
-        request=s.EscalationInput,
-        responses={201: s.EscalationOutput, 400: ERROR, 403: ERROR, 409: ERROR, 422: ERROR},
+        request=serializers.EscalationInput,
+        responses={
+            201: serializers.EscalationOutput,
+            400: ERROR,
+            403: ERROR,
+            409: ERROR,
+            422: ERROR,
+        },
     )
     @idempotent(scope="tickets.escalation")
     def post(self, request: Request) -> Response:
         actor = request_operator(request)
         if not actor.is_service_principal:
             raise Forbidden(gettext("Escalations come from the AI agent's service principal."))
-        data = _valid(s.EscalationInput, request)
+        data = _valid(serializers.EscalationInput, request)
         customer = data["customer"]
-        result = services.escalation_create(
+        result = services.ticket_open_for_escalation(
             actor=actor,
             customer_name=customer["name"],
             customer_email=customer.get("email", ""),
@@ -410,7 +418,7 @@ class NotificationListApi(APIView):
         operation_id="notifications_list",
         summary="My notifications, newest first",
         parameters=[OpenApiParameter("unread", bool)],
-        responses={200: s.NotificationSerializer(many=True)},
+        responses={200: serializers.NotificationSerializer(many=True)},
     )
     def get(self, request: Request) -> Response:
         rows = selectors.notification_list(
@@ -419,7 +427,9 @@ class NotificationListApi(APIView):
         )
         paginator = StandardPagination()
         page = paginator.paginate_queryset(rows, request, view=self)
-        return paginator.get_paginated_response(s.NotificationSerializer(page, many=True).data)
+        return paginator.get_paginated_response(
+            serializers.NotificationSerializer(page, many=True).data
+        )
 
 
 class NotificationReadApi(APIView):
@@ -428,11 +438,11 @@ class NotificationReadApi(APIView):
     @extend_schema(
         operation_id="notifications_mark_read",
         summary="Mark notifications read (all when no ids are given)",
-        request=s.MarkReadInput,
-        responses={200: s.MarkReadOutput},
+        request=serializers.MarkReadInput,
+        responses={200: serializers.MarkReadOutput},
     )
     def post(self, request: Request) -> Response:
-        data = _valid(s.MarkReadInput, request)
+        data = _valid(serializers.MarkReadInput, request)
         count = services.notifications_mark_read(
             actor=request_operator(request), notification_ids=data.get("ids")
         )

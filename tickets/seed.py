@@ -295,7 +295,7 @@ def seed(*, operators: dict[str, Operator]) -> list[str]:
                 slug=slug,
                 description=description,
                 capacity_per_operator=capacity,
-                members=members,
+                member_ids=[m.pk for m in members],
                 targets=targets,
             )
             continue
@@ -321,10 +321,10 @@ def seed(*, operators: dict[str, Operator]) -> list[str]:
     for index, (subject, name, slug, priority, body, age, plan) in enumerate(TICKETS, start=1):
         with transaction.atomic():
             email = name.lower().replace(" ", ".") + "@example.test"
-            ticket = services.ticket_create(
+            ticket = services.ticket_open_for_customer(
                 actor=sam,
                 subject=subject,
-                body=body,
+                customer_message=body,
                 customer_name=name,
                 customer_email=email,
                 customer_external_id=f"demo-{index}",
@@ -343,7 +343,7 @@ def seed(*, operators: dict[str, Operator]) -> list[str]:
     if principal is not None:
         for item in ESCALATIONS:
             name, email, external_id = item["customer"]
-            result = services.escalation_create(
+            result = services.ticket_open_for_escalation(
                 actor=principal,
                 customer_name=name,
                 customer_email=email,

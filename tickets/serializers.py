@@ -17,7 +17,7 @@ from tickets.models import (
     Ticket,
     TicketEvent,
 )
-from tickets.services.operations import TRANSCRIPT_KINDS
+from tickets.services.escalations import TRANSCRIPT_KINDS
 
 
 class PersonSerializer(serializers.Serializer):

@@ -54,6 +54,6 @@ def routing_sweep_task() -> int:
 @shared_task(acks_late=True)
 def operator_loads_recount_task() -> int:
     """Repair the routing load counters (normally a no-op: triggers keep them exact)."""
-    from tickets.services.operations import operator_loads_recount
+    from tickets.services.duty import operator_loads_recount
 
     return len(operator_loads_recount())

@@ -1,7 +1,7 @@
 """A failing trial becomes a ticket in the inbox, for an operator to review.
 
 The ticket is opened through the tickets app's public service for findings
-(tickets.services.finding_ticket_open) inside this service's transaction, so the whole
+(tickets.services.ticket_open_for_finding) inside this service's transaction, so the whole
 hand-off is one audited action (`evals.trial.ticket_create`). It goes to the go-live findings
 queue's on-duty members, or else to the release manager who opened it; it reads like an
 escalation (the conversation turn by turn, each tool call and result) and takes internal notes
@@ -23,7 +23,7 @@ from evals import access
 from evals.models import ERROR_OUTCOMES, TrialOutcome, TrialResult
 from identity.audit import audit_record
 from identity.models import Operator
-from tickets.services import finding_ticket_open
+from tickets.services import ticket_open_for_finding
 
 if TYPE_CHECKING:
     from tickets.models import Ticket
@@ -57,7 +57,7 @@ def eval_trial_ticket_create(*, actor: Operator, trial_id: int) -> Ticket:
             )
         failure = trial.failure_class or trial.outcome
         components = ", ".join(f"{k}={v:g}" for k, v in trial.components.items()) or "none"
-        ticket = finding_ticket_open(
+        ticket = ticket_open_for_finding(
             actor=actor,
             queue_slug=getattr(settings, "EVALS_TICKET_QUEUE", QUEUE_SLUG),
             queue_name=QUEUE_NAME,

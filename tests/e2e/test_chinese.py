@@ -82,10 +82,10 @@ def world(make_operator: Callable[..., Any], alice: Any, sam: Any) -> dict[str, 
     queue = Queue.objects.create(name="账单", slug="billing")
     join(chen, queue, on_duty=True)
     join(alice, queue, on_duty=True)
-    ticket = ticket_services.ticket_create(
+    ticket = ticket_services.ticket_open_for_customer(
         actor=sam,
         subject="退款没有到账",
-        body="我的订单 88123 的退款还没有到账。",
+        customer_message="我的订单 88123 的退款还没有到账。",
         customer_name="王芳",
         customer_email="wang@example.test",
         queue_id=queue.pk,

@@ -24,10 +24,10 @@ def tickets(sam: Any) -> list[Any]:
     queue = Queue.objects.create(name="Billing", slug="billing")
     join(sam, queue, on_duty=True)
     return [
-        services.ticket_create(
+        services.ticket_open_for_customer(
             actor=sam,
             subject=f"Parcel {i} never arrived",
-            body="Where is it?",
+            customer_message="Where is it?",
             customer_name="Carla Customer",
             customer_email=f"c{i}@example.test",
             queue_id=queue.pk,

@@ -18,19 +18,19 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def inbox(alice: Any, sam: Any) -> dict[str, Any]:
     queue = Queue.objects.create(name="Billing", slug="billing")
     join(alice, queue, on_duty=True)
-    first = services.ticket_create(
+    first = services.ticket_open_for_customer(
         actor=sam,
         subject="Double charge on my card",
-        body="You charged me twice for order 88123.",
+        customer_message="You charged me twice for order 88123.",
         customer_name="Marco Rossi",
         customer_email="marco@example.test",
         queue_id=queue.pk,
         priority="urgent",
     )
-    second = services.ticket_create(
+    second = services.ticket_open_for_customer(
         actor=sam,
         subject="Invoice needs VAT number",
-        body="Please add our VAT number.",
+        customer_message="Please add our VAT number.",
         customer_name="Sofia Lind",
         queue_id=queue.pk,
         priority="low",

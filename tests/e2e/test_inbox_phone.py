@@ -22,10 +22,10 @@ def test_the_inbox_fits_the_screen_and_folds_its_filters_on_a_phone(
     billing = Queue.objects.create(name="Billing", slug="billing")
     QueueMembership.objects.create(queue=billing, operator=alice)
     for n in range(3):
-        services.ticket_create(
+        services.ticket_open_for_customer(
             actor=sam,
             subject=f"Parcel {n} arrived damaged and the courier would not take it back",
-            body="Photos attached",
+            customer_message="Photos attached",
             customer_name="Margarethe Vandersloot-Hernández",
             customer_email="margarethe.vandersloot@example.test",
             queue_id=billing.pk,

@@ -32,8 +32,8 @@ def test_an_agent_finds_tickets_by_chinese_fragment_order_number_name_and_opens_
     QueueMembership.objects.create(queue=billing, operator=alice)
 
     def make(queue: Queue, subject: str, body: str, name: str) -> Ticket:
-        return services.ticket_create(
-            actor=sam, subject=subject, body=body, customer_name=name, queue_id=queue.pk
+        return services.ticket_open_for_customer(
+            actor=sam, subject=subject, customer_message=body, customer_name=name, queue_id=queue.pk
         )
 
     refund = make(billing, "退款没有到账", "订单 W2945188 已经取消三天了", "王小明")

@@ -27,10 +27,10 @@ def test_an_agent_sees_notifications_everywhere_a_bad_mention_refused_and_a_past
     services.operator_duty_set(actor=alice, on_duty=True)
     start = timezone.now() - dt.timedelta(hours=2)
     with time_machine.travel(start, tick=False):
-        ticket = services.ticket_create(
+        ticket = services.ticket_open_for_customer(
             actor=sam,
             subject="Charged twice",
-            body="Please refund one",
+            customer_message="Please refund one",
             customer_name="Lena",
             queue_id=billing.pk,
             priority="urgent",

@@ -23,10 +23,10 @@ def test_an_agent_works_a_ticket_from_the_keyboard(
     billing = Queue.objects.create(name="Billing", slug="billing")
     QueueMembership.objects.create(queue=billing, operator=alice)
     first, second = (
-        services.ticket_create(
+        services.ticket_open_for_customer(
             actor=sam,
             subject=subject,
-            body="Please help",
+            customer_message="Please help",
             customer_name="Lena",
             queue_id=billing.pk,
         )

@@ -58,10 +58,10 @@ def test_a_supervisor_adds_a_member_and_the_waiting_ticket_is_routed(
     logged_in_page: Any, alice: Any, sam: Any
 ) -> None:
     queue = Queue.objects.create(name="Returns", slug="returns", capacity_per_operator=3)
-    waiting = services.ticket_create(
+    waiting = services.ticket_open_for_customer(
         actor=sam,
         subject="Return label is blank",
-        body="The PDF prints empty.",
+        customer_message="The PDF prints empty.",
         customer_name="Jamal Reed",
         queue_id=queue.pk,
     )

@@ -13,7 +13,7 @@ from evals.engine.llm import ModelClient
 from evals.engine.llm.shared import set_default_client
 from evals.engine.runner import read_records
 from evals.engine.runner.runfile import run_file_path
-from tests.support.openai_server import server_error, text
+from tests.support.openai_server import bad_request, server_error, text
 
 SECRET = "sk-live-DO-NOT-STORE-4242"
 TASK = ["--domain", "retail", "--tasks", "retail-000-cancel-email", "--trials", "1"]
@@ -26,8 +26,11 @@ def _fresh_client():
     set_default_client(None)
 
 
-def _run(capsys, out, *args: str) -> tuple[int, str, str]:
-    code = engine_main(["run", *TASK, "--out", str(out), "--ks", "1", *args])
+def _run(capsys, out, *args: str, probe: bool = False) -> tuple[int, str, str]:
+    """These tests are about the run itself: the pre-run probe (its own tests below) is off
+    unless asked for, so the server sees only the trials' calls."""
+    flags = [] if probe else ["--no-probe"]
+    code = engine_main(["run", *TASK, "--out", str(out), "--ks", "1", *flags, *args])
     captured = capsys.readouterr()
     return code, captured.out, captured.err
 
@@ -134,6 +137,77 @@ def test_judge_args_are_stored_without_their_key(capsys, tmp_path):
     fields = json.loads(run_file_path(out).read_bytes())["fields"]
     assert fields["judge_params"] == {"api_base": "http://127.0.0.1:9/v1", "max_tokens": 300}
     assert SECRET.encode() not in out.read_bytes() + run_file_path(out).read_bytes()
+
+
+# -- the pre-run probe: a model that would not answer never starts a run ------------------
+
+
+def test_a_made_up_offline_name_is_refused_before_any_trial(capsys, tmp_path):
+    out = tmp_path / "run.jsonl"
+
+    code, stdout, stderr = _run(capsys, out, "--agent", "sandbox/referense", probe=True)
+
+    assert code == 2 and stdout == ""
+    assert len(stderr.strip().splitlines()) == 1
+    assert "agent 'sandbox/referense': no such offline model" in stderr
+    assert "sandbox/reference" in stderr  # the names it could have meant
+    assert not out.exists()
+
+
+def test_a_model_the_provider_refuses_is_refused_with_the_providers_words(
+    capsys, tmp_path, openai_server
+):
+    openai_server.set_default(bad_request("The model `gpt-9` does not exist"))
+    args = json.dumps({"api_base": openai_server.url, "api_key": "k"})
+    out = tmp_path / "run.jsonl"
+
+    code, _, stderr = _run(
+        capsys, out, "--agent", "openai/gpt-9", "--agent-args", args, "--retries", "0", probe=True
+    )
+
+    assert code == 2 and "agent 'openai/gpt-9'" in stderr and "does not exist" in stderr
+    assert "--no-probe" in stderr  # how to start anyway
+    assert len(openai_server.requests) == 1  # one probe call, no trial
+    assert not out.exists()
+
+
+def test_an_unreachable_customer_model_is_named_as_the_customer(capsys, tmp_path):
+    args = json.dumps({"api_base": "http://127.0.0.1:9/v1", "api_key": "k", "retries": 0})
+    out = tmp_path / "run.jsonl"
+
+    code, _, stderr = _run(
+        capsys, out, "--user", "openai/customer", "--user-args", args, probe=True
+    )
+
+    assert code == 2 and "user 'openai/customer'" in stderr
+    assert not out.exists()
+
+
+def test_a_model_that_answers_passes_the_probe_and_runs(capsys, tmp_path, openai_server):
+    openai_server.set_default(text("Could you tell me your email address?"))
+    args = json.dumps({"api_base": openai_server.url, "api_key": "k"})
+    out = tmp_path / "run.jsonl"
+
+    code, _, stderr = _run(
+        capsys, out, "--agent", "openai/agent-x", "--agent-args", args, "--max-turns", "2",
+        probe=True,
+    )  # fmt: skip
+
+    assert code == 0, stderr
+    (record,) = read_records(out)
+    # the probe's one call is not the trial's: the record counts only the trial's own
+    assert record.usage["agent.calls"] == len(openai_server.requests) - 1
+
+
+def test_no_probe_starts_a_run_the_probe_would_refuse(capsys, tmp_path):
+    out = tmp_path / "run.jsonl"
+    args = json.dumps({"api_base": "http://127.0.0.1:9/v1", "api_key": "k", "retries": 0})
+
+    code, _, _ = _run(capsys, out, "--agent", "openai/nowhere", "--agent-args", args)
+
+    assert code == 0
+    (record,) = read_records(out)
+    assert record.termination == "infrastructure_error"
 
 
 @pytest.mark.parametrize(

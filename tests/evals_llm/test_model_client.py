@@ -510,3 +510,24 @@ def test_the_shared_client_runs_on_the_event_loop_when_asked(monkeypatch):
         assert shared.default_client().event_loop
     finally:
         shared.set_default_client(None)
+
+
+def test_the_client_keeps_nothing_of_a_trial_after_its_model_spec_is_gone(openai_server):
+    """Each trial's agent and customer make their own spec: the client's per-spec preparation
+    must go with them, or a 10,000-trial run keeps 20,000 specs alive."""
+    import gc
+
+    openai_server.set_default(text("ok"))
+    c = ModelClient()
+    for trial in range(40):
+        trial_spec = spec(openai_server, "agent-x")
+        c.complete(trial_spec, MESSAGES, role=AGENT, accounting=TrialAccounting(f"t{trial}"))
+        del trial_spec
+    gc.collect()
+
+    assert len(c._prepared) <= 1  # at most the last one, if the interpreter still holds it
+    kept = spec(openai_server, "agent-x")
+    c.complete(kept, MESSAGES, role=AGENT, accounting=TrialAccounting("live"))
+    c.complete(kept, MESSAGES, role=AGENT, accounting=TrialAccounting("live"))
+    gc.collect()
+    assert id(kept) in c._prepared  # a spec still in use keeps its preparation

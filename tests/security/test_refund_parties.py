@@ -35,10 +35,10 @@ def billing(alice: Operator) -> Queue:
 
 
 def _ticket(sam: Operator, queue: Queue, assignee: Operator | None = None) -> Ticket:
-    ticket = ticket_services.ticket_create(
+    ticket = ticket_services.ticket_open_for_customer(
         actor=sam,
         subject="Parcel never arrived",
-        body="Where is my parcel?",
+        customer_message="Where is my parcel?",
         customer_name="Carla Customer",
         customer_email="carla@example.test",
         queue_id=queue.pk,

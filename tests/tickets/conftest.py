@@ -36,13 +36,13 @@ def make_ticket(sam: Operator) -> Callable[..., Ticket]:
     def make(queue: Queue, **kwargs: Any) -> Ticket:
         values: dict[str, Any] = {
             "subject": "Parcel never arrived",
-            "body": "Where is my parcel?",
+            "customer_message": "Where is my parcel?",
             "customer_name": "Carla Customer",
             "customer_email": "carla@example.test",
             "queue_id": queue.pk,
         }
         values.update(kwargs)
-        return services.ticket_create(actor=sam, **values)
+        return services.ticket_open_for_customer(actor=sam, **values)
 
     return make
 

@@ -230,7 +230,7 @@ def test_schema_documents_every_inbox_endpoint(sam) -> None:
 def test_customer_message_relay_by_the_service_principal(alice, queue) -> None:
     principal, raw = make_service_token(["escalations:create", "tickets:write", "tickets:read"])
     join(alice, queue, on_duty=True)
-    result = services.escalation_create(
+    result = services.ticket_open_for_escalation(
         actor=principal,
         customer_name="Cy",
         category="customer_request",
@@ -279,7 +279,7 @@ def test_fast_list_output_matches_for_an_escalated_ticket(sam, queue) -> None:
     from tickets import serializers as s
 
     principal, _ = make_service_token(["escalations:create"])
-    result = services.escalation_create(
+    result = services.ticket_open_for_escalation(
         actor=principal,
         customer_name="Eve",
         category="out_of_scope",
@@ -335,7 +335,7 @@ def test_api_detail_for_a_service_principal_matches_the_documented_serializer(sa
     from tickets import serializers as s
 
     principal, raw = make_service_token(["escalations:create", "tickets:read"])
-    result = services.escalation_create(
+    result = services.ticket_open_for_escalation(
         actor=principal,
         customer_name="Eve",
         category="dispute",

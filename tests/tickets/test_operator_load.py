@@ -15,7 +15,6 @@ from tests.payments_sandbox.concurrency import require_real_connections
 from tests.tickets.conftest import join
 from tickets import routing, services
 from tickets.models import ACTIVE_STATUSES, OperatorAvailability, OperatorLoad, Ticket
-from tickets.services import operations as services_ops
 
 load_migration = importlib.import_module("tickets.migrations.0006_operator_load")
 
@@ -113,7 +112,7 @@ def test_the_repair_service_corrects_audits_and_routes_freed_capacity(
 ) -> None:
     ann = make_agent("ann", queue, cap=1)
     make_ticket(queue)
-    services_ops.operator_loads_recount()
+    services.operator_loads_recount()
     assert not AuditEvent.objects.filter(action="ticket.load_recount").exists()
     services.ticket_status_set(
         actor=ann,
@@ -125,7 +124,7 @@ def test_the_repair_service_corrects_audits_and_routes_freed_capacity(
     waiting = make_ticket(queue)
     waiting.refresh_from_db()
     assert waiting.assignee is None  # routing trusted the wrong counter
-    assert services_ops.operator_loads_recount() == {ann.pk: 0}
+    assert services.operator_loads_recount() == {ann.pk: 0}
     waiting.refresh_from_db()
     assert waiting.assignee == ann
     event = AuditEvent.objects.get(action="ticket.load_recount")

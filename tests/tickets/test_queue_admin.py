@@ -15,7 +15,7 @@ from tests.conftest import make_service_token, verified_client
 from tests.tickets.conftest import join
 from tickets import seed, services, sla
 from tickets.models import Queue, QueueMembership, SlaTarget, Ticket
-from tickets.services.queues import queue_add
+from tickets.services.queues import queue_create
 
 
 def _queue_form(queue: Queue | None = None, **overrides: Any) -> dict[str, Any]:
@@ -204,7 +204,7 @@ def test_services_refuse_non_managers_and_invalid_members(alice, bob, sam, queue
     with pytest.raises(Forbidden):
         services.queue_update(actor=alice, queue_id=queue.pk, name="Mine now")
     with pytest.raises(Forbidden):
-        queue_add(actor=alice, name="Side queue", slug="side")
+        queue_create(actor=alice, name="Side queue", slug="side")
     with pytest.raises(ValidationFailed) as invalid:
         services.queue_update(actor=sam, queue_id=queue.pk, member_ids=[bob.pk])
     assert "members" in invalid.value.fields  # Bob approves refunds; he works no tickets

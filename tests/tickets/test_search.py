@@ -35,7 +35,9 @@ def test_it_finds_subjects_and_every_kind_of_message_by_stemmed_words(
 ) -> None:
     join(alice, queue, on_duty=True)
     by_subject = make_ticket(queue, subject="Refunds for damaged parcels")
-    by_customer = make_ticket(queue, subject="Question", body="My vouchers were rejected twice")
+    by_customer = make_ticket(
+        queue, subject="Question", customer_message="My vouchers were rejected twice"
+    )
     services.ticket_note_add(
         actor=alice,
         ticket_id=by_customer.pk,
@@ -93,7 +95,9 @@ def test_the_index_follows_note_edits(sam, alice, queue, make_ticket) -> None:
 
 
 def test_after_a_merge_the_moved_messages_are_found_on_the_target(sam, queue, make_ticket) -> None:
-    source = make_ticket(queue, subject="Broken hinge", body="The wardrobe hinge snapped")
+    source = make_ticket(
+        queue, subject="Broken hinge", customer_message="The wardrobe hinge snapped"
+    )
     target = make_ticket(queue, subject="Wardrobe delivery")
     services.ticket_merge(
         actor=sam,
@@ -111,7 +115,9 @@ def test_the_words_of_a_search_may_come_from_different_parts_of_a_ticket(
     sam, alice, queue, make_ticket
 ) -> None:
     join(alice, queue, on_duty=True)
-    ticket = make_ticket(queue, subject="Wardrobe delivery", body="It arrived scratched")
+    ticket = make_ticket(
+        queue, subject="Wardrobe delivery", customer_message="It arrived scratched"
+    )
     services.ticket_note_add(
         actor=alice,
         ticket_id=ticket.pk,

@@ -31,8 +31,8 @@ def test_the_cjk_pairs_are_every_two_neighbouring_characters_of_each_run() -> No
 def test_chinese_text_is_found_by_any_substring_of_two_or_more_characters(
     sam, queue, make_ticket
 ) -> None:
-    ticket = make_ticket(queue, subject="退款没有到账", body="我的订单已经取消了三天")
-    other = make_ticket(queue, subject="物流太慢", body="包裹还没有送到")
+    ticket = make_ticket(queue, subject="退款没有到账", customer_message="我的订单已经取消了三天")
+    other = make_ticket(queue, subject="物流太慢", customer_message="包裹还没有送到")
     assert found(sam, "退款") == [ticket.pk]
     assert found(sam, "没有到账") == [ticket.pk]
     assert found(sam, "款没") == [ticket.pk]  # across what a reader calls two words
@@ -46,16 +46,24 @@ def test_chinese_text_is_found_by_any_substring_of_two_or_more_characters(
 def test_order_reference_and_card_numbers_and_any_number_in_the_text(
     sam, queue, make_ticket
 ) -> None:
-    order = make_ticket(queue, subject="Where is my order", body="Order #W2945188 never came")
-    reference = make_ticket(queue, subject="Refund", body="Payment PAY-F52054FD9C was charged")
-    card = make_ticket(queue, subject="Card", body="My card ending 4242 was charged twice")
+    order = make_ticket(
+        queue, subject="Where is my order", customer_message="Order #W2945188 never came"
+    )
+    reference = make_ticket(
+        queue, subject="Refund", customer_message="Payment PAY-F52054FD9C was charged"
+    )
+    card = make_ticket(
+        queue, subject="Card", customer_message="My card ending 4242 was charged twice"
+    )
     assert found(sam, "#W2945188") == [order.pk]
     assert found(sam, "W2945188") == [order.pk]
     assert found(sam, "PAY-F52054FD9C") == [reference.pk]
     assert found(sam, "4242") == [card.pk]
     # A bare number is a number in the text as well as a ticket number.
     assert found(sam, str(card.pk)) == [card.pk]
-    mentions = make_ticket(queue, subject="Follow-up", body=f"See ticket {order.pk} first")
+    mentions = make_ticket(
+        queue, subject="Follow-up", customer_message=f"See ticket {order.pk} first"
+    )
     assert found(sam, str(order.pk)) == sorted([order.pk, mentions.pk])
 
 

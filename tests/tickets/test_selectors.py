@@ -136,7 +136,9 @@ def test_search_matches_subjects_messages_and_ticket_numbers(
 ) -> None:
     join(alice, queue, on_duty=True)
     by_subject = make_ticket(queue, subject="Invoice shows double charge")
-    by_message = make_ticket(queue, subject="Question", body="My voucher code was rejected")
+    by_message = make_ticket(
+        queue, subject="Question", customer_message="My voucher code was rejected"
+    )
     services.ticket_note_add(
         actor=alice,
         ticket_id=by_subject.pk,

@@ -41,8 +41,12 @@ def test_create_reuses_the_customer_with_the_same_email(queue, make_ticket) -> N
 
 def test_agent_cannot_create_in_a_queue_they_do_not_work(alice, other_queue) -> None:
     with pytest.raises(Forbidden):
-        services.ticket_create(
-            actor=alice, subject="x", body="y", customer_name="C", queue_id=other_queue.pk
+        services.ticket_open_for_customer(
+            actor=alice,
+            subject="x",
+            customer_message="y",
+            customer_name="C",
+            queue_id=other_queue.pk,
         )
 
 
@@ -255,7 +259,7 @@ def test_supervisor_merges_tickets_of_the_same_customer_keeping_both_histories(
     services.ticket_tags_set(
         actor=alice, ticket_id=ticket.pk, tags=["late"], expected_version=ticket.version
     )
-    duplicate = make_ticket(queue, subject="Still no parcel", body="Hello??")
+    duplicate = make_ticket(queue, subject="Still no parcel", customer_message="Hello??")
     target = services.ticket_merge(
         actor=sam,
         source_id=duplicate.pk,

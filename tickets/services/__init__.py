@@ -1,29 +1,32 @@
-"""Every write to the inbox. Each service runs in one transaction, checks access, writes
-TicketEvents for the timeline and ends with exactly one audit event (ticket_bulk_update
-delegates to the single-ticket services, so it writes one audit event per ticket changed;
-presence_touch is a heartbeat and writes none)."""
+"""Every write to the inbox, one module per entity: tickets opened by an operator (`intake`),
+by the AI agent (`escalations`) and for a go-live finding (`findings`), all through one
+insert (`_insert`); the conversation (`conversation`) and the ticket's state (`workflow`);
+queues, duty and routing, the SLA job, notifications and presence.
+
+Each service runs in one transaction, checks access, writes TicketEvents for the timeline and
+ends with exactly one audit event (ticket_bulk_update delegates to the single-ticket services,
+so it writes one audit event per ticket changed; presence_touch is a heartbeat and writes
+none)."""
 
 from tickets.services.conversation import (
     customer_upsert,
-    ticket_create,
     ticket_customer_message_add,
     ticket_note_add,
     ticket_note_edit,
     ticket_reply,
 )
-from tickets.services.findings import finding_ticket_open
-from tickets.services.operations import (
+from tickets.services.duty import operator_duty_set, operator_loads_recount, tickets_route_unrouted
+from tickets.services.escalations import (
     CATEGORY_PRIORITY,
     EscalationResult,
-    escalation_create,
-    notifications_mark_read,
-    operator_duty_set,
-    presence_touch,
-    queue_create,
-    sla_evaluate,
-    tickets_route_unrouted,
+    ticket_open_for_escalation,
 )
-from tickets.services.queues import queue_update as queue_update
+from tickets.services.findings import ticket_open_for_finding
+from tickets.services.intake import ticket_open_for_customer
+from tickets.services.notifications import notifications_mark_read
+from tickets.services.presence import presence_touch
+from tickets.services.queues import queue_create, queue_update
+from tickets.services.sla_job import sla_evaluate
 from tickets.services.workflow import (
     BulkResult,
     ticket_assign,
@@ -41,20 +44,22 @@ __all__ = [
     "BulkResult",
     "EscalationResult",
     "customer_upsert",
-    "escalation_create",
-    "finding_ticket_open",
     "notifications_mark_read",
     "operator_duty_set",
+    "operator_loads_recount",
     "presence_touch",
     "queue_create",
+    "queue_update",
     "sla_evaluate",
     "ticket_assign",
     "ticket_bulk_update",
-    "ticket_create",
     "ticket_customer_message_add",
     "ticket_merge",
     "ticket_note_add",
     "ticket_note_edit",
+    "ticket_open_for_customer",
+    "ticket_open_for_escalation",
+    "ticket_open_for_finding",
     "ticket_priority_set",
     "ticket_reassign",
     "ticket_reply",

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
-import datetime as dt
-
 from django.db import transaction
 from django.db.models import Value
 from django.db.models.functions import Upper
@@ -17,19 +14,14 @@ from identity.models import Operator
 from tickets import access, routing, sla
 from tickets.models import (
     ACTIVE_STATUSES,
-    Channel,
     Customer,
     Message,
     MessageKind,
     NoteRevision,
-    Priority,
-    Queue,
     Status,
-    Ticket,
-    TicketEvent,
     TicketEventKind,
 )
-from tickets.services import _common as c
+from tickets.services import _common as common
 
 MAX_BODY = 50_000
 
@@ -78,160 +70,6 @@ def customer_upsert(*, name: str, email: str = "", external_id: str = "") -> Cus
     return customer
 
 
-@dataclasses.dataclass(frozen=True)
-class NewTicket:
-    ticket: Ticket
-    routed: list[routing.Routed]  # every ticket the routing pass assigned, this one last
-    owner: routing.Routed | None  # this ticket's owner, None when it waits unrouted
-
-
-def create_ticket_row(
-    *,
-    actor: Operator | None,
-    subject: str,
-    customer: Customer,
-    queue: Queue,
-    priority: str,
-    channel: str,
-    status: str,
-    tags: list[str],
-    now: dt.datetime,
-    route: bool = True,
-    queue_locked: bool = False,
-    targets: sla.Targets | None = None,
-) -> NewTicket:
-    """Insert a ticket with its SLA clocks started and its creation on the timeline, routed
-    as it goes in; the caller audits. Runs inside the caller's transaction.
-
-    Routing (unless `route=False`, for a ticket its creator keeps): the queue's older
-    waiting tickets take the free slots first (routing.route_queue_for_new), then the new
-    ticket takes the next one and is inserted already assigned, at version 2, its timeline
-    holding both the creation (version 1) and routing's assignment (version 2), as if it had
-    been inserted and then claimed — no claim UPDATE. `queue_locked`: the caller already
-    read the queue row FOR UPDATE. `targets`: the queue's SLA targets for this priority
-    when the caller already read them (else one query here)."""
-    subject = subject.strip()[:300]
-    if not subject:
-        raise ValidationFailed(
-            gettext("A subject is required."),
-            fields={"subject": [gettext("This field is required.")]},
-        )
-    if priority not in Priority.values:
-        raise ValidationFailed(
-            gettext("Unknown priority."),
-            fields={"priority": [gettext("Not one of %(values)s.") % {"values": Priority.values}]},
-        )
-    routed, slot = (
-        routing.route_queue_for_new(queue.pk, now=now, queue_locked=queue_locked)
-        if route
-        else ([], None)
-    )
-    ticket = Ticket(
-        subject=subject,
-        customer=customer,
-        queue=queue,
-        priority=priority,
-        channel=channel,
-        status=status,
-        unrouted=True,
-        created_at=now,
-        updated_at=now,
-        last_customer_message_at=now,
-    )
-    clock = sla.start(now, targets or c.targets_for(ticket))
-    c.apply_clock(ticket, clock, now)
-    if slot is not None:
-        ticket.assignee_id = slot.operator_id
-        ticket.assigned_at = now
-        ticket.unrouted = False
-        ticket.version += 1
-    ticket.save()
-    if tags:
-        c.link_new_ticket_tags(ticket.pk, c.normalise_tags(tags))
-    created = c.event_row(
-        ticket,
-        kind=TicketEventKind.CREATED,
-        actor=actor,
-        summary=f"Created in {queue.name} with priority {ticket.get_priority_display()}",
-        now=now,
-        after={"queue": queue.pk, "priority": priority, "status": status},
-    )
-    if slot is None:
-        created.save(force_insert=True)
-        return NewTicket(ticket, routed, None)
-    created.version = ticket.version - 1
-    TicketEvent.objects.bulk_create(
-        [
-            created,
-            routing.assignment_event(
-                ticket_id=ticket.pk, slot=slot, version=ticket.version, now=now
-            ),
-        ]
-    )
-    owner = routing.assigned_new(ticket_id=ticket.pk, subject=ticket.subject, slot=slot, now=now)
-    return NewTicket(ticket, [*routed, owner], owner)
-
-
-def ticket_create(
-    *,
-    actor: Operator,
-    subject: str,
-    body: str,
-    customer_name: str,
-    customer_email: str = "",
-    customer_external_id: str = "",
-    queue_id: int,
-    priority: str = Priority.NORMAL,
-    channel: str = Channel.EMAIL,
-    tags: list[str] | None = None,
-) -> Ticket:
-    """An operator logs a ticket on a customer's behalf (phone, walk-in): the customer's
-    words become the first message, and the ticket is routed as it goes in (after the
-    queue's older waiting tickets, see routing.route_queue_for_new)."""
-    body = _body(body)
-    if not access.can_use_inbox(actor):
-        raise Forbidden(gettext("You may not create tickets."))
-    if channel not in Channel.values:
-        raise ValidationFailed(
-            gettext("Unknown channel."), fields={"channel": [gettext("Not a valid channel.")]}
-        )
-    with transaction.atomic():
-        queue, _ = c.queue_for_new_ticket(actor, queue_id)
-        customer = customer_upsert(
-            name=customer_name, email=customer_email, external_id=customer_external_id
-        )
-        now = timezone.now()
-        new = create_ticket_row(
-            actor=actor,
-            subject=subject,
-            customer=customer,
-            queue=queue,
-            priority=priority,
-            channel=channel,
-            status=Status.NEW,
-            tags=tags or [],
-            now=now,
-        )
-        ticket, routed = new.ticket, new.routed
-        Message.objects.create(
-            ticket=ticket,
-            kind=MessageKind.CUSTOMER,
-            author_label=customer.name,
-            body=body,
-            created_at=now,
-        )
-        audit_record(
-            actor=actor,
-            action="ticket.create",
-            target=ticket,
-            after={
-                **c.snapshot_ticket(ticket),
-                "routed": [r.ticket_id for r in routed],
-            },
-        )
-    return ticket
-
-
 def ticket_customer_message_add(
     *, actor: Operator, ticket_id: int, body: str, author_label: str = ""
 ) -> Message:
@@ -240,7 +78,7 @@ def ticket_customer_message_add(
     reopens a resolved one. Does not require a version: the customer cannot see ours."""
     body = _body(body)
     with transaction.atomic():
-        ticket = c.lock_ticket(ticket_id)
+        ticket = common.lock_ticket(ticket_id)
         if actor.is_service_principal:
             access.ensure_view(actor, ticket)
         else:
@@ -252,13 +90,13 @@ def ticket_customer_message_add(
         new_status = (
             Status.OPEN if old_status in (Status.PENDING_CUSTOMER, Status.RESOLVED) else old_status
         )
-        clock = c.clock_for_status(ticket, old_status, new_status, now)
+        clock = common.clock_for_status(ticket, old_status, new_status, now)
         if old_status == Status.RESOLVED:
             routing.lock_queues_of([ticket.assignee_id])  # reopening takes a slot again
         clock = sla.customer_message(
             clock,
             now,
-            c.targets_for(ticket),
+            common.targets_for(ticket),
             first_response_met=ticket.first_responded_at is not None,
         )
         ticket.status = new_status
@@ -269,9 +107,9 @@ def ticket_customer_message_add(
             "status",
             "last_customer_message_at",
             "resolved_at",
-            *c.apply_clock(ticket, clock, now),
+            *common.apply_clock(ticket, clock, now),
         ]
-        c.save_ticket(ticket, fields, now)
+        common.save_ticket(ticket, fields, now)
         message = Message.objects.create(
             ticket=ticket,
             kind=MessageKind.CUSTOMER,
@@ -279,7 +117,7 @@ def ticket_customer_message_add(
             body=body,
             created_at=now,
         )
-        c.event(
+        common.event(
             ticket,
             kind=TicketEventKind.CUSTOMER_MESSAGE,
             actor=actor,
@@ -287,7 +125,7 @@ def ticket_customer_message_add(
             now=now,
         )
         if new_status != old_status:
-            c.event(
+            common.event(
                 ticket,
                 kind=TicketEventKind.STATUS,
                 actor=actor,
@@ -313,7 +151,7 @@ def ticket_reply(
     pending customer), as help desks do."""
     body = _body(body)
     with transaction.atomic():
-        ticket = c.lock_for_work(actor, ticket_id, expected_version)
+        ticket = common.lock_for_work(actor, ticket_id, expected_version)
         if ticket.merged_into_id or ticket.status == Status.CLOSED:
             raise ValidationFailed(
                 gettext("This ticket is closed; reply on the ticket it was merged into.")
@@ -336,7 +174,7 @@ def ticket_reply(
             raise ValidationFailed(
                 gettext("Not a status to reply with."), fields={"status": [gettext("Not allowed.")]}
             )
-        clock = sla.public_reply(c.clock_for_status(ticket, old_status, new_status, now))
+        clock = sla.public_reply(common.clock_for_status(ticket, old_status, new_status, now))
         if (old_status in ACTIVE_STATUSES) != (new_status in ACTIVE_STATUSES):
             routing.lock_queues_of([ticket.assignee_id])  # the owner's load changes
 
@@ -345,12 +183,17 @@ def ticket_reply(
         ticket.status = new_status
         if new_status == Status.RESOLVED:
             ticket.resolved_at = now
-        fields = ["status", "first_responded_at", "resolved_at", *c.apply_clock(ticket, clock, now)]
-        c.save_ticket(ticket, fields, now)
+        fields = [
+            "status",
+            "first_responded_at",
+            "resolved_at",
+            *common.apply_clock(ticket, clock, now),
+        ]
+        common.save_ticket(ticket, fields, now)
         message = Message.objects.create(
             ticket=ticket, kind=MessageKind.PUBLIC_REPLY, author=actor, body=body, created_at=now
         )
-        c.event(
+        common.event(
             ticket,
             kind=TicketEventKind.REPLY,
             actor=actor,
@@ -359,7 +202,7 @@ def ticket_reply(
         )
         routed: list[routing.Routed] = []
         if new_status != old_status:
-            c.event(
+            common.event(
                 ticket,
                 kind=TicketEventKind.STATUS,
                 actor=actor,
@@ -392,14 +235,14 @@ def ticket_note_add(
     they can see the ticket."""
     body = _body(body)
     with transaction.atomic():
-        ticket = c.lock_for_work(actor, ticket_id, expected_version)
+        ticket = common.lock_for_work(actor, ticket_id, expected_version)
         now = timezone.now()
-        c.save_ticket(ticket, [], now)
+        common.save_ticket(ticket, [], now)
         message = Message.objects.create(
             ticket=ticket, kind=MessageKind.INTERNAL_NOTE, author=actor, body=body, created_at=now
         )
-        mentioned = c.record_mentions(message, ticket, actor, now)
-        c.event(
+        mentioned = common.record_mentions(message, ticket, actor, now)
+        common.event(
             ticket,
             kind=TicketEventKind.NOTE,
             actor=actor,
@@ -432,7 +275,7 @@ def ticket_note_edit(
         ).first()
         if note is None:
             raise NotFound(gettext("No such note."))
-        ticket = c.lock_for_work(actor, note.ticket_id, expected_version)
+        ticket = common.lock_for_work(actor, note.ticket_id, expected_version)
         note = Message.objects.select_for_update().get(pk=note_id)
         if not access.can_edit_note(actor, note.author_id):
             raise Forbidden(gettext("Only the note's author or a supervisor may edit it."))
@@ -444,9 +287,9 @@ def ticket_note_edit(
         note.body = body
         note.edited_at = now
         note.save(update_fields=["body", "edited_at"])
-        c.save_ticket(ticket, [], now)
-        mentioned = c.record_mentions(note, ticket, actor, now, previous=previous)
-        c.event(
+        common.save_ticket(ticket, [], now)
+        mentioned = common.record_mentions(note, ticket, actor, now, previous=previous)
+        common.event(
             ticket,
             kind=TicketEventKind.NOTE_EDIT,
             actor=actor,

@@ -30,7 +30,8 @@ from tickets.models import (
     Status,
     Ticket,
 )
-from tickets.services.conversation import create_ticket_row, customer_upsert
+from tickets.services._insert import insert_ticket
+from tickets.services.conversation import customer_upsert
 from tickets.services.workflow import _set_owner
 
 # The one customer of every finding: nobody real reads what is written to them.
@@ -70,7 +71,7 @@ def _turns(transcript: list[dict[str, Any]], customer_name: str) -> list[tuple[s
     return turns
 
 
-def finding_ticket_open(
+def ticket_open_for_finding(
     *,
     actor: Operator,
     queue_slug: str,
@@ -98,7 +99,7 @@ def finding_ticket_open(
         customer = customer_upsert(
             name=SIMULATED_CUSTOMER_NAME, external_id=access.SIMULATED_CUSTOMER_EXTERNAL_ID
         )
-        new = create_ticket_row(
+        new = insert_ticket(
             actor=actor,
             subject=subject,
             customer=customer,

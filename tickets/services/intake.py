@@ -1,9 +1,11 @@
 """An operator opens a ticket on a customer's behalf (a phone call, an email forwarded from a
-personal mailbox, a chat outside the widget): the new-ticket page's one write.
+personal mailbox, a chat outside the widget): the new-ticket page's one write, and the only
+way an operator creates a ticket. It starts from the customer's words, an internal note or
+both, for a customer on file or a new one, and is routed or kept by the operator.
 
-ticket_create (tickets.services.conversation) always starts with the customer's words and
-always routes; an operator on the phone also needs to start from an internal note, pick a
-customer already on file, or keep the ticket they are handling right now.
+The other kinds of new ticket have their own services: the AI agent's escalation
+(`escalations.ticket_open_for_escalation`) and a go-live finding
+(`findings.ticket_open_for_finding`); all three insert through `_insert.insert_ticket`.
 """
 
 from __future__ import annotations
@@ -27,8 +29,9 @@ from tickets.models import (
     Ticket,
     TicketEventKind,
 )
-from tickets.services import _common as c
-from tickets.services.conversation import MAX_BODY, create_ticket_row, customer_upsert
+from tickets.services import _common as common
+from tickets.services._insert import insert_ticket
+from tickets.services.conversation import MAX_BODY, customer_upsert
 
 # Channels an operator logs a ticket from; web-form and AI-agent tickets arrive by the API.
 OPERATOR_CHANNELS = (Channel.PHONE, Channel.EMAIL, Channel.CHAT)
@@ -74,9 +77,9 @@ def ticket_open_for_customer(
         errors["customer_name"] = ["Pick a customer or give a name, an email or an external id."]
     if errors:
         raise ValidationFailed(gettext("The ticket is not valid."), fields=errors)
-    normalised_tags = c.normalise_tags(tags or [])
+    normalised_tags = common.normalise_tags(tags or [])
     with transaction.atomic():
-        queue, member = c.queue_for_new_ticket(actor, queue_id)
+        queue, member = common.queue_for_new_ticket(actor, queue_id)
         if assign_to_self and not (member or access.can_reassign(actor)):
             raise ValidationFailed(
                 gettext("You do not work this queue."),
@@ -96,7 +99,7 @@ def ticket_open_for_customer(
                 name=customer_name, email=customer_email, external_id=customer_external_id
             )
         now = timezone.now()
-        new = create_ticket_row(
+        new = insert_ticket(
             actor=actor,
             subject=subject,
             customer=customer,
@@ -130,7 +133,7 @@ def ticket_open_for_customer(
                 body=internal_note,
                 created_at=now,
             )
-            mentioned = c.record_mentions(note, ticket, actor, now)
+            mentioned = common.record_mentions(note, ticket, actor, now)
         if assign_to_self:
             # The actor's load counter changes with the UPDATE below (trigger): lock their
             # queues first, the order routing takes its locks in (see tickets.routing).
@@ -138,9 +141,9 @@ def ticket_open_for_customer(
             ticket.assignee = actor
             ticket.assigned_at = now
             ticket.unrouted = False
-            c.save_ticket(ticket, ["assignee", "assigned_at", "unrouted"], now)
+            common.save_ticket(ticket, ["assignee", "assigned_at", "unrouted"], now)
             QueueMembership.objects.filter(queue=queue, operator=actor).update(last_assigned_at=now)
-            c.event(
+            common.event(
                 ticket,
                 kind=TicketEventKind.ASSIGNEE,
                 actor=actor,
@@ -154,7 +157,7 @@ def ticket_open_for_customer(
             action="ticket.create",
             target=ticket,
             after={
-                **c.snapshot_ticket(ticket),
+                **common.snapshot_ticket(ticket),
                 "channel": channel,
                 "customer": customer.pk,
                 "opened_by_operator": True,

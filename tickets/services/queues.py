@@ -1,10 +1,9 @@
-"""Queue administration from the operator pages: create a queue, change its name, members,
-per-operator capacity and SLA targets.
+"""Queues: create one, change its name, members, per-operator capacity and SLA targets.
 
-queue_create (tickets.services.operations) is the seed's upsert: it updates a queue that
-already has the slug. The admin page needs a create that refuses a taken name or slug
-(queue_add) and an update that writes nothing when nothing changes (queue_update), so a
-rerun of `seed_demo` or a form saved unchanged leaves no audit noise.
+One way to each: `queue_create` creates a new queue and refuses a taken name or slug (it never
+updates another queue); `queue_update` changes one and writes nothing when nothing changes,
+so a rerun of `seed_demo` (which creates what is missing and updates the rest) or a form
+saved unchanged leaves no audit noise. `actor=None` is the seed acting as the system.
 
 Any change that can give a queue spare capacity (a member added, a higher cap) routes the
 queue's waiting tickets at once, through the same routing.route_queue the duty toggle and
@@ -26,7 +25,6 @@ from identity.audit import audit_record
 from identity.models import Operator, OperatorKind
 from tickets import routing, sla
 from tickets.models import Priority, Queue, QueueMembership, SlaTarget
-from tickets.services.operations import queue_create
 
 MANAGE = "tickets.manage_queues"
 MAX_CAPACITY = 500
@@ -111,9 +109,9 @@ def _check_targets(targets: Mapping[str, sla.Targets | None]) -> None:
         )
 
 
-def queue_add(
+def queue_create(
     *,
-    actor: Operator,
+    actor: Operator | None,
     name: str,
     slug: str,
     description: str = "",
@@ -121,8 +119,8 @@ def queue_add(
     member_ids: Collection[int] = (),
     targets: Mapping[str, sla.Targets] | None = None,
 ) -> Queue:
-    """Create a new queue; a name or slug already in use is a field error, never an update
-    of the other queue. The rows and the `queue.create` audit event come from queue_create."""
+    """Create a new queue with its members and SLA targets; a name or slug already in use is
+    a field error, never an update of the other queue. One `queue.create` audit event."""
     _ensure_manager(actor)
     _check_targets(targets or {})
     with transaction.atomic():
@@ -130,15 +128,40 @@ def queue_add(
             queue_id=None, name=name, slug=slug, capacity_per_operator=capacity_per_operator
         )
         members = _members(member_ids)
-        return queue_create(
-            actor=actor,
+        description = (description or "").strip()[:300]
+        queue = Queue.objects.create(
             name=name,
             slug=slug,
-            description=(description or "").strip()[:300],
             capacity_per_operator=capacity_per_operator,
-            members=[members[pk] for pk in sorted(members)],
-            targets=dict(targets or {}),
+            description=description,
         )
+        QueueMembership.objects.bulk_create(
+            [QueueMembership(queue=queue, operator=members[pk]) for pk in sorted(members)]
+        )
+        SlaTarget.objects.bulk_create(
+            [
+                SlaTarget(
+                    queue=queue,
+                    priority=priority,
+                    first_response_minutes=target.first_response,
+                    next_response_minutes=target.next_response,
+                    resolution_minutes=target.resolution,
+                )
+                for priority, target in (targets or {}).items()
+            ]
+        )
+        audit_record(
+            actor=actor,
+            action="queue.create",
+            target=queue,
+            after={
+                "name": name,
+                "capacity_per_operator": capacity_per_operator,
+                "members": sorted(members),
+                "targets": {p: dataclasses.asdict(t) for p, t in (targets or {}).items()},
+            },
+        )
+    return queue
 
 
 def queue_update(
@@ -249,4 +272,4 @@ def queue_update(
     return QueueChange(queue=queue, changed=sorted(after), routed=routed)
 
 
-__all__ = ["QueueChange", "can_manage_queues", "queue_add", "queue_update"]
+__all__ = ["QueueChange", "can_manage_queues", "queue_create", "queue_update"]

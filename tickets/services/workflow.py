@@ -27,7 +27,7 @@ from tickets.models import (
     TicketEventKind,
 )
 from tickets.notifications import notify
-from tickets.services import _common as c
+from tickets.services import _common as common
 
 DONE = (Status.RESOLVED, Status.CLOSED)
 
@@ -56,11 +56,11 @@ def _set_owner(
     ticket.assignee = assignee
     ticket.assigned_at = now
     ticket.unrouted = False
-    c.save_ticket(ticket, ["assignee", "assigned_at", "unrouted"], now)
+    common.save_ticket(ticket, ["assignee", "assigned_at", "unrouted"], now)
     QueueMembership.objects.filter(queue_id=ticket.queue_id, operator=assignee).update(
         last_assigned_at=now
     )
-    c.event(
+    common.event(
         ticket,
         kind=TicketEventKind.ASSIGNEE,
         actor=actor,
@@ -75,7 +75,7 @@ def _set_owner(
             kind=NotificationKind.ASSIGNMENT,
             title=f"{actor} assigned ticket #{ticket.pk} to you",
             body=ticket.subject,
-            url=c.ticket_url(ticket.pk),
+            url=common.ticket_url(ticket.pk),
         )
     routed: list[routing.Routed] = []
     if previous_id is not None and ticket.is_active:
@@ -90,7 +90,7 @@ def ticket_assign(
     """Give a ticket an owner. Agents may assign an unowned ticket of their queue to a
     member of that queue; changing an existing owner is a reassignment (supervisors)."""
     with transaction.atomic():
-        ticket = c.lock_for_work(actor, ticket_id, expected_version)
+        ticket = common.lock_for_work(actor, ticket_id, expected_version)
         assignee = _assignee(assignee_id)
         if ticket.assignee_id == assignee.pk:
             raise ValidationFailed(
@@ -139,7 +139,7 @@ def ticket_take(*, actor: Operator, ticket_id: int, expected_version: int | None
     """Take ownership: an agent takes an unowned ticket of their queue; a supervisor may
     take any ticket."""
     with transaction.atomic():
-        ticket = c.lock_for_work(actor, ticket_id, expected_version)
+        ticket = common.lock_for_work(actor, ticket_id, expected_version)
         if ticket.assignee_id == actor.pk:
             raise ValidationFailed(gettext("You already own this ticket."))
         if not access.can_take(actor, ticket):
@@ -184,7 +184,7 @@ def _change_status(
         raise ValidationFailed(
             gettext("A closed ticket stays closed."), fields={"status": [gettext("Not allowed.")]}
         )
-    clock = c.clock_for_status(ticket, old, status, now)
+    clock = common.clock_for_status(ticket, old, status, now)
     if (old in ACTIVE_STATUSES) != (status in ACTIVE_STATUSES):
         # The owner's load counter changes with the UPDATE below: lock order, see routing.
         routing.lock_queues_of([ticket.assignee_id])
@@ -196,10 +196,10 @@ def _change_status(
         ticket.resolved_at = ticket.resolved_at or now
     else:
         ticket.resolved_at = None
-    c.save_ticket(
-        ticket, ["status", "resolved_at", "closed_at", *c.apply_clock(ticket, clock, now)], now
+    common.save_ticket(
+        ticket, ["status", "resolved_at", "closed_at", *common.apply_clock(ticket, clock, now)], now
     )
-    c.event(
+    common.event(
         ticket,
         kind=TicketEventKind.STATUS,
         actor=actor,
@@ -209,7 +209,7 @@ def _change_status(
         after={"status": status},
     )
     if (status in PAUSED_STATUSES) != (old in PAUSED_STATUSES):
-        c.event(
+        common.event(
             ticket,
             kind=TicketEventKind.SLA,
             actor=actor,
@@ -231,7 +231,7 @@ def ticket_status_set(
     """Move a ticket through its lifecycle. Pending customer and on hold pause the SLA;
     resolved and closed stop it and free the owner's capacity for waiting tickets."""
     with transaction.atomic():
-        ticket = c.lock_for_work(actor, ticket_id, expected_version)
+        ticket = common.lock_for_work(actor, ticket_id, expected_version)
         if ticket.merged_into_id:
             raise ValidationFailed(
                 gettext("This ticket was merged; change the ticket it was merged into.")
@@ -263,7 +263,7 @@ def ticket_priority_set(
             fields={"priority": [gettext("Not one of %(values)s.") % {"values": Priority.values}]},
         )
     with transaction.atomic():
-        ticket = c.lock_for_work(actor, ticket_id, expected_version)
+        ticket = common.lock_for_work(actor, ticket_id, expected_version)
         old = ticket.priority
         if old == priority:
             raise ValidationFailed(
@@ -271,16 +271,16 @@ def ticket_priority_set(
                 % {"lower": Priority(old).label.lower()}
             )
         now = timezone.now()
-        before_due = c.clock_of(ticket).next_due
+        before_due = common.clock_of(ticket).next_due
         ticket.priority = priority
         clock = sla.retarget(
-            c.clock_of(ticket),
+            common.clock_of(ticket),
             created_at=ticket.created_at,
             last_customer_message_at=ticket.last_customer_message_at,
-            targets=c.targets_for(ticket, priority),
+            targets=common.targets_for(ticket, priority),
         )
-        c.save_ticket(ticket, ["priority", *c.apply_clock(ticket, clock, now)], now)
-        c.event(
+        common.save_ticket(ticket, ["priority", *common.apply_clock(ticket, clock, now)], now)
+        common.event(
             ticket,
             kind=TicketEventKind.PRIORITY,
             actor=actor,
@@ -289,7 +289,7 @@ def ticket_priority_set(
             before={"priority": old},
             after={"priority": priority},
         )
-        c.event(
+        common.event(
             ticket,
             kind=TicketEventKind.SLA,
             actor=actor,
@@ -312,21 +312,21 @@ def ticket_tags_set(
     *, actor: Operator, ticket_id: int, tags: list[str], expected_version: int | None
 ) -> Ticket:
     """Replace the ticket's tags (normalised to lower case, at most 20)."""
-    names = c.normalise_tags(tags)
+    names = common.normalise_tags(tags)
     with transaction.atomic():
-        ticket = c.lock_for_work(actor, ticket_id, expected_version)
+        ticket = common.lock_for_work(actor, ticket_id, expected_version)
         before = sorted(ticket.tags.values_list("name", flat=True))
         if before == names:
             raise ValidationFailed(gettext("The tags are unchanged."))
         now = timezone.now()
-        c.save_ticket(ticket, [], now)
-        ticket.tags.set(c.tags_get_or_create(names))
+        common.save_ticket(ticket, [], now)
+        ticket.tags.set(common.tags_get_or_create(names))
         added = sorted(set(names) - set(before))
         removed = sorted(set(before) - set(names))
         parts = ([f"added {', '.join(added)}"] if added else []) + (
             [f"removed {', '.join(removed)}"] if removed else []
         )
-        c.event(
+        common.event(
             ticket,
             kind=TicketEventKind.TAGS,
             actor=actor,
@@ -366,13 +366,13 @@ def ticket_merge(
     with transaction.atomic():
         # Lock in id order so two merges of the same pair cannot deadlock.
         first, second = sorted([source_id, target_id])
-        locked = {first: c.lock_ticket(first), second: c.lock_ticket(second)}
+        locked = {first: common.lock_ticket(first), second: common.lock_ticket(second)}
         source = access.ensure_view(actor, locked[source_id])
         target = access.ensure_view(actor, locked[target_id])
         if not access.can_merge(actor):
             raise Forbidden(gettext("Only a supervisor may merge tickets."))
-        c.check_version(source, expected_source_version)
-        c.check_version(target, expected_target_version)
+        common.check_version(source, expected_source_version)
+        common.check_version(target, expected_target_version)
         if source.customer_id != target.customer_id:
             raise ValidationFailed(
                 gettext("Only tickets of the same customer can be merged."),
@@ -392,22 +392,24 @@ def ticket_merge(
         target_tags = set(target.tags.values_list("name", flat=True))
         source_tags = set(source.tags.values_list("name", flat=True))
         if source_tags - target_tags:
-            target.tags.set(c.tags_get_or_create(sorted(source_tags | target_tags)))
+            target.tags.set(common.tags_get_or_create(sorted(source_tags | target_tags)))
         if source.last_customer_message_at and (
             target.last_customer_message_at is None
             or source.last_customer_message_at > target.last_customer_message_at
         ):
             target.last_customer_message_at = source.last_customer_message_at
-        c.save_ticket(target, ["last_customer_message_at"], now)
+        common.save_ticket(target, ["last_customer_message_at"], now)
         old_source_status = source.status
         if old_source_status not in DONE:
             routing.lock_queues_of([source.assignee_id])  # closing it frees the owner's slot
-        clock = sla.resolve(sla.resume(c.clock_of(source), now))
+        clock = sla.resolve(sla.resume(common.clock_of(source), now))
         source.status = Status.CLOSED
         source.closed_at = now
         source.merged_into = target
-        c.save_ticket(
-            source, ["status", "closed_at", "merged_into", *c.apply_clock(source, clock, now)], now
+        common.save_ticket(
+            source,
+            ["status", "closed_at", "merged_into", *common.apply_clock(source, clock, now)],
+            now,
         )
         Message.objects.create(
             ticket=target,
@@ -416,7 +418,7 @@ def ticket_merge(
             body=f"{actor} merged ticket #{source.pk} into this ticket ({moved} messages moved).",
             created_at=now,
         )
-        c.event(
+        common.event(
             source,
             kind=TicketEventKind.MERGE,
             actor=actor,
@@ -425,7 +427,7 @@ def ticket_merge(
             before={"status": old_source_status},
             after={"merged_into": target.pk, "status": Status.CLOSED},
         )
-        c.event(
+        common.event(
             target,
             kind=TicketEventKind.MERGE,
             actor=actor,

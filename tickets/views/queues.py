@@ -23,7 +23,7 @@ from identity.stepup import stepup_required
 from tickets import access, forms, page_selectors
 from tickets.models import Queue
 from tickets.services import operator_duty_set
-from tickets.services.queues import can_manage_queues, queue_add, queue_update
+from tickets.services.queues import can_manage_queues, queue_create, queue_update
 from tickets.views.intake import apply_errors
 
 
@@ -115,7 +115,7 @@ def queue_new(request: HttpRequest) -> HttpResponse:
         if form.is_valid():
             data = form.cleaned_data
             try:
-                queue = queue_add(
+                queue = queue_create(
                     actor=request_operator(request),
                     name=data["name"],
                     slug=data["slug"],

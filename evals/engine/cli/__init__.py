@@ -18,6 +18,8 @@ from evals.domains import domain_names, get_domain
 from evals.engine.cli import evaluate as evaluate_command
 from evals.engine.cli.args import CommandError, Parser, at_least, csv, json_object, ks_list
 from evals.engine.errors import EngineError
+from evals.engine.llm import CallRole
+from evals.engine.llm.probe import model_problem
 from evals.engine.messages import GuardMode
 from evals.engine.metrics import render_table
 from evals.engine.orchestrator import Limits
@@ -133,6 +135,11 @@ def _parser() -> argparse.ArgumentParser:
         "var/evals/<domains>-<seed>-<fingerprint[:12]>.jsonl)",
     )
     r.add_argument("--no-trajectory", action="store_true", help="store records without messages")
+    r.add_argument(
+        "--no-probe",
+        action="store_true",
+        help="start without first checking that each LLM model answers (one call per model)",
+    )
     r.add_argument("--json", action="store_true", help="print the report as JSON")
     evaluate_command.add_parser(sub)
     sub.add_parser("list", help="domains, splits, task counts and models")
@@ -147,6 +154,24 @@ def _with_retries(params: dict[str, Any], args: argparse.Namespace) -> dict[str,
     if args.retry_delay is not None:
         out.setdefault("retry_delay_s", args.retry_delay)
     return out
+
+
+def _probe(spec: RunSpec) -> None:
+    """Refuse to start a run whose agent, customer or judge would not answer: an unknown name
+    or a model the provider refuses would otherwise make every trial the same error."""
+    roles = [
+        ("agent", CallRole.AGENT, spec.agent, spec.agent_params),
+        ("user", CallRole.USER, spec.user, spec.user_params),
+    ]
+    if spec.judge_model:
+        roles.append(("judge", CallRole.AGENT, spec.judge_model, spec.judge_params))
+    problems = [
+        f"{label} {name!r}: {problem.english()}"
+        for label, role, name, params in roles
+        if (problem := model_problem(role, name, params)) is not None
+    ]
+    if problems:
+        raise CommandError("; ".join(problems) + " (--no-probe starts anyway)")
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -175,6 +200,8 @@ def _run(args: argparse.Namespace) -> int:
     )
     out = Path(args.out) if args.out else default_out(spec)
     keys = {u.key for u in plan(spec)}
+    if not args.no_probe:
+        _probe(spec)
     existing = list(read_records(out))
     try:
         run_file = open_run(out, spec, existing)

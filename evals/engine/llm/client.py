@@ -311,8 +311,10 @@ class ModelClient:
         self.event_loop = event_loop
         self._sleep = sleep
         self._rng = rng or random.Random()
-        # id(spec) -> (spec, prepared): specs are immutable; keeping the spec pins its id.
-        self._prepared: dict[int, tuple[ModelSpec, _Prepared]] = {}
+        # id(spec) -> prepared, for as long as the spec lives: specs are immutable, and each
+        # trial's agent and customer make their own, so an entry is dropped when its spec is
+        # collected (a long run would otherwise keep every trial's spec alive).
+        self._prepared: dict[int, _Prepared] = {}
         self._loop_thread: _LoopThread | None = None
         self._loop_lock = threading.Lock()
 
@@ -499,9 +501,9 @@ class ModelClient:
     def _prepare(
         self, spec: ModelSpec, litellm: Any, role: CallRole, accounting: TrialAccounting
     ) -> _Prepared:
-        entry = self._prepared.get(id(spec))
-        if entry is not None:
-            return entry[1]
+        found = self._prepared.get(id(spec))
+        if found is not None:
+            return found
         try:
             _, provider, _, _ = litellm.get_llm_provider(model=spec.model, api_base=spec.api_base)
         except Exception as exc:
@@ -541,7 +543,10 @@ class ModelClient:
             kwargs["input_cost_per_token"] = _UNPRICED_RATE
             kwargs["output_cost_per_token"] = _UNPRICED_RATE
         prepared = _Prepared(kwargs, spec.api_base or provider, provider, priced)
-        self._prepared[id(spec)] = (spec, prepared)
+        key = id(spec)
+        self._prepared[key] = prepared
+        # Runs when the spec is collected, before its id can be reused by another object.
+        weakref.finalize(spec, self._prepared.pop, key, None)
         return prepared
 
     def _parse(

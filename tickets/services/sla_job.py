@@ -1,0 +1,115 @@
+"""The SLA beat job: raise near-breach and breached flags on running clocks, put them on the
+timeline and notify the owner. The clock arithmetic itself is `tickets.sla`."""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+
+from django.db import transaction
+from django.utils import timezone
+
+from identity.audit import audit_record
+from tickets import sla
+from tickets.models import (
+    ACTIVE_STATUSES,
+    NotificationKind,
+    SlaTarget,
+    Ticket,
+    TicketEvent,
+    TicketEventKind,
+)
+from tickets.notifications import notify
+from tickets.services import _common as common
+
+# The widest near-breach window of any target: 20% of the longest default resolution
+# target. Tickets further than this from their next deadline cannot change state now.
+_SCAN_WINDOW = dt.timedelta(days=30)
+
+
+@dataclasses.dataclass(frozen=True)
+class SlaChange:
+    ticket_id: int
+    state: sla.State
+
+
+def sla_evaluate(*, now: dt.datetime | None = None, limit: int = 2000) -> list[SlaChange]:
+    """The beat job (every minute): raise near-breach and breached flags on running clocks
+    that crossed a threshold, put it on the timeline and notify the owner (in-app and by
+    email). Clearing flags happens when a reply or status change meets the clock.
+
+    Rows an operator is changing right now are skipped (SKIP LOCKED) rather than waited
+    for; the next minute's run evaluates them."""
+    now = now or timezone.now()
+    changes: list[SlaChange] = []
+    with transaction.atomic():
+        candidates = list(
+            Ticket.objects.select_for_update(of=("self",), skip_locked=True)
+            .filter(
+                status__in=ACTIVE_STATUSES,
+                sla_paused_since__isnull=True,
+                sla_breached=False,
+                sla_next_due_at__isnull=False,
+                sla_next_due_at__lte=now + _SCAN_WINDOW,
+            )
+            .select_related("assignee")
+            .order_by("sla_next_due_at")[:limit]
+        )
+        if not candidates:
+            return []
+        overrides: dict[tuple[int, str], sla.Targets] = {
+            (row.queue_id, row.priority): sla.Targets(
+                row.first_response_minutes, row.next_response_minutes, row.resolution_minutes
+            )
+            for row in SlaTarget.objects.filter(queue_id__in={t.queue_id for t in candidates})
+        }
+        for ticket in candidates:
+            key = (ticket.queue_id, ticket.priority)
+            targets = overrides.get(key) or sla.targets_for(ticket.priority)
+            evaluation = sla.evaluate(common.clock_of(ticket), targets, now)
+            if evaluation.breached:
+                state, kind, title = sla.State.BREACHED, NotificationKind.SLA_BREACH, "SLA breached"
+            elif evaluation.near_breach and not ticket.sla_near_breach:
+                state, kind, title = (
+                    sla.State.NEAR_BREACH,
+                    NotificationKind.SLA_NEAR_BREACH,
+                    "SLA near breach",
+                )
+            else:
+                continue
+            Ticket.objects.filter(pk=ticket.pk).update(
+                sla_breached=state is sla.State.BREACHED,
+                sla_near_breach=state is sla.State.NEAR_BREACH,
+            )
+            TicketEvent.objects.create(
+                ticket=ticket,
+                kind=TicketEventKind.SLA,
+                actor=None,
+                actor_label="SLA",
+                before={"near_breach": ticket.sla_near_breach, "breached": ticket.sla_breached},
+                after={"state": state, "due": ticket.sla_next_due_at},
+                summary=f"{title} (due {ticket.sla_next_due_at:%Y-%m-%d %H:%M} UTC)",
+                version=ticket.version,
+                created_at=now,
+            )
+            if ticket.assignee is not None:
+                notify(
+                    recipient=ticket.assignee,
+                    kind=kind,
+                    title=f"{title}: ticket #{ticket.pk}",
+                    body=f"{ticket.subject}\nDue {ticket.sla_next_due_at:%Y-%m-%d %H:%M} UTC.",
+                    url=common.ticket_url(ticket.pk),
+                )
+            changes.append(SlaChange(ticket_id=ticket.pk, state=state))
+        if changes:
+            audit_record(
+                actor=None,
+                action="ticket.sla_evaluate",
+                target_type="tickets.ticket",
+                target_id="sla",
+                after={"changes": {str(ch.ticket_id): ch.state for ch in changes}},
+            )
+    return changes
+
+
+__all__ = ["SlaChange", "sla_evaluate"]
