@@ -186,6 +186,9 @@ class TelecomReferenceAgent(ReferenceAgentBase):
                 return None if r.done else r
         r = Req(intent)
         self.reqs.append(r)
+        if intent in DEVICE_INTENTS and not self._device_reqs()[:-1]:
+            # A new problem on the phone after the others were settled: a fresh round count.
+            self.rounds, self.awaiting, self.report = 0, "", {}
         return r
 
     def _absorb(self, r: Req, sentence: str) -> None:

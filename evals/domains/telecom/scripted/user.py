@@ -94,7 +94,7 @@ class TelecomScriptedUser(RequestListUser):
             return self._tool()
         if self.reporting:
             self.reporting = False
-            return Message.user(self.style(self._report(messages)))
+            return Message.user(self._report(messages))
         message = super().respond(messages)
         if self.queue:  # reply() chose to act on its phone first
             return self._tool()
@@ -108,14 +108,16 @@ class TelecomScriptedUser(RequestListUser):
                 break
             if m.role is Role.TOOL:
                 results.append(m)
-        parts = [self.did] if self.did else []
+        # What the phone shows is reported as it shows it (no typo in a copied screen); the
+        # customer's own words around it carry its persona.
+        parts = [self.style(self.did)] if self.did else []
         before = set(self._open())
         for m in reversed(results):
             parts.append(self._reported(m))
         self._settle_from_phone()
         fixed = [i for i in before if i not in self._open()]
         if fixed and not [i for i in self._open() if self.requests[i]["intent"] in DEVICE_INTENTS]:
-            parts.append(self.say("works_now"))
+            parts.append(self.style(self.say("works_now")))
         return self.join(*[p for p in parts if p])
 
     def _reported(self, m: Message) -> str:
@@ -247,6 +249,15 @@ class TelecomScriptedUser(RequestListUser):
         text = self.join(*parts)
         if self.persona.skepticism is Level.LOW and self.chance(0.3):
             text = self.join(self._identity(), text)
+        return text
+
+    def with_focus_blurted(self, text: str) -> str:
+        """An incoherent customer blurts out everything it has not said yet before what it
+        was asked (a phone problem rarely comes alone)."""
+        unsaid = [i for i in self._open() if i not in self.stated]
+        if self.persona.incoherence is Level.HIGH and unsaid:
+            request = self.join(*[self._state(i) for i in unsaid])
+            return self.say("blurt", request=request, text=text)
         return text
 
     def _identity(self, slots: tuple[str, ...] = ()) -> str:
