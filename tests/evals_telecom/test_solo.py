@@ -12,6 +12,7 @@ from evals.engine.faults import agent_name
 from evals.engine.messages import Message, Role, ToolCall
 from evals.engine.oracle import FailureClass
 from evals.engine.orchestrator import Orchestrator
+from evals.engine.persona import parse_persona
 from evals.engine.policy import PolicyGuard
 from evals.engine.runner import MemorySink, RunSpec, plan, run, run_unit
 from evals.engine.runner.regrade import regrade_record
@@ -147,3 +148,20 @@ def test_pass_hat_one_normal_vs_solo_for_the_reference_and_the_coordination_faul
         1 - len(DUAL) / len(TASKS)
     )
     json.dumps({f"{a}|{s}": v for (a, s), v in figures.items()})
+
+
+@pytest.mark.parametrize("solo", [False, True])
+def test_the_llm_customer_is_given_its_phones_tools_only_outside_solo(solo):
+    from evals.engine.llm.users import litellm_user_resolver
+
+    task = DOMAIN.task(DUAL[0])
+    user = litellm_user_resolver("litellm:openai/gpt-4o-mini")(
+        domain=DOMAIN,
+        scenario=task.scenario,
+        persona=parse_persona("baseline"),
+        params={"solo": True} if solo else {},
+        seed=1,
+    )
+    names = {t["function"]["name"] for t in user.tools}
+    assert (names == set(DOMAIN.tools.names(Actor.USER))) is not solo
+    assert (names == set()) is solo
