@@ -8,6 +8,7 @@ urlpatterns = [
     path("", views.run_list, name="run_list"),
     path("start/", views.run_start, name="run_start"),
     path("compare/", views.compare, name="compare"),
+    path("import/", views.run_import, name="run_import"),
     path("<int:run_id>/", views.run_detail, name="run_detail"),
     path("<int:run_id>/progress/", views.run_progress, name="run_progress"),
     path("<int:run_id>/resume/", views.run_resume, name="run_resume"),

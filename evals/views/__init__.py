@@ -4,6 +4,7 @@ from evals.views.lists import run_trial_list
 from evals.views.reports import (
     compare,
     run_detail,
+    run_import,
     run_list,
     run_progress,
     run_resume,
@@ -15,6 +16,7 @@ from evals.views.trials import run_rerun_errors, trial_cell, trial_detail, trial
 __all__ = [
     "compare",
     "run_detail",
+    "run_import",
     "run_list",
     "run_progress",
     "run_rerun_errors",

@@ -21,6 +21,7 @@ from evals import access, charts, selectors, services
 from evals.comparison import run_comparison
 from evals.models import Executor, RunStatus
 from evals.services.gate import published_line, weakest_cells
+from evals.services.imports import MAX_BYTES, eval_run_import
 from evals.views.forms import StartRunForm
 
 PAGE_SIZE = 25
@@ -89,6 +90,35 @@ def run_start(request: HttpRequest) -> HttpResponse:
         request,
         gettext("Run #%(pk)s started (%(total_units)s trials).")
         % {"pk": run.pk, "total_units": run.total_units},
+    )
+    return redirect("evals:run_detail", run.pk)
+
+
+@require_POST
+def run_import(request: HttpRequest) -> HttpResponse:
+    """A release manager's upload of a JSON-lines run of `python -m evals.engine run`: a
+    completed run to read in the trial viewer, or the line that is wrong and nothing kept."""
+    _require(access.can_view_runs(request.user) and access.can_start_runs(request.user))
+    upload = request.FILES.get("file")
+    if upload is None:
+        messages.error(request, gettext("Choose a .jsonl file written by the engine to import."))
+        return redirect("evals:run_list")
+    if upload.size is not None and upload.size > MAX_BYTES:
+        messages.error(
+            request,
+            gettext("%(file)s is larger than %(mb)d MB; import it with `golive import`.")
+            % {"file": upload.name, "mb": MAX_BYTES // (1024 * 1024)},
+        )
+        return redirect("evals:run_list")
+    try:
+        run = eval_run_import(actor=request_operator(request), name=upload.name or "", lines=upload)
+    except DomainError as exc:
+        messages.error(request, f"{upload.name}: {exc.message}")
+        return redirect("evals:run_list")
+    messages.success(
+        request,
+        gettext("Imported %(n)d trials from %(file)s as run #%(pk)s.")
+        % {"n": run.total_units, "file": upload.name, "pk": run.pk},
     )
     return redirect("evals:run_detail", run.pk)
 

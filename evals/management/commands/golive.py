@@ -1,4 +1,4 @@
-"""python manage.py golive run|selftest|list|show|compare — see docs/golive.md."""
+"""python manage.py golive run|selftest|import|list|show|compare — see docs/golive.md."""
 
 from __future__ import annotations
 
@@ -57,6 +57,12 @@ class Command(BaseCommand):
         selftest.add_argument("--split", default="all")
         selftest.add_argument("--as", dest="as_user", metavar="USERNAME")
         selftest.add_argument("--json", dest="json_path", metavar="PATH")
+        imported = sub.add_parser(
+            "import", help="Import a JSON-lines run of `python -m evals.engine run`."
+        )
+        imported.add_argument("file", help="the .jsonl file the engine wrote (--out)")
+        imported.add_argument("--as", dest="as_user", metavar="USERNAME")
+        imported.add_argument("--base-url", default="http://127.0.0.1:8000")
         listing = sub.add_parser("list", help="Recent runs.")
         listing.add_argument("--limit", type=int, default=20)
         show = sub.add_parser("show", help="One run's verdict and figures.")
@@ -119,6 +125,25 @@ class Command(BaseCommand):
             with open(o["json_path"], "w", encoding="utf-8") as handle:
                 json.dump({"id": selftest.pk, "results": selftest.results}, handle, indent=2)
         return code
+
+    def _import(self, o: dict[str, Any]) -> int:
+        from backoffice.errors import DomainError
+        from evals.services.imports import eval_run_import
+
+        operator = cli.resolve_operator(o["as_user"])
+        try:
+            with open(o["file"], "rb") as handle:
+                run = eval_run_import(actor=operator, name=o["file"], lines=handle)
+        except OSError as exc:
+            raise cli.Abort(f"{o['file']}: {exc.strerror or exc}") from None
+        except DomainError as exc:
+            raise cli.Abort(f"{o['file']}: {exc.message}") from None
+        self._out(
+            f"Imported {run.total_units} trials from {o['file']} as run #{run.pk} "
+            f"({', '.join(d['name'] for d in run.suite_snapshot['domains'])}; not judged by a gate)"
+        )
+        self._out(f"Report: {cli.report_url(run, o['base_url'])}")
+        return 0
 
     def _list(self, o: dict[str, Any]) -> int:
         for run in selectors.run_list()[: o["limit"]]:
