@@ -11,6 +11,7 @@ urlpatterns = [
     path("import/", views.run_import, name="run_import"),
     path("<int:run_id>/", views.run_detail, name="run_detail"),
     path("<int:run_id>/progress/", views.run_progress, name="run_progress"),
+    path("<int:run_id>/export.jsonl", views.run_export, name="run_export"),
     path("<int:run_id>/resume/", views.run_resume, name="run_resume"),
     path("<int:run_id>/rerun-errors/", views.run_rerun_errors, name="run_rerun_errors"),
     path("<int:run_id>/selftest/", views.run_selftest, name="run_selftest"),

@@ -8,7 +8,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.core.paginator import Paginator
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import urlencode
@@ -19,6 +19,7 @@ from backoffice.errors import DomainError
 from backoffice.http import request_operator
 from evals import access, charts, selectors, services
 from evals.comparison import run_comparison
+from evals.exports import trial_lines
 from evals.models import Executor, RunStatus
 from evals.services.gate import published_line, weakest_cells
 from evals.services.imports import MAX_BYTES, eval_run_import
@@ -365,6 +366,16 @@ def run_selftest(request: HttpRequest, run_id: int) -> HttpResponse:
             % {"pk": selftest.pk, "seconds": selftest.seconds},
         )
     return redirect("evals:run_detail", run.pk)
+
+
+@require_GET
+def run_export(request: HttpRequest, run_id: int) -> StreamingHttpResponse:
+    """The run's trials as JSON lines (evals.exports), streamed as a download."""
+    _require(access.can_view_runs(request.user))
+    run = _run_or_404(run_id)
+    response = StreamingHttpResponse(trial_lines(run), content_type="application/x-ndjson")
+    response["Content-Disposition"] = f'attachment; filename="golive-run-{run.pk}.jsonl"'
+    return response
 
 
 @require_GET

@@ -68,6 +68,12 @@ class Command(BaseCommand):
         show = sub.add_parser("show", help="One run's verdict and figures.")
         show.add_argument("run_id", type=int)
         show.add_argument("--json", action="store_true", help="print JSON")
+        show.add_argument(
+            "--format",
+            choices=["text", "json", "md"],
+            default="text",
+            help="md: a Markdown summary for a CI comment",
+        )
         show.add_argument("--base-url", default="http://127.0.0.1:8000")
         compare = sub.add_parser("compare", help="Paired per-task differences, regressions first.")
         compare.add_argument("run_a", type=int)
@@ -161,7 +167,12 @@ class Command(BaseCommand):
 
     def _show(self, o: dict[str, Any]) -> int:
         run = self._get(o["run_id"])
-        if o["json"]:
+        if o["format"] == "md":
+            from evals.exports import report_markdown
+
+            self._out(report_markdown(run, cli.report_url(run, o["base_url"])).rstrip("\n"))
+            return 0
+        if o["json"] or o["format"] == "json":
             self._out(json.dumps(cli.run_json(run, o["base_url"]), indent=2, default=str))
             return 0
         self._out(
