@@ -40,7 +40,7 @@ def test_every_trial_is_one_line_with_tau2_field_names(rita, make_suite, audrey,
     response = verified_client(rita).get(reverse("evals:run_export", args=[run.pk]))
     assert response.status_code == 200
     assert response["Content-Disposition"] == f'attachment; filename="golive-run-{run.pk}.jsonl"'
-    lines = b"".join(response.streaming_content).decode().splitlines()
+    lines = b"".join(response.streaming_content).decode().splitlines()  # type: ignore[attr-defined]
     trials = TrialResult.objects.filter(run=run)
     assert len(lines) == trials.count()
     records = [json.loads(line) for line in lines]
