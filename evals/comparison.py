@@ -26,7 +26,7 @@ from evals.selectors import run_get
 ITERATIONS = 1000
 # Above this many shared cells in a group the bands come from the paired t-interval: the
 # bootstrap's resampling would cost seconds of a page's time for the same answer.
-BOOTSTRAP_MAX_CELLS = 300
+BOOTSTRAP_MAX_CELLS = 100
 LEVEL = 0.95
 # Flipped cells shown on the page (the count is always given in full).
 FLIPS_SHOWN = 200

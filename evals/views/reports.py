@@ -18,7 +18,7 @@ from django.views.decorators.http import require_GET, require_POST
 from backoffice.errors import DomainError
 from backoffice.http import request_operator
 from evals import access, charts, selectors, services
-from evals.comparison import run_comparison
+from evals.comparison import BOOTSTRAP_MAX_CELLS, run_comparison
 from evals.exports import trial_lines
 from evals.models import Executor, RunStatus
 from evals.services.gate import published_line, weakest_cells
@@ -394,4 +394,8 @@ def compare(request: HttpRequest) -> HttpResponse:
         (gettext("Per domain"), comparison.by_domain, "compare-domains"),
         (gettext("Per persona"), comparison.by_persona, "compare-personas"),
     ]
-    return render(request, "evals/compare.html", {"c": comparison, "sections": sections})
+    return render(
+        request,
+        "evals/compare.html",
+        {"c": comparison, "sections": sections, "bootstrap_max": BOOTSTRAP_MAX_CELLS},
+    )
