@@ -298,8 +298,38 @@ def run_detail(request: HttpRequest, run_id: int) -> HttpResponse:
             # run it twice over; only an interrupted run is resumed from here.
             "can_resume": can_start and run.status == RunStatus.FAILED,
             "other_runs": selectors.run_list().exclude(pk=run.pk)[:20],
+            **_history(run),
         },
     )
+
+
+def _history(run: Any) -> dict[str, Any]:
+    """pass^k (the gate's k) per domain over the suite's last finished runs up to this one,
+    with the agent that was measured, its code and who ran it."""
+    runs = selectors.run_history(suite_name=run.suite_name, before=run)
+    rows = []
+    for r in runs:
+        summary = r.summary or {}
+        k = str(summary.get("gate_k") or r.trials_per_task)
+        by_domain = (summary.get("report") or {}).get("by_domain", {})
+        rows.append(
+            {
+                "run": r,
+                "k": k,
+                "domains": {d: est.get(k) for d, est in by_domain.items()},
+                "current": r.pk == run.pk,
+            }
+        )
+    domains = sorted({d for row in rows for d in row["domains"]})
+    for row in rows:
+        row["cells"] = [row["domains"].get(d) for d in domains]
+    return {
+        "history": rows,
+        "history_domains": domains,
+        "history_chart": charts.history_chart(
+            [(f"#{row['run'].pk}", row["domains"]) for row in rows]
+        ),
+    }
 
 
 LIVE = (RunStatus.QUEUED, RunStatus.RUNNING)
