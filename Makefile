@@ -51,7 +51,7 @@ run: seed
 	@# or a run that could not complete (exit 2) is printed, never a reason not to serve.
 	@$(PY) manage.py golive run --suite default --as rita --base-url http://$(HOST):$(PORT) \
 		|| echo "golive: the default suite exited $$? (1 = gate fails, 2 = could not complete); serving anyway."
-	@echo "Serving on http://$(HOST):$(PORT)/ — log in with the accounts printed above."
+	@echo "Serving on http://$(HOST):$(PORT)/ — log in with the accounts printed above (the agent runtime's API token is printed under them). Another address or port: make run HOST=0.0.0.0 PORT=8080"
 	$(PY) manage.py runserver $(HOST):$(PORT)
 
 test: install-test translations

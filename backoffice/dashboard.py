@@ -15,6 +15,9 @@ class Panel:
     url: str = ""
     figures: list[tuple[str, Any]] = field(default_factory=list)
     lines: list[tuple[str, str]] = field(default_factory=list)
+    # A short word beside the title (e.g. the payments mode) and its badge class.
+    marker: str = ""
+    marker_class: str = ""
 
 
 PanelProvider = Callable[[Any], Panel | None]

@@ -9,6 +9,7 @@ urlpatterns = [
     path("approvals/", views.approvals, name="approvals"),
     path("<int:payment_id>/", views.payment_detail, name="payment_detail"),
     path("<int:payment_id>/refunds/", views.refund_request, name="refund_request"),
+    path("refunds/", views.refund_list, name="refund_list"),
     path("refunds/<int:refund_id>/", views.refund_detail, name="refund_detail"),
     path("refunds/<int:refund_id>/approve/", views.refund_approve, name="refund_approve"),
     path("refunds/<int:refund_id>/reject/", views.refund_reject, name="refund_reject"),

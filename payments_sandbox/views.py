@@ -5,6 +5,7 @@ becomes a message on the page."""
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 from django.contrib import messages
 from django.core.paginator import Paginator
@@ -19,9 +20,17 @@ from backoffice.http import request_operator
 from identity.stepup import stepup_required
 from payments_sandbox import access, selectors, services
 from payments_sandbox.domain import refundable
-from payments_sandbox.models import PaymentStatus, RefundStatus
+from payments_sandbox.models import PaymentStatus, PredictedOutcome, RefundStatus
+from payments_sandbox.modes import LIVE, current_mode
+from tickets import access as ticket_access
 
 PAGE_SIZE = 25
+
+
+def _render(request: HttpRequest, template: str, context: dict[str, Any]) -> HttpResponse:
+    """Every payments page knows the mode it shows: the banner, the page's colour and the
+    wording of approvals (never "sandbox" in live mode) follow it."""
+    return render(request, template, {**context, "payments_live": current_mode() == LIVE})
 
 
 def _require(allowed: bool) -> None:
@@ -34,7 +43,7 @@ def _require(allowed: bool) -> None:
 def approvals(request: HttpRequest) -> HttpResponse:
     _require(access.can_view_refunds(request.user))
     queue = selectors.refund_approval_queue()
-    return render(
+    return _render(
         request,
         "payments_sandbox/approvals.html",
         {"refunds": queue[:200], "can_approve": access.can_approve_refund(request.user)},
@@ -50,10 +59,42 @@ def payment_list(request: HttpRequest) -> HttpResponse:
         status=status if status in PaymentStatus.values else "", search=search
     )
     page = Paginator(payments, PAGE_SIZE).get_page(request.GET.get("page"))
-    return render(
+    return _render(
         request,
         "payments_sandbox/payment_list.html",
         {"page": page, "status": status, "search": search, "statuses": PaymentStatus.choices},
+    )
+
+
+@require_GET
+def refund_list(request: HttpRequest) -> HttpResponse:
+    """Every refund of this mode, newest first, filtered by state like Stripe's list (all,
+    needs approval, in progress, succeeded, failed, rejected or cancelled)."""
+    _require(access.can_view_refunds(request.user))
+    state = request.GET.get("state", "all")
+    if state not in selectors.REFUND_FILTERS:
+        state = "all"
+    search = request.GET.get("q", "").strip()
+    refunds = selectors.refund_list_filtered(state=state, search=search)
+    page = Paginator(refunds, PAGE_SIZE).get_page(request.GET.get("page"))
+    counts = selectors.refund_counts_by_filter()
+    labels = {
+        "all": gettext("All"),
+        "needs_approval": gettext("Needs approval"),
+        "in_progress": gettext("In progress"),
+        "succeeded": gettext("Succeeded"),
+        "failed": gettext("Failed"),
+        "rejected": gettext("Rejected or cancelled"),
+    }
+    return _render(
+        request,
+        "payments_sandbox/refund_list.html",
+        {
+            "page": page,
+            "state": state,
+            "search": search,
+            "filters": [(name, labels[name], counts[name]) for name in selectors.REFUND_FILTERS],
+        },
     )
 
 
@@ -64,13 +105,14 @@ def payment_detail(request: HttpRequest, payment_id: int) -> HttpResponse:
         payment = selectors.payment_get(payment_id=payment_id)
     except DomainError as exc:
         raise Http404 from exc
-    return render(
+    return _render(
         request,
         "payments_sandbox/payment_detail.html",
         {
             "payment": payment,
             "refundable": refundable(selectors.refundable_facts(payment)),
             "refunds": selectors.refund_list(payment_id=payment.pk),
+            "timeline": selectors.payment_timeline(payment=payment),
             "can_request": access.can_request_refund(request.user)
             and not access.is_service(request.user),
         },
@@ -106,7 +148,9 @@ def refund_detail(request: HttpRequest, refund_id: int) -> HttpResponse:
         raise Http404 from exc
     user = request.user
     pending = refund.status == RefundStatus.PENDING_APPROVAL
-    return render(
+    ticket = refund.ticket
+    escalation = getattr(ticket, "escalation", None) if ticket is not None else None
+    return _render(
         request,
         "payments_sandbox/refund_detail.html",
         {
@@ -115,6 +159,13 @@ def refund_detail(request: HttpRequest, refund_id: int) -> HttpResponse:
             and access.can_approve_refund(user)
             and refund.requested_by_id != user.pk,
             "own_request": refund.requested_by_id == user.pk,
+            # The ticket (and the AI agent's conversation in it) behind the request: a link
+            # when the viewer may open that ticket, its number otherwise.
+            "ticket": ticket,
+            "ticket_visible": ticket is not None
+            and ticket_access.can_view(request_operator(request), ticket),
+            "conversation_id": escalation.conversation_id if escalation is not None else "",
+            "predicted_decline": refund.predicted_outcome == PredictedOutcome.DECLINE,
             "can_cancel": refund.status
             in (RefundStatus.REQUESTED, RefundStatus.REHEARSED, RefundStatus.PENDING_APPROVAL)
             and access.can_cancel_refund(user, refund),
@@ -190,7 +241,7 @@ def reconciliation(request: HttpRequest) -> HttpResponse:
     elif reports:
         report = reports[0]
     today = dt.date.today()
-    return render(
+    return _render(
         request,
         "payments_sandbox/reconciliation.html",
         {

@@ -215,10 +215,26 @@ class EscalationCustomerInput(serializers.Serializer):
     )
 
 
+class ToolCallInput(serializers.Serializer):
+    """One tool call of the agent's turn: name and arguments, and what came back (a result,
+    or an error)."""
+
+    id = serializers.CharField(max_length=100, required=False, allow_blank=True)
+    name = serializers.CharField(max_length=100)
+    arguments = serializers.JSONField(required=False, default=dict)
+    result = serializers.JSONField(required=False)
+    error = serializers.CharField(max_length=5000, required=False, allow_blank=True)
+
+
 class TranscriptTurnInput(serializers.Serializer):
     role = serializers.ChoiceField(choices=sorted(TRANSCRIPT_KINDS))
-    content = serializers.CharField(max_length=20_000)
+    # An agent turn that only called tools may have no text.
+    content = serializers.CharField(max_length=20_000, required=False, allow_blank=True, default="")
     at = serializers.DateTimeField(required=False)
+    tool_calls = serializers.ListField(child=ToolCallInput(), required=False, max_length=50)
+    # A "tool" turn answering a call above (OpenAI's shape): folded into that call's result.
+    tool_call_id = serializers.CharField(max_length=100, required=False, allow_blank=True)
+    is_error = serializers.BooleanField(required=False, default=False)
 
 
 class EscalationInput(serializers.Serializer):

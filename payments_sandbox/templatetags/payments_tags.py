@@ -6,6 +6,7 @@ from django import template
 from django.utils.translation import gettext
 
 from payments_sandbox.domain import Money
+from payments_sandbox.modes import LIVE, current_mode
 
 register = template.Library()
 
@@ -48,3 +49,14 @@ def prediction_note(refund: Any) -> str:
     provider's own text, is shown as stored."""
     note = getattr(refund, "prediction_note", "") or ""
     return gettext(note) if note else ""
+
+
+@register.simple_tag
+def payments_mode_class() -> str:
+    """The page's colour: `payments-live` or `payments-sandbox` on <body>."""
+    return f"payments-{current_mode()}"
+
+
+@register.inclusion_tag("payments_sandbox/_mode_banner.html")
+def payments_mode_banner() -> dict[str, Any]:
+    return {"live": current_mode() == LIVE}

@@ -22,10 +22,12 @@ def seed() -> str:
 
 
 def login_table(output: str) -> list[str]:
-    """The printed login table (it comes last, after the other apps' seeding lines)."""
+    """The printed login table and the TOTP hint under it (after the other apps' seeding
+    lines; only the API token, shown once, comes after it)."""
     lines = output.splitlines()
     start = lines.index("Demo operators (add the TOTP secret to an authenticator app):")
-    return lines[start:]
+    end = next(i for i, line in enumerate(lines) if "totp_code <username>" in line)
+    return lines[start : end + 1]
 
 
 def test_seed_demo_is_idempotent_and_keeps_secrets() -> None:

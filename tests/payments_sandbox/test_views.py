@@ -23,7 +23,13 @@ def test_the_approvals_queue_shows_each_rehearsal(
     text = page.content.decode()
     assert "10.13 USD" in text
     assert "Will be declined" in text
-    assert "50.00 USD" in text and "39.87 USD" in text  # refundable before -> after
+    # A predicted decline leaves the balances as they are: no "after" figure as if it would
+    # succeed (issue 15 item 7), and a warning instead.
+    assert "50.00 USD" in text and "39.87 USD" not in text
+    assert "Predicted decline" in text
+    refund_request(actor=alice, payment_id=payment.pk, amount="10.00", reason="Scratched")
+    text = verified_client(bob).get(reverse("payments_sandbox:approvals")).content.decode()
+    assert "29.87 USD" in text  # a refund predicted to succeed: refundable 39.87 -> 29.87
 
 
 def test_pages_are_hidden_from_operators_without_a_payments_role(

@@ -64,7 +64,8 @@ def test_it_creates_a_routed_ticket_and_names_the_owner(agent_client, alice, que
     )
     assert ticket.customer.external_id == "cus_42"
     kinds = list(ticket.messages.values_list("kind", flat=True))
-    assert kinds == ["customer", "ai_agent", "system"]
+    # The escalation itself is the ticket page's card, not a repeated system message.
+    assert kinds == ["customer", "ai_agent"]
     escalation = Escalation.objects.get(ticket=ticket)
     assert escalation.transcript[0]["content"] == "You charged me twice!"
     assert sorted(ticket.tags.values_list("name", flat=True)) == ["ai-escalation", "dispute"]
@@ -296,3 +297,50 @@ def test_the_queue_is_locked_by_the_read_that_fetches_it(agent_client, alice, qu
     if connection.features.has_select_for_update:
         assert re.search(r"FOR UPDATE OF \S+\s*$", queue_reads[0])
     assert Ticket.objects.get(customer__email="eve@example.test").assignee == alice
+
+
+def test_the_agents_tool_calls_are_kept_on_its_turn_with_their_results_and_errors(
+    agent_client, queue
+) -> None:
+    payload = copy.deepcopy(PAYLOAD)
+    payload["transcript"] = [
+        {"role": "customer", "content": "You charged me twice!"},
+        {
+            "role": "assistant",
+            "content": "",
+            "tool_calls": [
+                {"id": "c1", "name": "list_charges", "arguments": {"order_id": "1001"}},
+                {"id": "c2", "name": "refund_charge", "arguments": {"charge_id": "ch_2"}},
+            ],
+        },
+        {"role": "tool", "tool_call_id": "c1", "content": "[ch_1, ch_2]"},
+        {"role": "tool", "tool_call_id": "c2", "content": "not allowed", "is_error": True},
+        {"role": "tool", "content": "an answer to no call stays a message"},
+    ]
+    response = post(agent_client, payload, key="esc-tools")
+    assert response.status_code == 201, response.json()
+    messages = list(Message.objects.filter(ticket_id=response.json()["ticket_id"]))
+    assert [m.kind for m in messages] == ["customer", "ai_agent", "system"]
+    assert messages[1].body == "" and messages[1].tool_calls == [
+        {"name": "list_charges", "arguments": {"order_id": "1001"}, "result": "[ch_1, ch_2]"},
+        {"name": "refund_charge", "arguments": {"charge_id": "ch_2"}, "error": "not allowed"},
+    ]
+    assert messages[0].tool_calls is None and messages[2].tool_calls is None
+
+
+@pytest.mark.parametrize(
+    "turn",
+    [
+        {"role": "assistant", "content": ""},
+        {"role": "assistant", "content": "x", "tool_calls": [{"name": ""}]},
+        {"role": "assistant", "content": "x", "tool_calls": [{"name": "a", "arguments": [1]}]},
+    ],
+)
+def test_a_turn_without_text_or_a_tool_call_without_a_name_is_refused(
+    agent_client, queue, turn
+) -> None:
+    payload = copy.deepcopy(PAYLOAD)
+    payload["transcript"] = [{"role": "customer", "content": "You charged me twice!"}, turn]
+    response = post(agent_client, payload, key="esc-bad-tools")
+    assert response.status_code == 400
+    assert not Ticket.objects.exists()

@@ -26,6 +26,11 @@ class Message(models.Model):
     # Who wrote it when there is no operator: the customer's name, "AI agent", "System".
     author_label = models.CharField(max_length=200, blank=True)
     body = models.TextField()
+    # The AI agent's tool calls made in this turn of an escalated conversation, each
+    # {"name", "arguments", "result" or "error"}. Null for every other message (nullable so
+    # that adding it altered the table in place: SQLite would otherwise rebuild it and drop
+    # the search triggers of migration 0008).
+    tool_calls = models.JSONField(null=True, blank=True)
     created_at = models.DateTimeField()
     edited_at = models.DateTimeField(null=True, blank=True)
     # Set on messages moved here by a merge: the ticket they were written on.

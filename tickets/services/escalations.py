@@ -96,6 +96,50 @@ def _escalation_queue(slug: str, priority: str) -> tuple[Queue, sla.Targets | No
     return queue, sla.Targets(first, next_, resolution)
 
 
+def _tool_calls_valid(calls: Any) -> bool:
+    if calls is None:
+        return True
+    return isinstance(calls, list) and all(
+        isinstance(call, dict)
+        and isinstance(call.get("name"), str)
+        and call["name"].strip()
+        and isinstance(call.get("arguments", {}), dict)
+        for call in calls
+    )
+
+
+def _turns_with_tool_calls(
+    transcript: list[dict[str, Any]],
+) -> list[tuple[dict[str, Any], list[dict[str, Any]]]]:
+    """The transcript's turns as messages, each with the tool calls the agent made in it.
+
+    A "tool" turn that answers an earlier call (by its `tool_call_id`) is folded into that
+    call as its result, or its error when `is_error`; one that answers nothing stays a turn
+    of its own, shown as the tool's answer."""
+    out: list[tuple[dict[str, Any], list[dict[str, Any]]]] = []
+    by_id: dict[str, dict[str, Any]] = {}
+    for turn in transcript:
+        if turn["role"] == "tool" and turn.get("tool_call_id") in by_id:
+            call = by_id[turn["tool_call_id"]]
+            if turn.get("is_error"):
+                call["error"] = str(turn.get("content", ""))
+            else:
+                call["result"] = turn.get("content", "")
+            continue
+        calls = []
+        for raw in turn.get("tool_calls") or []:
+            call = {"name": raw["name"].strip(), "arguments": raw.get("arguments") or {}}
+            if "result" in raw:
+                call["result"] = raw["result"]
+            if raw.get("error"):
+                call["error"] = str(raw["error"])
+            if raw.get("id"):
+                by_id[str(raw["id"])] = call
+            calls.append(call)
+        out.append((turn, calls))
+    return out
+
+
 def ticket_open_for_escalation(
     *,
     actor: Operator,
@@ -133,10 +177,15 @@ def ticket_open_for_escalation(
         if (
             not isinstance(turn, dict)
             or turn.get("role") not in TRANSCRIPT_KINDS
-            or not str(turn.get("content", "")).strip()
+            or not (str(turn.get("content", "")).strip() or turn.get("tool_calls"))
         ):
             errors[f"transcript[{index}]"] = [
-                f"Each turn needs a role ({', '.join(TRANSCRIPT_KINDS)}) and content."
+                f"Each turn needs a role ({', '.join(TRANSCRIPT_KINDS)}) and content "
+                "(or, for the agent, tool calls)."
+            ]
+        elif not _tool_calls_valid(turn.get("tool_calls")):
+            errors[f"transcript[{index}].tool_calls"] = [
+                "Each tool call needs a name; its arguments are an object."
             ]
     if errors:
         raise ValidationFailed(gettext("The escalation is not valid."), fields=errors)
@@ -176,6 +225,8 @@ def ticket_open_for_escalation(
             created_by=actor,
             created_at=now,
         )
+        # The escalation itself (category, reason, summary, what the customer wants) is the
+        # card at the top of the ticket page; it is not repeated as a message.
         Message.objects.bulk_create(
             [
                 Message(
@@ -184,23 +235,11 @@ def ticket_open_for_escalation(
                     author_label=customer.name
                     if TRANSCRIPT_KINDS[turn["role"]] == MessageKind.CUSTOMER
                     else ("AI agent" if turn["role"] in ("agent", "assistant") else "System"),
-                    body=str(turn["content"]).strip(),
+                    body=str(turn.get("content", "")).strip(),
+                    tool_calls=calls or None,
                     created_at=now,
                 )
-                for turn in transcript
-            ]
-            + [
-                Message(
-                    ticket=ticket,
-                    kind=MessageKind.SYSTEM,
-                    author_label="AI agent",
-                    body=(
-                        f"Escalated by the AI agent ({label}). Reason: {reason.strip()}\n"
-                        f"Summary: {summary.strip()}\n"
-                        f"Customer wants: {requested_action.strip()}"
-                    ),
-                    created_at=now,
-                )
+                for turn, calls in _turns_with_tool_calls(transcript)
             ]
         )
         result = EscalationResult(

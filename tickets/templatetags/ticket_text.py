@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 from django import template
@@ -52,3 +53,11 @@ def notification_kind(kind: str) -> str:
     if kind in _OTHER_KINDS:
         return str(_OTHER_KINDS[kind])
     return kind.replace(".", " ").replace("_", " ").capitalize()
+
+
+@register.filter
+def pretty_json(value: object) -> str:
+    """A tool call's arguments or result as indented JSON (text stays text)."""
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, indent=2, ensure_ascii=False, sort_keys=True, default=str)

@@ -21,9 +21,18 @@ from backoffice.errors import Conflict, DomainError, NotFound
 from backoffice.http import request_operator
 from backoffice.params import query_id_or_none
 from identity.models import Operator
+from payments_sandbox import access as payments_access
+from payments_sandbox import selectors as payments_selectors
 from tickets import access, forms, page_selectors, selectors, services
 from tickets import search as ticket_search
-from tickets.models import ACTIVE_STATUSES, MessageKind, Priority, Status, TicketEventKind
+from tickets.models import (
+    ACTIVE_STATUSES,
+    MessageKind,
+    Priority,
+    Status,
+    Ticket,
+    TicketEventKind,
+)
 from tickets.services.queues import can_manage_queues
 
 PAGE_SIZE = 25
@@ -178,6 +187,14 @@ def duty(request: HttpRequest) -> HttpResponse:
     return redirect(reverse("tickets:inbox"))
 
 
+def _customer_payments(request: HttpRequest, ticket: Ticket) -> list[Any] | None:
+    """The customer's payments and their refunds, read through payments' own selector (the
+    inbox never writes them). None when the viewer may not see payments."""
+    if not payments_access.can_view_payments(request.user):
+        return None
+    return payments_selectors.payments_for_customer(email=ticket.customer.email)
+
+
 def _detail_context(request: HttpRequest, ticket_id: int, **extra: Any) -> dict[str, Any]:
     operator = request_operator(request)
     ticket = selectors.ticket_get_for_operator(operator=operator, ticket_id=ticket_id)
@@ -204,6 +221,7 @@ def _detail_context(request: HttpRequest, ticket_id: int, **extra: Any) -> dict[
         "others": selectors.presence_others(ticket_id=ticket.pk, operator=operator),
         "next_ticket": selectors.ticket_next_for(operator=operator, after_id=ticket.pk),
         "related": page_selectors.merge_candidates(operator=operator, ticket=ticket),
+        "customer_payments": _customer_payments(request, ticket),
         "kinds": MessageKind,
         "reply_draft": "",
         "note_draft": "",
