@@ -93,7 +93,7 @@ class BillingReferenceAgent(ReferenceAgentBase):
         return bool(
             v.EMAIL.search(text)
             or v.POSTCODE.search(text)
-            or v.MONEY.search(text)
+            or v.moneys(text)
             or v.DATE.search(text)
             or v.intent_of(text)
         )
