@@ -114,6 +114,16 @@ class TransferProposer(_Wrapped):
         super().__init__(domain=domain, params=params, seed=seed)
         self.handed_away = transferred_writes(domain)
 
+    def respond(self, messages: Sequence[Message], tools: Sequence[Mapping[str, Any]]) -> Message:
+        reply = super().respond(messages, tools)
+        # A write the reference makes without asking first (one the policy needs no
+        # confirmation for) is offered as a transfer too, instead of being made.
+        offers = [text for c in reply.tool_calls if (text := self.rewrite(c.name))]
+        if offers and not self.offered:
+            self.offered = True
+            return Message.assistant(offers[0])
+        return reply
+
     def rewrite(self, tool: str) -> str:
         if tool not in self.handed_away:
             return ""

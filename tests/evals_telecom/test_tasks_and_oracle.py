@@ -195,4 +195,7 @@ def test_the_transfer_proposer_fails_every_task_with_a_write_it_hands_away():
         else:
             # A refusal task fails only where it offered a transfer instead of the write the
             # customer asked for and the policy refuses.
-            assert r.reward == 1.0 or r.failure == "needless_transfer", (r.task_id, r.failure)
+            assert r.reward == 1.0 or r.failure in {"needless_transfer", "customer_left"}, (
+                r.task_id,
+                r.failure,
+            )
