@@ -78,6 +78,13 @@ class StepUpRequired(DomainError):
     code = "step_up_required"
 
 
+class PasswordChangeRequired(DomainError):
+    """A session whose password is still the temporary one an admin chose."""
+
+    status_code = 403
+    code = "password_change_required"
+
+
 def error_response(error: DomainError) -> Response:
     return Response({"error": error.as_dict()}, status=error.status_code)
 

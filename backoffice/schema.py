@@ -3,7 +3,8 @@ give, in the one JSON error shape (backoffice.errors), unless the view already d
 
 - 400 everywhere: bad query parameters, a NUL byte, an id past 64 bits, malformed JSON;
 - 401 and 403 everywhere: no or wrong credentials, a role or scope that does not allow it;
-- 404 where the path names an object;
+- 404 where the path names an object, where a write's body names one (a payment, an
+  assignee), and on lists (a page past the last: `?page=999`);
 - 409 and 422 for writes: a stale view or a state that forbids it, a rule the input breaks.
 
 Lists: every list this API answers (a GET declared with a `many=True` serializer) is a page
@@ -49,7 +50,7 @@ class AutoSchema(SpectacularAutoSchema):
 
     def error_codes(self) -> list[str]:
         codes = ["400", "401", "403"]
-        if "{" in self.path:
+        if "{" in self.path or self.method in WRITE_METHODS or self._is_list_view():
             codes.append("404")
         if self.method in WRITE_METHODS:
             codes += ["409", "422"]

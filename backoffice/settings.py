@@ -238,11 +238,25 @@ CELERY_LONGEST_RETRY_COUNTDOWN = 300
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": CELERY_LONGEST_RETRY_COUNTDOWN + CELERY_TASK_TIME_LIMIT + 60
 }
+# A running go-live run that stores no trial for this long is stalled (a lost message, a
+# killed worker whose message the broker has not handed back, a chord that never called back):
+# the watchdog re-dispatches its missing units once, then ends it as resumable. Longer than the
+# visibility timeout, so the broker's own redelivery of a killed worker's unit comes first.
+EVALS_RUN_STALL_SECONDS = int(
+    os.environ.get(
+        "EVALS_RUN_STALL_SECONDS",
+        str(CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"] + 60),
+    )
+)
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {}
+CELERY_BEAT_SCHEDULE["evals-run-watchdog"] = {
+    "task": "evals.tasks.run_watchdog",
+    "schedule": 60.0,
+}
 # Idempotency keys outlive IDEMPOTENCY_KEY_TTL_SECONDS by at most an hour.
 CELERY_BEAT_SCHEDULE["idempotency-purge"] = {
     "task": "backoffice.tasks.idempotency_purge",
@@ -325,6 +339,8 @@ OTP_TOTP_ISSUER = os.environ.get("OTP_TOTP_ISSUER", "Backoffice")
 OTP_TOTP_THROTTLE_FACTOR = 0
 OTP_STATIC_THROTTLE_FACTOR = 0
 STEP_UP_SECONDS = int(os.environ.get("STEP_UP_SECONDS", "300"))
+# A two-factor reset waits this long for a second admin's approval, then lapses.
+TOTP_RESET_REQUEST_HOURS = int(os.environ.get("TOTP_RESET_REQUEST_HOURS", "24"))
 LOGIN_MAX_FAILURES = int(os.environ.get("LOGIN_MAX_FAILURES", "5"))
 LOGIN_LOCKOUT_SECONDS = int(os.environ.get("LOGIN_LOCKOUT_SECONDS", "900"))
 LOGIN_IP_MAX_FAILURES = int(os.environ.get("LOGIN_IP_MAX_FAILURES", "20"))

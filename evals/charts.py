@@ -9,7 +9,7 @@ decision turns on, and an axis from 0 would hide them.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from html import escape
 from typing import Any
 
@@ -23,11 +23,25 @@ def _fmt(value: float) -> str:
     return f"{value:.1f}"
 
 
+def _link(href: str | None, inner: str, label: str = "") -> str:
+    """`inner` wrapped in an SVG link to the trials behind it (unchanged without `href`)."""
+    if not href:
+        return inner
+    title = f' aria-label="{escape(label)}"' if label else ""
+    return f'<a href="{escape(href)}" class="chart-link"{title}>{inner}</a>'
+
+
 def pass_k_chart(
-    series: Sequence[tuple[str, Mapping[str, Any]]], *, width: int = 640, height: int = 300
+    series: Sequence[tuple[str, Mapping[str, Any]]],
+    *,
+    width: int = 640,
+    height: int = 300,
+    links: Mapping[str, str] | None = None,
 ) -> SafeString:
     """`series`: (label, {"1": {"value", "low", "high"}, "2": ...}) — pass^k with its 95 %
-    band for k = 1..n, one line and one shaded band per series."""
+    band for k = 1..n, one line and one shaded band per series. `links`: per label, the URL
+    of the trials behind that series; its band, points and legend entry link there."""
+    links = links or {}
     points = [(label, sorted((int(k), e) for k, e in est.items())) for label, est in series if est]
     if not points:
         return mark_safe('<p class="muted">No pass^k to chart yet.</p>')
@@ -70,16 +84,20 @@ def pass_k_chart(
     out.append(f'<text x="{left}" y="{height - 4}" font-size="11" fill="#5f6b7a">{axis}</text>')
     for index, (label, pts) in enumerate(points):
         color = PALETTE[index % len(PALETTE)]
+        href = links.get(label)
+        series_out: list[str] = []
         upper = [f"{_fmt(x(k))},{_fmt(y(e['high']))}" for k, e in pts]
         lower = [f"{_fmt(x(k))},{_fmt(y(e['low']))}" for k, e in reversed(pts)]
         if len(pts) > 1:
-            out.append(
+            series_out.append(
                 f'<polygon points="{" ".join(upper + lower)}" fill="{color}" fill-opacity="0.12"/>'
             )
         line = " ".join(f"{_fmt(x(k))},{_fmt(y(e['value']))}" for k, e in pts)
-        out.append(f'<polyline points="{line}" fill="none" stroke="{color}" stroke-width="2"/>')
+        series_out.append(
+            f'<polyline points="{line}" fill="none" stroke="{color}" stroke-width="2"/>'
+        )
         for k, e in pts:
-            out.append(
+            series_out.append(
                 f'<line x1="{_fmt(x(k))}" x2="{_fmt(x(k))}" y1="{_fmt(y(e["low"]))}" '
                 f'y2="{_fmt(y(e["high"]))}" stroke="{color}" stroke-width="1"/>'
                 f'<circle cx="{_fmt(x(k))}" cy="{_fmt(y(e["value"]))}" r="3" fill="{color}">'
@@ -87,26 +105,50 @@ def pass_k_chart(
                 f"[{e['low']:.3f}, {e['high']:.3f}]</title></circle>"
             )
         ly = top + 14 + index * 18
-        out.append(
+        series_out.append(
             f'<rect x="{width - right + 12}" y="{ly - 9}" width="10" height="10" fill="{color}"/>'
             f'<text x="{width - right + 28}" y="{ly}" font-size="12" fill="#1d2330">'
             f"{escape(label)}</text>"
+        )
+        out.append(
+            _link(
+                href,
+                f'<g data-series="{escape(label)}">{"".join(series_out)}</g>',
+                gettext("The trials behind %(label)s") % {"label": label},
+            )
         )
     out.append("</svg>")
     return mark_safe("".join(out))  # noqa: S308 - numbers and escaped labels only
 
 
-def _cell_color(value: float | None) -> str:
+def _cell_color(value: float | None, floor: float | None = None) -> str:
     if value is None:
         return "#eceff3"
+    if floor is not None:
+        # Distance to the floor: below it red (deeper the further), at it yellow, green from
+        # 0.1 above it: what the gate asks of the cell, not the cell's bare value.
+        margin = value - floor
+        if margin < 0:
+            return f"hsl(0, 75%, {86 - round(min(-margin, 0.3) / 0.3 * 16)}%)"
+        return f"hsl({55 + round(65 * min(margin / 0.1, 1.0))}, 60%, 82%)"
     # 0.5 or below is full red, 1.0 full green: go-live decisions live in the top half.
     t = max(0.0, min(1.0, (value - 0.5) / 0.5))
     hue = round(120 * t)
     return f"hsl({hue}, 60%, {88 - round(18 * (1 - t))}%)"
 
 
-def heatmap(data: Mapping[str, Any], *, cell_w: int = 120, cell_h: int = 40) -> SafeString:
-    """domain x persona grid: pass^k per cell (pass^1 beneath), coloured red → green."""
+def heatmap(
+    data: Mapping[str, Any],
+    *,
+    cell_w: int = 120,
+    cell_h: int = 40,
+    link: Callable[[str, str], str] | None = None,
+    floor: Callable[[str, str], float | None] | None = None,
+) -> SafeString:
+    """domain x persona grid: pass^k per cell (pass^1 beneath), coloured red → green. With
+    `link(domain, persona)` each cell links to the trials behind it; with `floor(domain,
+    persona)` a cell held to a gate floor is coloured by its distance to that floor and shows
+    it beneath the value."""
     domains: list[str] = list(data.get("domains", []))
     personas: list[str] = list(data.get("personas", []))
     if not domains or not personas:
@@ -136,22 +178,49 @@ def heatmap(data: Mapping[str, Any], *, cell_w: int = 120, cell_h: int = 40) -> 
             xx = left + j * cell_w
             label = "-" if passk is None else f"{passk:.2f}"
             sub = "" if pass1 is None else f"pass^1 {pass1:.2f}"
-            out.append(
-                f'<g data-cell="{escape(domain)}|{escape(persona)}">'
+            cell_floor = floor(domain, persona) if floor else None
+            if cell_floor is not None:
+                margin = "" if passk is None else f" ({passk - cell_floor:+.2f})"
+                sub = gettext("floor %(floor).2f%(margin)s") % {
+                    "floor": cell_floor,
+                    "margin": margin,
+                }
+            floor_attrs = ""
+            if cell_floor is not None:
+                below = passk is None or passk < cell_floor
+                floor_attrs = f' data-floor="{cell_floor}" data-below="{str(below).lower()}"'
+            cell_svg = (
+                f'<g data-cell="{escape(domain)}|{escape(persona)}"{floor_attrs}>'
                 f'<rect x="{xx + 1}" y="{yy + 1}" width="{cell_w - 2}" height="{cell_h - 2}" '
-                f'rx="3" fill="{_cell_color(passk)}"/>'
+                f'rx="3" fill="{_cell_color(passk, cell_floor)}"/>'
                 f'<text x="{xx + cell_w / 2}" y="{yy + 18}" font-size="13" font-weight="600" '
                 f'text-anchor="middle" fill="#1d2330">{label}</text>'
                 f'<text x="{xx + cell_w / 2}" y="{yy + 32}" font-size="10" text-anchor="middle" '
-                f'fill="#5f6b7a">{sub}</text>'
-                f"<title>{escape(domain)} x {escape(persona)}: pass^{k} {label}, {sub}</title></g>"
+                f'fill="#5f6b7a">{escape(sub)}</text>'
+                f"<title>{escape(domain)} x {escape(persona)}: pass^{k} {label}, {escape(sub)}"
+                "</title></g>"
+            )
+            out.append(
+                _link(
+                    link(domain, persona) if link else None,
+                    cell_svg,
+                    f"{domain} x {persona}: pass^{k} {label}",
+                )
             )
     out.append("</svg>")
     return mark_safe("".join(out))  # noqa: S308 - numbers and escaped labels only
 
 
-def bars(items: Sequence[tuple[str, float]], *, width: int = 420, unit: str = "") -> SafeString:
-    """Horizontal bars (failure classes, cost per role)."""
+def bars(
+    items: Sequence[tuple[str, float]],
+    *,
+    width: int = 420,
+    unit: str = "",
+    links: Mapping[str, str] | None = None,
+) -> SafeString:
+    """Horizontal bars (failure classes, cost per role); `links`: per label, the URL of the
+    trials behind that bar."""
+    links = links or {}
     if not items:
         none = escape(gettext("None."))
         return mark_safe(f'<p class="muted">{none}</p>')  # noqa: S308
@@ -165,13 +234,15 @@ def bars(items: Sequence[tuple[str, float]], *, width: int = 420, unit: str = ""
     for i, (label, value) in enumerate(items):
         yy = i * row + 2
         w = (width - label_w - 70) * value / peak
-        out.append(
+        bar = (
+            f'<g data-bar="{escape(label)}">'
             f'<text x="{label_w - 6}" y="{yy + 14}" font-size="12" text-anchor="end" '
             f'fill="#1d2330">{escape(label)}</text>'
             f'<rect x="{label_w}" y="{yy + 3}" width="{_fmt(max(w, 1))}" height="14" rx="2" '
             f'fill="#b3261e" fill-opacity="0.75"/>'
             f'<text x="{_fmt(label_w + max(w, 1) + 6)}" y="{yy + 14}" font-size="12" '
-            f'fill="#5f6b7a">{value:g}{escape(unit)}</text>'
+            f'fill="#5f6b7a">{value:g}{escape(unit)}</text></g>'
         )
+        out.append(_link(links.get(label), bar, f"{label}: {value:g}{unit}"))
     out.append("</svg>")
     return mark_safe("".join(out))  # noqa: S308 - numbers and escaped labels only

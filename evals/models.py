@@ -103,6 +103,11 @@ class EvalRun(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # A running run must show progress (a stored trial) by this time, or the watchdog
+    # (evals.services.watchdog) re-dispatches its missing units once, then ends it as
+    # resumable. Moved on by every start, resume and re-dispatch.
+    deadline_at = models.DateTimeField(null=True, blank=True)
+    redispatches = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         ordering = ["-created_at", "-id"]

@@ -14,7 +14,7 @@ from celery import Task, shared_task
 from django.db import close_old_connections
 
 from evals.engine.runner import WorkUnit
-from evals.services import eval_run_finalise, trial_execute
+from evals.services import eval_run_finalise, eval_run_watchdog, trial_execute
 
 
 # `ignore_result`: the chord body reads the stored rows, never the header's results, and the
@@ -44,3 +44,10 @@ def run_finalise(run_id: int) -> str:
     # The chord body is `run_finalise.si(run_id)`: immutable, so the header's results (the
     # trial keys) are not passed; finalise reads the stored rows instead.
     return eval_run_finalise(run_id=run_id).status
+
+
+@shared_task(name="evals.tasks.run_watchdog")
+def run_watchdog() -> int:
+    """Every minute (beat): re-dispatch or end runs past their deadline; returns how many
+    runs it acted on."""
+    return len(eval_run_watchdog())

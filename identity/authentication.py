@@ -5,6 +5,7 @@ from typing import Any
 
 from django.db import connections, router
 from django.utils import timezone
+from django.utils.translation import gettext
 from rest_framework import authentication, exceptions, permissions
 from rest_framework.request import Request
 
@@ -121,6 +122,13 @@ class VerifiedSessionAuthentication(authentication.SessionAuthentication):
         user = result[0]
         if not otp.session_verified(request._request.user):
             return None
+        if getattr(user, "must_change_password", False):
+            # Imported here: backoffice.errors imports DRF, whose settings import this module.
+            from backoffice.errors import PasswordChangeRequired
+
+            raise PasswordChangeRequired(
+                gettext("Set your own password in the backoffice before using the API.")
+            )
         return user, None
 
 

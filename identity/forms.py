@@ -47,6 +47,69 @@ class EnrollForm(forms.Form):
     )
 
 
+class PasswordChangeForm(forms.Form):
+    """Old password, the new one twice, and (except for the forced change right after a first
+    login) a current one-time code. Django's password validators run in the service."""
+
+    old_password = forms.CharField(
+        label=gettext_lazy("Current password"),
+        strip=False,
+        max_length=4096,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password", "autofocus": True}),
+    )
+    new_password = forms.CharField(
+        label=gettext_lazy("New password"),
+        strip=False,
+        max_length=4096,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+        help_text=gettext_lazy(
+            "At least 12 characters, not a common password, not only digits, and not like "
+            "your username or name."
+        ),
+    )
+    new_password_again = forms.CharField(
+        label=gettext_lazy("New password, again"),
+        strip=False,
+        max_length=4096,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+    )
+    code = forms.CharField(
+        label=gettext_lazy("Code"),
+        max_length=32,
+        widget=forms.TextInput(
+            attrs={"autocomplete": "one-time-code", "inputmode": "text", "spellcheck": "false"}
+        ),
+        help_text=gettext_lazy(
+            "The 6-digit code from your authenticator app, or one of your backup codes."
+        ),
+    )
+
+    def __init__(self, *args: Any, forced: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if forced:
+            del self.fields["code"]
+            self.fields["old_password"].label = gettext_lazy("Temporary password")
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        new, again = data.get("new_password"), data.get("new_password_again")
+        if new and again and new != again:
+            self.add_error("new_password_again", gettext_lazy("The two passwords differ."))
+        return data
+
+
+class TotpResetRequestForm(forms.Form):
+    reason = forms.CharField(
+        label=gettext_lazy("Reason"),
+        max_length=500,
+        widget=forms.TextInput(),
+        help_text=gettext_lazy(
+            "Why the operator cannot use their app or backup codes, and how you checked it "
+            "was them who asked. The approving admin reads this."
+        ),
+    )
+
+
 def _role_choices() -> list[tuple[str, str]]:
     return [(str(value), str(label)) for value, label in Role.choices]
 

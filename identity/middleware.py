@@ -7,7 +7,7 @@ from django.conf import settings
 from django.contrib.auth import logout
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
-from django.urls import Resolver404, resolve
+from django.urls import Resolver404, resolve, reverse
 from django.utils import timezone, translation
 from django.utils.http import urlencode
 
@@ -27,6 +27,9 @@ OPEN_URL_NAMES = frozenset(
         "favicon",
     }
 )
+# What a verified session may still reach while its password is a temporary one that an admin
+# chose: the form to set its own, and the code prompt that form may need first.
+PASSWORD_CHANGE_OPEN = frozenset({"identity:password_change", "identity:stepup"})
 # The API answers for itself: DRF returns 401/403 JSON to callers without a verified
 # session or a valid token, which is what API clients expect instead of a redirect.
 API_PREFIX = "/api/"
@@ -77,6 +80,12 @@ class RequireVerifiedOperatorMiddleware:
                 f"{settings.OTP_URL_PATH}?{urlencode({'next': request.get_full_path()})}"
             )
         touch_session(request)
+        if getattr(user, "must_change_password", False) and name not in PASSWORD_CHANGE_OPEN:
+            # The password an admin chose (and saw) opens only the form to replace it.
+            return redirect(
+                f"{reverse('identity:password_change')}?"
+                f"{urlencode({'next': request.get_full_path()})}"
+            )
         return self.get_response(request)
 
 

@@ -32,6 +32,10 @@ class Operator(AbstractUser):
     # request by identity.middleware.OperatorLanguageMiddleware, so it follows the operator
     # from one browser to the next.
     language = models.CharField(max_length=16, blank=True, default="")
+    # Set when someone else chose the password (the temporary one an admin is shown at
+    # creation): until the operator sets their own, every page leads to the password form and
+    # the API refuses their session (identity.middleware, identity.authentication).
+    must_change_password = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["username"]
@@ -192,3 +196,40 @@ class OperatorSession(models.Model):
 
     def __str__(self) -> str:
         return f"session of {self.operator_id} from {self.ip}"
+
+
+class TotpResetStatus(models.TextChoices):
+    PENDING = "pending", gettext_lazy("Waiting for a second admin")
+    APPROVED = "approved", gettext_lazy("Approved and carried out")
+    CANCELLED = "cancelled", gettext_lazy("Cancelled")
+
+
+class TotpResetRequest(models.Model):
+    """An admin's request to reset another operator's two-factor setup. It is carried out only
+    when a second admin approves it (four eyes): one admin alone cannot strip an account's
+    second factor. A pending request lapses after TOTP_RESET_REQUEST_HOURS."""
+
+    operator = models.ForeignKey(Operator, on_delete=models.CASCADE, related_name="+")
+    requested_by = models.ForeignKey(Operator, on_delete=models.PROTECT, related_name="+")
+    reason = models.CharField(max_length=500)
+    created_at = models.DateTimeField(auto_now_add=True)
+    status = models.CharField(
+        max_length=16, choices=TotpResetStatus.choices, default=TotpResetStatus.PENDING
+    )
+    decided_by = models.ForeignKey(
+        Operator, on_delete=models.PROTECT, related_name="+", null=True, blank=True
+    )
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["operator"],
+                condition=models.Q(status="pending"),
+                name="identity_one_pending_totp_reset",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"2FA reset of {self.operator_id} ({self.status})"

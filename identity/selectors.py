@@ -5,12 +5,21 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.contrib.sessions.models import Session
 from django.db.models import Count, Prefetch, QuerySet
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
-from identity.models import ActorType, ApiToken, AuditEvent, Operator, OperatorSession
+from identity.models import (
+    ActorType,
+    ApiToken,
+    AuditEvent,
+    Operator,
+    OperatorSession,
+    TotpResetRequest,
+    TotpResetStatus,
+)
 
 
 def operator_list() -> QuerySet[Operator]:
@@ -80,3 +89,24 @@ def audit_event_list(*, filters: AuditFilter) -> QuerySet[AuditEvent]:
     if filters.until:
         events = events.filter(occurred_at__lt=filters.until)
     return events.order_by("-seq")
+
+
+def totp_reset_expires_at(reset: TotpResetRequest) -> dt.datetime:
+    return reset.created_at + dt.timedelta(hours=settings.TOTP_RESET_REQUEST_HOURS)
+
+
+def totp_reset_is_open(reset: TotpResetRequest) -> bool:
+    """Pending and not yet lapsed."""
+    return reset.status == TotpResetStatus.PENDING and timezone.now() < totp_reset_expires_at(reset)
+
+
+def totp_reset_open_list() -> list[TotpResetRequest]:
+    """Two-factor resets waiting for a second admin (lapsed ones left out)."""
+    waiting = TotpResetRequest.objects.filter(status=TotpResetStatus.PENDING).select_related(
+        "operator", "requested_by"
+    )
+    return [reset for reset in waiting if totp_reset_is_open(reset)]
+
+
+def totp_reset_open_for(*, operator: Operator) -> TotpResetRequest | None:
+    return next((r for r in totp_reset_open_list() if r.operator_id == operator.pk), None)

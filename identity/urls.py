@@ -15,6 +15,7 @@ urlpatterns = [
     # Verified operators.
     path("security/", security.security, name="security"),
     path("security/verify/", auth.stepup_view, name="stepup"),
+    path("security/password/", security.password_change, name="password_change"),
     path(
         "security/backup-codes/",
         security.backup_codes_regenerate,
@@ -32,6 +33,16 @@ urlpatterns = [
         name="operator_force_logout",
     ),
     path("operators/<int:pk>/reset-2fa/", admin.operator_reset_2fa, name="operator_reset_2fa"),
+    path(
+        "operators/2fa-resets/<int:pk>/approve/",
+        admin.totp_reset_approve,
+        name="totp_reset_approve",
+    ),
+    path(
+        "operators/2fa-resets/<int:pk>/cancel/",
+        admin.totp_reset_cancel,
+        name="totp_reset_cancel",
+    ),
     path("operators/<int:pk>/deactivate/", admin.operator_deactivate, name="operator_deactivate"),
     path("tokens/", admin.token_list, name="token_list"),
     path("tokens/new/", admin.token_create, name="token_create"),

@@ -98,7 +98,7 @@ class RefundOut(serializers.ModelSerializer):
     amount = serializers.SerializerMethodField()
     payment_reference = serializers.CharField(source="payment.reference")
     requested_by = serializers.CharField(source="requested_by.username")
-    decided_by = serializers.CharField(source="decided_by.username", default=None)
+    decided_by = serializers.CharField(source="decided_by.username", default=None, allow_null=True)
     rehearsal = serializers.SerializerMethodField()
     provider = serializers.SerializerMethodField()
 
@@ -233,7 +233,9 @@ def preview_out(preview: RefundPreview) -> dict[str, Any]:
 
 
 class ReconciliationItemOut(serializers.ModelSerializer):
-    resolved_by = serializers.CharField(source="resolved_by.username", default=None)
+    resolved_by = serializers.CharField(
+        source="resolved_by.username", default=None, allow_null=True
+    )
 
     class Meta:
         model = ReconciliationItem

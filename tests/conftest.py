@@ -30,8 +30,31 @@ def pytest_configure(config: pytest.Config) -> None:
     i18n.compile_catalogues(Path(__file__).resolve().parent.parent / "locale")
 
 
+# Fixtures through which a test reaches the database; `live_server` gives its test a
+# transactional database (pytest-django requests it at run time, not in the closure).
+DB_FIXTURES = frozenset(
+    {
+        "db",
+        "transactional_db",
+        "django_db_reset_sequences",
+        "django_db_serialized_rollback",
+        "live_server",
+    }
+)
+
+
 @pytest.fixture(autouse=True)
-def _roles(db: None) -> None:
+def _roles(request: pytest.FixtureRequest) -> None:
+    """The roles and their permissions, for every test that uses the database. A test that
+    does not (the engine's, the domains', the pure helpers') gets no database at all: setting
+    one up for it cost about half the engine tests' time."""
+    marker = request.node.get_closest_marker("django_db")
+    if marker is None and not DB_FIXTURES & set(request.fixturenames):
+        return
+    transactional = bool({"transactional_db", "live_server"} & set(request.fixturenames)) or bool(
+        marker is not None and marker.kwargs.get("transaction")
+    )
+    request.getfixturevalue("transactional_db" if transactional else "db")
     roles.sync_roles()
 
 

@@ -29,12 +29,14 @@ from evals.services.suites import (
     suite_override,
 )
 from evals.services.trials import eval_trial_ticket_create
+from evals.services.watchdog import WatchdogAction, eval_run_watchdog
 
 __all__ = [
     "Progress",
     "Suite",
     "SuiteCodeRefused",
     "SuiteError",
+    "WatchdogAction",
     "code_version",
     "eval_run_create",
     "eval_run_execute",
@@ -44,6 +46,7 @@ __all__ = [
     "eval_run_resume",
     "eval_run_resume_background",
     "eval_run_start_background",
+    "eval_run_watchdog",
     "eval_selftest_run",
     "eval_trial_ticket_create",
     "finished_keys",

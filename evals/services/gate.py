@@ -326,6 +326,7 @@ def gate_evaluate(suite: Suite, report: Report, extra: dict[str, Any]) -> tuple[
                 f"{gate.pass_hat_k_lower:.3f}",
             )
         )
+    checks.extend(_floor_checks(suite, report, extra))
     p1 = report.pass_hat.get(1)
     checks.append(
         Check(
@@ -353,6 +354,92 @@ def gate_evaluate(suite: Suite, report: Report, extra: dict[str, Any]) -> tuple[
         # Either way the agent was not measured on enough trials to judge it: no verdict.
         return "error", checks
     return ("pass" if all(c.ok for c in checks) else "fail"), checks
+
+
+def _floor_checks(suite: Suite, report: Report, extra: Mapping[str, Any]) -> list[Check]:
+    """One check per persona floor (pass^k over every domain for that customer) and per
+    domain x persona cell floor (the heatmap's pass^k), on the point estimate: a cell that
+    could not be estimated (no task with k measured trials) fails its floor."""
+    gate = suite.data.gate
+    k = suite.gate_k
+    checks: list[Check] = []
+    for persona, floor in sorted(gate.persona_floors.items()):
+        estimate = report.by_persona.get(persona, {}).get(k)
+        value = estimate.value if estimate is not None else None
+        checks.append(
+            Check(
+                f"pass^{k} floor · {persona}",
+                value is not None and value >= floor,
+                value if value is not None else 0.0,
+                floor,
+                _(
+                    "persona %(persona)s: pass^%(k)d = %(value)s over every domain; the floor is %(floor).3f"
+                )
+                % {
+                    "persona": persona,
+                    "k": k,
+                    "value": "n/a" if value is None else f"{value:.3f}",
+                    "floor": floor,
+                },
+            )
+        )
+    cells = (extra.get("heatmap") or {}).get("cells", {})
+    for domain, floors in sorted(gate.cell_floors.items()):
+        for persona, floor in sorted(floors.items()):
+            value = (cells.get(f"{domain}|{persona}") or {}).get("passk")
+            checks.append(
+                Check(
+                    f"pass^{k} floor · {domain} x {persona}",
+                    value is not None and value >= floor,
+                    value if value is not None else 0.0,
+                    floor,
+                    _("%(domain)s x %(persona)s: pass^%(k)d = %(value)s; the floor is %(floor).3f")
+                    % {
+                        "domain": domain,
+                        "persona": persona,
+                        "k": k,
+                        "value": "n/a" if value is None else f"{value:.3f}",
+                        "floor": floor,
+                    },
+                )
+            )
+    return checks
+
+
+def weakest_cells(heatmap: Mapping[str, Any], gate: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Every domain x persona cell of a summary's heatmap with its floor (the suite
+    snapshot's cell floor, else its persona floor, else None) and its distance to it,
+    weakest first: below its floor by the most, then the lowest pass^k."""
+    persona_floors = gate.get("persona_floors") or {}
+    cell_floors = gate.get("cell_floors") or {}
+    out = []
+    for key, cell in (heatmap.get("cells") or {}).items():
+        domain, persona = key.split("|", 1)
+        floor = (cell_floors.get(domain) or {}).get(persona, persona_floors.get(persona))
+        passk = cell.get("passk")
+        margin = None if floor is None or passk is None else passk - floor
+        out.append(
+            {
+                "domain": domain,
+                "persona": persona,
+                "passk": passk,
+                "pass1": cell.get("pass1"),
+                "tasks": cell.get("tasks"),
+                "floor": floor,
+                "margin": margin,
+                "below": floor is not None and (passk is None or passk < floor),
+            }
+        )
+    out.sort(
+        key=lambda c: (
+            not c["below"],
+            c["margin"] if c["below"] and c["margin"] is not None else -2.0 if c["below"] else 0,
+            -1.0 if c["passk"] is None else c["passk"],
+            c["domain"],
+            c["persona"],
+        )
+    )
+    return out
 
 
 def _sensitivity_check(suite: Suite, evidence: dict[str, Any]) -> Check:

@@ -9,6 +9,7 @@ trail records.
 
 from __future__ import annotations
 
+import datetime as dt
 import functools
 import subprocess
 import threading
@@ -262,6 +263,8 @@ def _start(
         before = {"status": run.status, "finished": len(done)}
         run.status = RunStatus.RUNNING
         run.started_at = run.started_at or timezone.now()
+        run.deadline_at = stall_deadline(timezone.now())
+        run.redispatches = 0
         run.finished_at = None
         run.error_message = ""
         if executor:
@@ -276,12 +279,14 @@ def _start(
                 "error_message",
                 "executor",
                 "workers",
+                "deadline_at",
+                "redispatches",
             ]
         )
         if run.executor == Executor.CELERY:
             # Fan out only once the RUNNING status is committed: a fast worker must find it.
             transaction.on_commit(
-                functools.partial(_dispatch_celery, run.pk, run.suite_hash, pending)
+                functools.partial(dispatch_celery, run.pk, run.suite_hash, pending)
             )
         audit_record(
             actor=actor,
@@ -293,7 +298,12 @@ def _start(
     return run, pending
 
 
-def _dispatch_celery(run_id: int, suite_hash: str, pending: list[WorkUnit]) -> None:
+def stall_deadline(since: dt.datetime) -> dt.datetime:
+    """When a run that last progressed at `since` counts as stalled."""
+    return since + dt.timedelta(seconds=settings.EVALS_RUN_STALL_SECONDS)
+
+
+def dispatch_celery(run_id: int, suite_hash: str, pending: list[WorkUnit]) -> None:
     from celery import chord
 
     from evals import tasks

@@ -29,8 +29,14 @@ KEY_COLUMNS = ("run_id", "domain", "task_id", "persona", "trial")
 _KEEP = frozenset({"id", "ticket_id", *KEY_COLUMNS})
 
 
-def micros(usage: Any, key: str) -> int:
-    return round(float(usage.get(key, 0.0) or 0.0) * 1_000_000)
+def micros(usage: Any, role: str) -> int:
+    """A role's cost in micro-dollars from a trajectory's usage: the engine's LLM adapters
+    write `<role>.cost_usd`; `<role>.cost` is what older records and custom participants
+    (a `usage()` of their own) may hold."""
+    value = usage.get(f"{role}.cost_usd")
+    if value is None:
+        value = usage.get(f"{role}.cost", 0.0)
+    return round(float(value or 0.0) * 1_000_000)
 
 
 def outcome_of(record: TrialRecord) -> TrialOutcome:
@@ -70,10 +76,10 @@ def trial_row(run_id: int, record: TrialRecord) -> TrialResult:
         questions=record.questions,
         agent_tokens_in=int(usage.get("agent.tokens_in", 0) or 0),
         agent_tokens_out=int(usage.get("agent.tokens_out", 0) or 0),
-        agent_cost_micros=micros(usage, "agent.cost"),
+        agent_cost_micros=micros(usage, "agent"),
         user_tokens_in=int(usage.get("user.tokens_in", 0) or 0),
         user_tokens_out=int(usage.get("user.tokens_out", 0) or 0),
-        user_cost_micros=micros(usage, "user.cost"),
+        user_cost_micros=micros(usage, "user"),
         seconds=record.seconds,
         # Only an infrastructure error: a simulator error is its own outcome.
         infrastructure=outcome == TrialOutcome.INFRASTRUCTURE,

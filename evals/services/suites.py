@@ -72,6 +72,36 @@ class Gate(_Strict):
     # Above this share of simulator errors (the simulated customer invented a fact or stopped
     # before the agent's last write) the run measured the simulator: exit 2 as well.
     max_simulator_error_rate: float = Field(default=0.02, ge=0.0, le=1.0)
+    # Floors on the point estimate of pass^k (k as above) per persona (over every domain)
+    # and per domain x persona cell (`[gate.cell_floors.membership] impatient = 0.8`): a
+    # domain's bound can pass while one kind of customer is failed, and these forbid that.
+    persona_floors: dict[str, float] = Field(default_factory=dict)
+    cell_floors: dict[str, dict[str, float]] = Field(default_factory=dict)
+
+    @field_validator("persona_floors")
+    @classmethod
+    def _persona_floors(cls, value: dict[str, float]) -> dict[str, float]:
+        for name, floor in value.items():
+            _check_floor(f"persona_floors.{name}", floor)
+        return value
+
+    @field_validator("cell_floors")
+    @classmethod
+    def _cell_floors(cls, value: dict[str, dict[str, float]]) -> dict[str, dict[str, float]]:
+        for domain, personas in value.items():
+            for name, floor in personas.items():
+                _check_floor(f"cell_floors.{domain}.{name}", floor)
+        return value
+
+    def floor_for(self, domain: str, persona: str) -> float | None:
+        """The floor a domain x persona cell is held to: its own, else its persona's."""
+        cell = self.cell_floors.get(domain, {}).get(persona)
+        return cell if cell is not None else self.persona_floors.get(persona)
+
+
+def _check_floor(where: str, floor: float) -> None:
+    if not 0.0 <= floor <= 1.0:
+        raise ValueError(f"{where} must be between 0 and 1, not {floor}")
 
 
 class SuiteFile(_Strict):
@@ -118,7 +148,12 @@ class Suite:
         return tuple(range(1, self.data.trials + 1))
 
     def snapshot(self) -> dict[str, Any]:
-        return self.data.model_dump(mode="json")
+        data = self.data.model_dump(mode="json")
+        # Suites without floors keep the snapshot (and digest) they had before floors existed.
+        for key in ("persona_floors", "cell_floors"):
+            if not data["gate"][key]:
+                del data["gate"][key]
+        return data
 
     def digest(self) -> str:
         canonical = json.dumps(self.snapshot(), sort_keys=True, separators=(",", ":"))
@@ -181,11 +216,37 @@ def suite_from_mapping(raw: Mapping[str, Any], *, source: str = "suite") -> Suit
             parse_persona(persona)
         except EngineError as exc:
             raise SuiteError(f"{source}: persona {persona!r}: {exc}") from None
+    _check_floor_names(data, personas, source)
     if len(set(data.personas)) != len(data.personas):
         raise SuiteError(f"{source}: personas are listed twice")
     if len({d.name for d in data.domains}) != len(data.domains):
         raise SuiteError(f"{source}: a domain is listed twice")
     return Suite(data)
+
+
+def _check_floor_names(data: SuiteFile, personas: Sequence[str], source: str) -> None:
+    """A floor on a persona or a domain the suite does not run would never be checked:
+    refused, naming it, rather than silently vouching for nothing."""
+    domains = {d.name for d in data.domains}
+    known = set(personas) | set(data.personas)
+    for persona in data.gate.persona_floors:
+        if persona not in known:
+            raise SuiteError(
+                f"{source}: gate.persona_floors: {persona!r} is not one of the suite's "
+                f"personas ({', '.join(sorted(known))})"
+            )
+    for domain, floors in data.gate.cell_floors.items():
+        if domain not in domains:
+            raise SuiteError(
+                f"{source}: gate.cell_floors: {domain!r} is not one of the suite's domains "
+                f"({', '.join(sorted(domains))})"
+            )
+        for persona in floors:
+            if persona not in known:
+                raise SuiteError(
+                    f"{source}: gate.cell_floors.{domain}: {persona!r} is not one of the "
+                    f"suite's personas ({', '.join(sorted(known))})"
+                )
 
 
 NAME_RE = re.compile(r"^[a-z0-9][a-z0-9_.-]{0,99}$")
@@ -245,7 +306,24 @@ def suite_override(
         raw["domains"] = [known.get(name, {"name": name}) for name in domains]
     if personas:
         raw["personas"] = list(personas)
+    _prune_floors(raw)
     return suite_from_mapping(raw, source=suite.name)
+
+
+def _prune_floors(raw: dict[str, Any]) -> None:
+    """Floors on the personas and domains an override leaves out go with them (the file's
+    own names were checked when it was loaded)."""
+    gate = raw.get("gate", {})
+    personas = set(raw["personas"])
+    domains = {d["name"] for d in raw["domains"]}
+    if gate.get("persona_floors"):
+        gate["persona_floors"] = {p: f for p, f in gate["persona_floors"].items() if p in personas}
+    if gate.get("cell_floors"):
+        gate["cell_floors"] = {
+            d: {p: f for p, f in floors.items() if p in personas}
+            for d, floors in gate["cell_floors"].items()
+            if d in domains
+        }
 
 
 # A name the engine resolves by importing code (evals.engine.adapters registers the prefix).

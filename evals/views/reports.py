@@ -11,17 +11,26 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.http import urlencode
 from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from backoffice.errors import DomainError
 from backoffice.http import request_operator
 from evals import access, charts, selectors, services
+from evals.comparison import run_comparison
 from evals.models import Executor, RunStatus
-from evals.services.gate import published_line
+from evals.services.gate import published_line, weakest_cells
 from evals.views.forms import StartRunForm
 
 PAGE_SIZE = 25
+# The run page lists this many domain x persona cells, weakest first.
+WEAKEST = 12
+
+
+def _floor(gate: dict[str, Any], domain: str, persona: str) -> float | None:
+    cell = (gate.get("cell_floors") or {}).get(domain, {}).get(persona)
+    return cell if cell is not None else (gate.get("persona_floors") or {}).get(persona)
 
 
 def _require(allowed: bool) -> None:
@@ -89,6 +98,12 @@ def _series(summary: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
     series: list[tuple[str, dict[str, Any]]] = [(gettext("all"), report.get("pass_hat", {}))]
     series += [(f"{d}", est) for d, est in report.get("by_domain", {}).items()]
     return series
+
+
+def trials_url(run_id: int, **filters: str) -> str:
+    """The run's trial list narrowed by `filters` (evals.views.lists.FILTER_KEYS)."""
+    url = reverse("evals:run_trial_list", args=[run_id])
+    return f"{url}?{urlencode(filters)}" if filters else url
 
 
 def run_domains(run: Any) -> list[str]:
@@ -182,6 +197,7 @@ def run_detail(request: HttpRequest, run_id: int) -> HttpResponse:
     can_start = access.can_start_runs(request.user)
     usage = summary.get("usage", {})
     slow_ids = [s["id"] for s in summary.get("slowest", [])]
+    gate = (run.suite_snapshot or {}).get("gate", {})
     slowest = sorted(
         selectors.run_trials(run_id=run.pk).filter(pk__in=slow_ids), key=lambda t: -t.seconds
     )
@@ -194,12 +210,35 @@ def run_detail(request: HttpRequest, run_id: int) -> HttpResponse:
             "report": report,
             "passk_rows": _passk_rows(report),
             "published_line": published_line(report),
-            "pass_chart": charts.pass_k_chart(_series(summary)) if report else "",
-            "persona_chart": charts.pass_k_chart(list(report.get("by_persona", {}).items()))
+            "pass_chart": charts.pass_k_chart(
+                _series(summary),
+                links={
+                    gettext("all"): trials_url(run.pk),
+                    **{d: trials_url(run.pk, domain=d) for d in report.get("by_domain", {})},
+                },
+            )
             if report
             else "",
-            "heatmap": charts.heatmap(summary.get("heatmap", {})),
-            "failure_chart": charts.bars([(k, float(v)) for k, v in failures]),
+            "persona_chart": charts.pass_k_chart(
+                list(report.get("by_persona", {}).items()),
+                links={p: trials_url(run.pk, persona=p) for p in report.get("by_persona", {})},
+            )
+            if report
+            else "",
+            "heatmap": charts.heatmap(
+                summary.get("heatmap", {}),
+                link=lambda d, p: trials_url(run.pk, domain=d, persona=p),
+                floor=lambda d, p: _floor(gate, d, p),
+            ),
+            "has_floors": bool(gate.get("persona_floors") or gate.get("cell_floors")),
+            "weakest": [
+                {**c, "url": trials_url(run.pk, domain=c["domain"], persona=c["persona"])}
+                for c in weakest_cells(summary.get("heatmap") or {}, gate)[:WEAKEST]
+            ],
+            "failure_chart": charts.bars(
+                [(k, float(v)) for k, v in failures],
+                links={k: trials_url(run.pk, failure=k) for k, _ in failures},
+            ),
             "failures": failures,
             "heatmap_links": [
                 {"domain": d, "persona": p, **cell}
@@ -306,7 +345,12 @@ def compare(request: HttpRequest) -> HttpResponse:
         messages.error(request, gettext("Pick two runs to compare."))
         return redirect(reverse("evals:run_list"))
     try:
-        comparison = selectors.run_compare(run_a=int(a), run_b=int(b))
+        comparison = run_comparison(run_a=int(a), run_b=int(b))
     except DomainError as exc:
         raise Http404 from exc
-    return render(request, "evals/compare.html", {"c": comparison})
+    sections = [
+        (gettext("Overall"), comparison.overall, "compare-overall"),
+        (gettext("Per domain"), comparison.by_domain, "compare-domains"),
+        (gettext("Per persona"), comparison.by_persona, "compare-personas"),
+    ]
+    return render(request, "evals/compare.html", {"c": comparison, "sections": sections})

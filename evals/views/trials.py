@@ -67,9 +67,14 @@ def _turns(trajectory: dict[str, Any]) -> tuple[list[str], list[dict[str, Any]]]
     results = {
         m.get("tool_call_id"): m for m in trajectory.get("messages", []) if m.get("role") == "tool"
     }
+    records = {
+        r["message"]: r
+        for r in trajectory.get("message_records") or ()
+        if isinstance(r, dict) and r.get("message") is not None
+    }
     system: list[str] = []
     turns: list[dict[str, Any]] = []
-    for message in trajectory.get("messages", []):
+    for position, message in enumerate(trajectory.get("messages", [])):
         role = message.get("role")
         if role == "tool":
             continue  # shown under the call it answers
@@ -92,9 +97,37 @@ def _turns(trajectory: dict[str, Any]) -> tuple[list[str], list[dict[str, Any]]]
                 "content": message.get("content", ""),
                 "calls": calls,
                 "signal": message.get("signal", ""),
+                "usage": _message_usage(records.get(position)),
             }
         )
     return system, turns
+
+
+def _message_usage(record: dict[str, Any] | None) -> dict[str, Any] | None:
+    """What producing one message cost (evals.engine.runner.turns): seconds, tokens in and
+    out, cost in USD and the model calls behind it (an offline participant makes none)."""
+    if record is None:
+        return None
+    calls = record.get("calls") or []
+    return {
+        "seconds": float(record.get("seconds") or 0.0),
+        "tokens_in": int(record.get("tokens_in") or 0),
+        "tokens_out": int(record.get("tokens_out") or 0),
+        "cost": f"${float(record.get('cost_usd') or 0.0):.4f}",
+        "calls": len(calls),
+        "retries": sum(int(c.get("retries") or 0) for c in calls if isinstance(c, dict)),
+    }
+
+
+def _usage_per_turn(turns: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The per-message table: every message that has a record, with its share of the
+    trial's costliest message (a bar), so the expensive turn stands out."""
+    rows = [{"index": t["index"], "role": t["role"], **t["usage"]} for t in turns if t["usage"]]
+    costliest = max((r["tokens_in"] + r["tokens_out"] for r in rows), default=0)
+    for r in rows:
+        total = r["tokens_in"] + r["tokens_out"]
+        r["percent"] = round(100 * total / costliest) if costliest else 0
+    return rows
 
 
 def _error_kind(trial: TrialResult) -> dict[str, str] | None:
@@ -197,6 +230,7 @@ def trial_detail(request: HttpRequest, run_id: int, trial_id: int) -> HttpRespon
             "customer": _customer(trial),
             "timings": _timings(trajectory),
             "usage_rows": _usage_rows(trial),
+            "usage_per_turn": _usage_per_turn(turns),
             "errored": errored,
             "error_kind": _error_kind(trial),
             "diff_groups": _diff_by_entity(trial.diff or []),

@@ -16,23 +16,31 @@ from identity.services.operators import (
     operator_deactivate,
     operator_force_logout,
     operator_roles_set,
-    operator_totp_reset,
 )
+from identity.services.passwords import PasswordChangeRefused, operator_password_change
 from identity.services.preferences import operator_language_set
 from identity.services.second_factor import (
     backup_codes_regenerate,
     operator_totp_enroll_confirm,
     operator_totp_enroll_start,
 )
-from identity.services.sessions import session_revoke
+from identity.services.sessions import session_revoke, session_rotate
+from identity.services.totp_resets import (
+    approval_refusal,
+    operator_totp_reset_approve,
+    operator_totp_reset_cancel,
+    operator_totp_reset_request,
+)
 
 __all__ = [
     "GENERIC_LOGIN_ERROR",
     "LoginRefused",
     "OtpPurpose",
     "OtpRefused",
+    "PasswordChangeRefused",
     "api_token_create",
     "api_token_revoke",
+    "approval_refusal",
     "backup_codes_regenerate",
     "login_password_check",
     "logout_record",
@@ -40,10 +48,14 @@ __all__ = [
     "operator_deactivate",
     "operator_force_logout",
     "operator_language_set",
+    "operator_password_change",
     "operator_roles_set",
     "operator_totp_enroll_confirm",
     "operator_totp_enroll_start",
-    "operator_totp_reset",
+    "operator_totp_reset_approve",
+    "operator_totp_reset_cancel",
+    "operator_totp_reset_request",
     "otp_verify",
     "session_revoke",
+    "session_rotate",
 ]

@@ -1,4 +1,5 @@
-"""Operator administration: create, roles, deactivate, force logout, reset 2FA."""
+"""Operator administration: create, roles, deactivate, force logout (2FA resets are in
+identity.services.totp_resets)."""
 
 from __future__ import annotations
 
@@ -10,8 +11,6 @@ from django.contrib.auth.models import Group
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
-from django_otp.plugins.otp_static.models import StaticDevice
-from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from backoffice.errors import Conflict, ValidationFailed
 from identity.audit import audit_record
@@ -83,6 +82,9 @@ def operator_create(
         else:
             temporary = password or secrets.token_urlsafe(12)
             operator.set_password(temporary)
+            # A password someone else chose (the admin sees it) is only a way in to set one's
+            # own: nothing else is reachable until the operator replaces it.
+            operator.must_change_password = password is None
         operator.save()
         if role_list:
             operator.groups.set(Group.objects.filter(name__in=role_list))
@@ -160,25 +162,3 @@ def operator_force_logout(*, actor: Operator, operator: Operator) -> int:
             after={"sessions_revoked": count},
         )
     return count
-
-
-def operator_totp_reset(*, actor: Operator, operator: Operator) -> None:
-    """Remove the authenticator app and backup codes and end all sessions: the operator
-    enrols again at the next login (after proving the password)."""
-    with transaction.atomic():
-        devices = (
-            TOTPDevice.objects.filter(user=operator).count()
-            + StaticDevice.objects.filter(user=operator).count()
-        )
-        TOTPDevice.objects.filter(user=operator).delete()
-        StaticDevice.objects.filter(user=operator).delete()
-        sessions = revoke_all_sessions(operator)
-        audit_record(
-            actor=actor,
-            action="operator.totp_reset",
-            target=operator,
-            after={
-                "devices_removed": devices,
-                "sessions_revoked": sessions,
-            },
-        )

@@ -3,6 +3,7 @@ that cookie is anonymous on its next request."""
 
 from __future__ import annotations
 
+from django.contrib.sessions.backends.base import SessionBase
 from django.contrib.sessions.models import Session
 from django.db import transaction
 from django.utils.translation import gettext
@@ -20,6 +21,19 @@ def revoke_all_sessions(operator: Operator) -> int:
     Session.objects.filter(session_key__in=keys).delete()
     OperatorSession.objects.filter(operator=operator).delete()
     return len(keys)
+
+
+def session_rotate(session: SessionBase) -> None:
+    """Give the session a new key, keeping its contents, and move its bookkeeping row along.
+
+    Called when a session gains privilege (the second factor accepted, a password changed): a
+    key that was known before, planted by an attacker or read off a half-logged-in browser,
+    must not become a verified session. Bookkeeping only; the audited event is the caller's.
+    """
+    old_key = session.session_key
+    session.cycle_key()
+    if old_key and session.session_key:
+        OperatorSession.objects.filter(session_key=old_key).update(session_key=session.session_key)
 
 
 def session_revoke(*, actor: Operator, session: OperatorSession) -> None:

@@ -11,8 +11,8 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from backoffice.errors import DomainError
 from backoffice.http import request_operator
 from identity import otp, selectors, services
-from identity.forms import OperatorCreateForm, RolesForm, TokenCreateForm
-from identity.models import ApiToken
+from identity.forms import OperatorCreateForm, RolesForm, TokenCreateForm, TotpResetRequestForm
+from identity.models import ApiToken, TotpResetRequest
 from identity.stepup import stepup_required
 from identity.views.common import admin_required
 
@@ -28,17 +28,30 @@ def _apply_field_errors(form: OperatorCreateForm | TokenCreateForm, exc: DomainE
 @require_GET
 @admin_required
 def operator_list(request: HttpRequest) -> HttpResponse:
-    return render(request, "identity/operator_list.html", {"operators": selectors.operator_list()})
+    return render(
+        request,
+        "identity/operator_list.html",
+        {"operators": selectors.operator_list(), "resets": selectors.totp_reset_open_list()},
+    )
 
 
 @require_GET
 @admin_required
 def operator_detail(request: HttpRequest, pk: int) -> HttpResponse:
     operator = selectors.operator_get(pk=pk)
+    reset = selectors.totp_reset_open_for(operator=operator)
     return render(
         request,
         "identity/operator_detail.html",
         {
+            "reset": reset,
+            "reset_expires_at": selectors.totp_reset_expires_at(reset) if reset else None,
+            "reset_refusal": (
+                services.approval_refusal(actor=request_operator(request), reset=reset)
+                if reset
+                else ""
+            ),
+            "reset_form": TotpResetRequestForm(),
             "operator": operator,
             "roles_form": RolesForm(initial={"roles": sorted(operator.role_names())}),
             "totp": otp.confirmed_totp(operator),
@@ -85,7 +98,13 @@ def _act(request: HttpRequest, pk: int, done: str, action: str) -> HttpResponse:
         elif action == "force_logout":
             services.operator_force_logout(actor=actor, operator=operator)
         elif action == "reset_2fa":
-            services.operator_totp_reset(actor=actor, operator=operator)
+            reset_form = TotpResetRequestForm(request.POST)
+            if not reset_form.is_valid():
+                messages.error(request, gettext("Say why the reset is needed."))
+                return redirect("identity:operator_detail", pk=pk)
+            services.operator_totp_reset_request(
+                actor=actor, operator=operator, reason=reset_form.cleaned_data["reason"]
+            )
         else:
             services.operator_deactivate(actor=actor, operator=operator)
     except DomainError as exc:
@@ -114,8 +133,45 @@ def operator_force_logout(request: HttpRequest, pk: int) -> HttpResponse:
 @stepup_required
 def operator_reset_2fa(request: HttpRequest, pk: int) -> HttpResponse:
     return _act(
-        request, pk, "Two-factor reset: the operator enrols again at the next login.", "reset_2fa"
+        request,
+        pk,
+        gettext("Reset requested. Another admin must approve it before anything changes."),
+        "reset_2fa",
     )
+
+
+def _reset_decision(request: HttpRequest, pk: int, approve: bool) -> HttpResponse:
+    reset = get_object_or_404(TotpResetRequest, pk=pk)
+    actor = request_operator(request)
+    try:
+        if approve:
+            services.operator_totp_reset_approve(actor=actor, reset=reset)
+        else:
+            services.operator_totp_reset_cancel(actor=actor, reset=reset)
+    except DomainError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(
+            request,
+            gettext("Two-factor reset: the operator enrols again after their next password.")
+            if approve
+            else gettext("Reset request cancelled."),
+        )
+    return redirect("identity:operator_detail", pk=reset.operator_id)
+
+
+@require_POST
+@admin_required
+@stepup_required
+def totp_reset_approve(request: HttpRequest, pk: int) -> HttpResponse:
+    """The second admin's approval (four eyes); see identity.services.totp_resets."""
+    return _reset_decision(request, pk, approve=True)
+
+
+@require_POST
+@admin_required
+def totp_reset_cancel(request: HttpRequest, pk: int) -> HttpResponse:
+    return _reset_decision(request, pk, approve=False)
 
 
 @require_POST

@@ -103,6 +103,7 @@ def otp_challenge(request: HttpRequest) -> HttpResponse:
             error = exc.message
         else:
             otp_login(request, device)
+            services.session_rotate(request.session)
             stepup.mark_verified(request.session)
             return redirect(_destination(user, next_url))
     return render(
@@ -168,6 +169,7 @@ def enroll(request: HttpRequest) -> HttpResponse:
         return redirect(_with_next("identity:enroll", next_url))
     request.session.pop(ENROLL_SESSION_KEY, None)
     otp_login(request, device)
+    services.session_rotate(request.session)
     stepup.mark_verified(request.session)
     return render(
         request,

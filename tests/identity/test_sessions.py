@@ -1,9 +1,11 @@
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from django.test import Client
 
-from identity.models import AuditEvent, Operator, OperatorSession
+from identity.models import AuditEvent, Operator, OperatorSession, TotpResetRequest
 from tests.conftest import verified_client
 from tests.identity.helpers import full_login, password_login
 
@@ -51,11 +53,17 @@ def test_admin_force_logout_ends_every_session_of_the_operator(
 
 
 def test_admin_reset_of_2fa_sends_the_operator_back_to_enrolment(
-    ada: Operator, alice: Operator
+    ada: Operator, alice: Operator, make_operator: Any
 ) -> None:
     alices = Client()
     full_login(alices, alice)
-    assert verified_client(ada).post(f"/operators/{alice.pk}/reset-2fa/").status_code == 302
+    reason = {"reason": "lost phone, checked by video call"}
+    assert verified_client(ada).post(f"/operators/{alice.pk}/reset-2fa/", reason).status_code == 302
+    # Nothing happens until a second admin approves.
+    assert alices.get("/security/").status_code == 200
+    reset = TotpResetRequest.objects.get(operator=alice)
+    second = verified_client(make_operator("adam", ["admin"]))
+    assert second.post(f"/operators/2fa-resets/{reset.pk}/approve/").status_code == 302
     assert alices.get("/security/").status_code == 302
     fresh = Client()
     password_login(fresh, "alice")

@@ -162,23 +162,31 @@ class Command(BaseCommand):
         return 0
 
     def _compare(self, o: dict[str, Any]) -> int:
+        from evals.comparison import run_comparison
+
         self._get(o["run_a"])
         self._get(o["run_b"])
-        c = selectors.run_compare(run_a=o["run_a"], run_b=o["run_b"])
+        c = run_comparison(run_a=o["run_a"], run_b=o["run_b"])
         self._out(
             f"Run #{c.a.pk} ({c.a.agent_model}, {c.a.verdict or c.a.status}) → run #{c.b.pk} "
-            f"({c.b.agent_model}, {c.b.verdict or c.b.status}): {len(c.cells)} paired tasks, "
-            f"{len(c.regressions)} regression(s), {len(c.improvements)} improvement(s), "
-            f"mean change {c.mean_delta:+.3f}"
+            f"({c.b.agent_model}, {c.b.verdict or c.b.status}): {c.shared} shared cells, "
+            f"{c.regressions} pass → fail, {c.fixes} fail → pass"
         )
-        changed = [cell for cell in c.cells if cell.delta != 0][: o["limit"]]
-        for cell in changed:
-            kind = "REGRESSION" if cell.delta < 0 else "improved  "
-            self._out(
-                f"  {kind} {cell.key}: {cell.a_rate:.2f} → {cell.b_rate:.2f} ({cell.delta:+.2f})"
-            )
+        for title, rows in (
+            ("overall", c.overall),
+            ("per domain", c.by_domain),
+            ("per persona", c.by_persona),
+        ):
+            self._out(f"{title}:")
+            for r in rows:
+                mark = " WORSE" if r.worse else " better" if r.better else ""
+                self._out(
+                    f"  {r.label:<22} pass^{r.k} {r.a.value:.3f} [{r.a.low:.3f}, {r.a.high:.3f}]"
+                    f" → {r.b.value:.3f} [{r.b.low:.3f}, {r.b.high:.3f}]  {r.delta:+.3f}{mark}"
+                )
+        for flip in c.flips[: o["limit"]]:
+            kind = "REGRESSION" if flip.regression else "fixed     "
+            self._out(f"  {kind} {flip.key}: {flip.a_rate:.2f} → {flip.b_rate:.2f}")
         if c.only_a or c.only_b:
-            self._out(
-                f"  not paired: {len(c.only_a)} only in #{c.a.pk}, {len(c.only_b)} only in #{c.b.pk}"
-            )
+            self._out(f"  not paired: {c.only_a} only in #{c.a.pk}, {c.only_b} only in #{c.b.pk}")
         return 0
