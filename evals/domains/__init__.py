@@ -16,8 +16,11 @@ from evals.engine.errors import EngineError
 BUILTIN: dict[str, str] = {
     "retail": "evals.domains.retail",
     "membership": "evals.domains.membership",
+    "airline": "evals.domains.airline",
     "tau2_retail": "evals.domains.tau2_retail",
     "tau2_mock": "evals.domains.tau2_mock",
+    "billing": "evals.domains.billing",
+    "clinic_admin": "evals.domains.clinic_admin",
 }
 
 _modules: dict[str, str] = dict(BUILTIN)

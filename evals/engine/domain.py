@@ -10,7 +10,7 @@ from typing import Any
 
 from evals.engine.errors import EngineError
 from evals.engine.messages import Trajectory
-from evals.engine.policy import RuleCheck
+from evals.engine.policy import MessageCheck, RuleCheck
 from evals.engine.protocols import AgentFactory, UserFactory
 from evals.engine.task import Assertion, Task
 from evals.engine.tools import ToolSet
@@ -45,6 +45,7 @@ class Domain:
     published_reward: (
         Callable[[Domain, Task, Trajectory, World], Mapping[str, float | None]] | None
     ) = None
+    message_rules: MessageCheck | None = None
     _cache: dict[str, object] = field(default_factory=dict, repr=False, compare=False)
 
     def fresh_world(self, seed: int) -> World:

@@ -49,7 +49,7 @@ from evals.engine.messages import (
     Trajectory,
     TurnTiming,
 )
-from evals.engine.policy import PolicyGuard, blocked_message
+from evals.engine.policy import PolicyGuard, blocked_message, check_message
 from evals.engine.protocols import Agent, UserSimulator
 from evals.engine.tools import Actor, ToolKind
 from evals.engine.world import World
@@ -168,6 +168,7 @@ class Orchestrator:
             self.agent_view.append(reply)
             if reply.content:
                 self.user_view.append(Message.assistant(reply.content, signal=reply.signal))
+                self._check_message(reply.content)
             if reply.tool_calls:
                 start = time.perf_counter()
                 transferred = False
@@ -193,6 +194,17 @@ class Orchestrator:
                 raise _Stop(TerminationReason.AGENT_ERROR, "empty assistant message")
             self._check_limits()
         raise _Stop(TerminationReason.MAX_ERRORS, "too many tool steps without a reply")
+
+    def _check_message(self, text: str) -> None:
+        """The domain's rules on what the agent said (`Domain.message_rules`)."""
+        rules = self.domain.message_rules
+        if rules is None:
+            return
+        verdict = check_message(
+            rules, world=self.world, text=text, index=len(self.messages) - 1, mode=self.guard.mode
+        )
+        if verdict is not None:
+            self.verdicts.append(verdict)
 
     def _call_user(self) -> Message:
         start = time.perf_counter()

@@ -129,3 +129,18 @@ def test_a_two_factor_reset_waits_for_a_second_admin(
     _fits(page)
     screenshot(page, "totp-reset-waiting")
     assert TOTPDevice.objects.filter(user=alice).exists()
+
+
+def test_the_forced_password_page_reads_in_chinese(person_page: Any, ada: Operator) -> None:
+    page = person_page
+    page.set_extra_http_headers({"Accept-Language": "zh-Hans"})
+    operator, temporary = services.operator_create(actor=ada, username="mei", roles=[Role.AGENT])
+    assert temporary
+    TOTPDevice.objects.create(user=operator, name="default", confirmed=True)
+    sign_in(page, operator, temporary)
+    page.wait_for_url("**/security/password/**")
+    assert page.is_visible("h1:has-text('设置您的密码')")
+    assert page.is_visible("label:has-text('临时密码')")
+    assert page.is_visible("button:has-text('设置密码并继续')")
+    _fits(page)
+    screenshot(page, "password-forced-zh")

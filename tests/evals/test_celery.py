@@ -6,12 +6,20 @@ sets GOLIVE_CELERY_WORKER=1 (see docs/golive.md)."""
 
 from __future__ import annotations
 
+import datetime as dt
 import os
+import signal
+import socket
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
+from django.conf import settings
 from django.db import connection
+from django.utils import timezone
 
 from backoffice.celery import app
 from evals import services
@@ -123,3 +131,112 @@ def test_a_real_worker_resume_reruns_only_the_stored_error_rows_in_place(
     assert {k: rows[k].pk for k in planted} == planted
     assert all(rows[k].outcome == "pass" for k in planted)
     assert {k: rows[k].created_at for k in untouched} == untouched  # not re-run
+
+
+def _spawn_worker(queue: str, name: str) -> subprocess.Popen[bytes]:
+    """A worker of our own on a queue only this test uses (the CI leg's worker never sees
+    it), in its own process group so that `kill -9` takes the pool children with it."""
+    db = connection.settings_dict
+    env = {
+        **os.environ,
+        "DATABASE_URL": (
+            f"postgres://{db['USER']}:{db['PASSWORD'] or ''}@{db['HOST'] or '127.0.0.1'}:"
+            f"{db['PORT'] or 5432}/{db['NAME']}"
+        ),
+        "DB_CONN_MAX_AGE": "0",
+        "CELERY_DB_REUSE_MAX": "0",
+        "SECRET_KEY": os.environ.get("SECRET_KEY", "ci-celery-worker-only"),
+        # The slow agent is imported by the worker from this repository's tests package.
+        "PYTHONPATH": os.pathsep.join([str(Path(__file__).resolve().parents[2])]),
+    }
+    return subprocess.Popen(
+        [
+            str(Path(sys.executable).with_name("celery")),
+            "-A",
+            "backoffice",
+            "worker",
+            "-Q",
+            # The chord's callback is sent by a worker, which routes it to the default queue.
+            f"{queue},celery",
+            "--concurrency=1",
+            "--loglevel=WARNING",
+            "--hostname",
+            f"{name}-{os.getpid()}@%h",
+        ],
+        env=env,
+        start_new_session=True,
+    )
+
+
+def _stop(worker: subprocess.Popen[bytes]) -> None:
+    if worker.poll() is None:
+        os.killpg(worker.pid, signal.SIGTERM)
+        try:
+            worker.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(worker.pid, signal.SIGKILL)
+            worker.wait()
+
+
+@pytest.mark.celery_worker
+@pytest.mark.django_db(transaction=True)
+def test_a_worker_killed_mid_run_is_recovered_by_the_deadline_not_after_an_hour(
+    live_celery, rita, make_suite
+) -> None:
+    """kill -9 of a whole worker (main process and pool) mid-run: its unacknowledged unit
+    stays with Redis until the visibility timeout, so a fresh worker does not get it and the
+    run would stay "running". Past the run's deadline the watchdog re-dispatches the missing
+    units; the fresh worker completes the run, every unit stored exactly once."""
+    queue = f"golive-kill-{os.getpid()}"
+    saved_routes = app.conf.task_routes
+    app.conf.task_routes = {"evals.tasks.run_trial": {"queue": queue}}
+    first = _spawn_worker(queue, "doomed")
+    second = None
+    try:
+        suite = make_suite(agent={"model": "python:tests.evals.slow_agent:respond"})
+        run = services.eval_run_create(actor=rita, suite=suite, executor=Executor.CELERY)
+        services.eval_run_execute(actor=rita, run_id=run.pk)
+        limit = time.monotonic() + 120
+        while TrialResult.objects.filter(run=run).count() < 3:
+            assert time.monotonic() < limit, "the worker stored nothing in 120 s"
+            time.sleep(0.05)
+        os.killpg(first.pid, signal.SIGKILL)
+        first.wait()
+        stored = TrialResult.objects.filter(run=run).count()
+        assert stored < run.total_units == 20, "the run ended before the kill"
+        # A fresh worker, once up, takes what was still queued, but not what the killed one
+        # held (unacknowledged, with Redis until the visibility timeout).
+        second = _spawn_worker(queue, "fresh")
+        fresh = f"fresh-{os.getpid()}@{socket.gethostname()}"
+        while not app.control.ping(destination=[fresh], timeout=1.0):
+            assert second.poll() is None and time.monotonic() < limit + 120, "no fresh worker"
+        count, still = -1, 0
+        while still < 30:
+            now_count = TrialResult.objects.filter(run=run).count()
+            still = still + 1 if now_count == count else 0
+            count = now_count
+            assert time.monotonic() < limit + 120, "the fresh worker never settled"
+            time.sleep(0.2)
+        run.refresh_from_db()
+        # Stalled: either a unit is missing, or (killed after storing its row, before the
+        # acknowledgement) every row is there but the chord never calls back.
+        assert run.status == RunStatus.RUNNING, (run.status, count)
+        # While trials were stored, the watchdog only moves the deadline on...
+        assert [a.action for a in services.eval_run_watchdog(now=run.deadline_at)] in (
+            [],
+            ["extended"],
+        )
+        # ...and once none has been stored for the stall window, it re-dispatches.
+        later = timezone.now() + dt.timedelta(seconds=settings.EVALS_RUN_STALL_SECONDS + 1)
+        actions = services.eval_run_watchdog(now=later)
+        expected = ("redispatched", 20 - count) if count < 20 else ("finalised", 0)
+        assert [(a.action, a.missing) for a in actions] == [expected]
+        run = _wait(run, timeout=240)
+        assert run.status == RunStatus.COMPLETED, run.error_message
+        keys = list(TrialResult.objects.filter(run=run).values_list("task_id", "persona", "trial"))
+        assert len(keys) == len(set(keys)) == 20
+    finally:
+        app.conf.task_routes = saved_routes
+        _stop(first)
+        if second is not None:
+            _stop(second)

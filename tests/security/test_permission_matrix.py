@@ -92,10 +92,16 @@ identity:operator_list                       GET    login  otp    403    403    
 identity:operator_list                       POST   login  otp    405    405    405    405    405    405    405    login  login
 identity:operator_reset_2fa                  GET    login  otp    405    405    405    405    405    405    405    login  login
 identity:operator_reset_2fa                  POST   login  otp    403    403    403    302    403    403    403    login  login
+identity:totp_reset_approve                  GET    login  otp    405    405    405    405    405    405    405    login  login
+identity:totp_reset_approve                  POST   login  otp    403    403    403    404    403    403    403    login  login
+identity:totp_reset_cancel                   GET    login  otp    405    405    405    405    405    405    405    login  login
+identity:totp_reset_cancel                   POST   login  otp    403    403    403    404    403    403    403    login  login
 identity:operator_roles                      GET    login  otp    405    405    405    405    405    405    405    login  login
 identity:operator_roles                      POST   login  otp    403    403    403    302    403    403    403    login  login
 identity:otp_challenge                       GET    login  200    302    302    302    302    302    302    302    login  login
 identity:otp_challenge                       POST   login  200    302    302    302    302    302    302    302    login  login
+identity:password_change                     GET    login  otp    200    200    200    200    200    200    200    login  login
+identity:password_change                     POST   login  otp    200    200    200    200    200    200    200    login  login
 identity:security                            GET    login  otp    200    200    200    200    200    200    200    login  login
 identity:security                            POST   login  otp    405    405    405    405    405    405    405    login  login
 identity:session_revoke                      GET    login  otp    405    405    405    405    405    405    405    login  login

@@ -18,6 +18,10 @@ from evals.engine.world import World
 
 # (world, tool name, validated arguments) -> violations. Pure, deterministic.
 RuleCheck = Callable[[World, str, Mapping[str, Any]], list[Violation]]
+# (world, the text of one agent message) -> violations. Pure, deterministic.
+MessageCheck = Callable[[World, str], list[Violation]]
+# The verdict on a message names this in place of a tool; its call id is `message:<index>`.
+MESSAGE = "(message)"
 
 
 class PolicyGuard:
@@ -47,6 +51,20 @@ class PolicyGuard:
                 violations.append(problem)
         blocked = bool(violations) and self.mode is GuardMode.ENFORCE
         return PolicyVerdict(call_id, tool.name, tuple(violations), self.mode, blocked)
+
+
+def check_message(
+    rules: MessageCheck, *, world: World, text: str, index: int, mode: GuardMode
+) -> PolicyVerdict | None:
+    """The domain's message rules on one agent message (`Domain.message_rules`): a verdict
+    when the message breaks the policy (a clinic's desk giving clinical advice), else None.
+    Words already said cannot be blocked, so the verdict never is, in either mode; its
+    violations count exactly like a write's (the oracle's `policy` component, the report's
+    violation count)."""
+    violations = tuple(rules(world, text))
+    if not violations:
+        return None
+    return PolicyVerdict(f"message:{index}", MESSAGE, violations, mode, False)
 
 
 def blocked_message(verdict: PolicyVerdict) -> str:

@@ -1,0 +1,547 @@
+"""`sandbox/reference` for airline: a rule-based agent that follows policy.md.
+
+It learns everything from the conversation: the customer's text (parsed with the shared
+vocabulary) and the results of its own tool calls. It verifies identity (booking reference and
+last name, or email), finds the reservation (by reference, or by the route the customer
+describes, and names it by route and date), looks it up, quotes, applies the fare rules,
+summarises the exact action, asks for a yes, writes and reports, refuses what the policy
+forbids with the policy's reason, and hands exceptions and disputes to a human. It handles one
+request at a time — its slowness with hurried customers is real.
+
+Every sentence it says comes from one wording of `phrasings.PHRASINGS`, chosen by the param
+`phrasing` ("en", the default, or "en-2", "zh").
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from evals.domains.airline.scripted import vocab as v
+from evals.domains.airline.scripted.phrasings import CAUSES_ZH, PHRASINGS
+from evals.domains.airline.world import CITIES, name_distance
+from evals.engine.errors import EngineError
+from evals.engine.messages import Message
+from evals.engine.persona import Language
+from evals.engine.sandbox import ReferenceAgentBase
+
+MAX_BAGS = 3
+CONTROLLABLE = {"technical", "crew", "operational"}
+# The policy's certificate per passenger: (from 3 hours, from 6 hours or a cancellation).
+CERTIFICATE = {
+    "USD": ("100.00", "200.00"),
+    "EUR": ("92.00", "184.00"),
+    "GBP": ("79.00", "158.00"),
+    "JPY": ("15000", "30000"),
+}
+WRITES = {
+    "change_flight",
+    "cancel_reservation",
+    "add_checked_bags",
+    "correct_passenger_name",
+    "add_passenger",
+    "remove_passenger",
+    "issue_compensation",
+}
+
+
+@dataclass
+class Req:
+    intent: str
+    text: str = ""
+    date: str = ""
+    bags: int = 0
+    done: bool = False
+    asked: set[str] = field(default_factory=set)
+
+
+def _minor(text: str) -> tuple[int, int]:
+    """A decimal string as (minor units, decimals)."""
+    whole, _, frac = text.partition(".")
+    return int(whole + frac), len(frac)
+
+
+def _text(minor: int, places: int) -> str:
+    return str(Decimal(minor).scaleb(-places)) if places else str(minor)
+
+
+class AirlineReferenceAgent(ReferenceAgentBase):
+    def __init__(self, *, domain: Any, params: Any, seed: int) -> None:
+        super().__init__(domain=domain, params=params, seed=seed)
+        self.phrasing: str | None = params.get("phrasing")
+        if self.phrasing is not None and self.phrasing not in PHRASINGS:
+            raise EngineError(
+                f"Unknown airline phrasing {self.phrasing!r}; known: {', '.join(sorted(PHRASINGS))}"
+            )
+        self.email = ""
+        self.ref = ""
+        self.last = ""
+        self.tried: set[str] = set()
+        self.failed = ""
+        self.customer_id = ""
+        self.listed: list[dict[str, Any]] | None = None
+        self.booking = ""
+        self.res: dict[str, Any] | None = None
+        self.flights: dict[str, list[dict[str, Any]]] = {}
+        self.quotes: dict[str, dict[str, Any]] = {}
+        self.reqs: list[Req] = []
+        self.focus: Req | None = None
+        self.active: Req | None = None
+        self.pool = ""
+        self.cities: list[str] = []
+        self.notes: list[str] = []
+        self.explain = False
+        self.asked_trip = 0
+
+    @classmethod
+    def factory(cls, *, domain: Any, params: Any, seed: int) -> AirlineReferenceAgent:
+        return cls(domain=domain, params=params, seed=seed)
+
+    @property
+    def zh(self) -> bool:
+        if self.phrasing is not None:
+            return self.phrasing.startswith("zh")
+        return self.language is Language.ZH_HANS
+
+    def t(self, key: str, **values: Any) -> str:
+        words = PHRASINGS[self.phrasing or ("zh" if self.zh else "en")]
+        return words[key].format(**values)
+
+    # -- reading the customer ------------------------------------------------------------
+
+    def has_new_facts(self, text: str) -> bool:
+        return bool(
+            v.BOOKING_REF.search(text)
+            or v.EMAIL.search(text)
+            or v.DATE.search(text)
+            or v.bags_in(text)
+            or v.intent_of(text)
+        )
+
+    def declined(self, name: str, args: dict[str, Any]) -> None:
+        if self.active is not None and not self.has_new_facts(self.last_user):
+            self.active.done = True
+            self.notes.append(self.t("declined"))
+
+    def observe_user(self, text: str) -> None:
+        if "why" in text.lower() or "为什么" in text:
+            self.explain = True
+        email = v.EMAIL.search(text)
+        if email:
+            self.email = email.group(0).rstrip(".").lower()
+        ref = v.BOOKING_REF.search(text.replace(self.email.upper(), ""))
+        if ref:
+            self.ref = ref.group(1)
+        last = v.LAST_NAME.search(text)
+        if last:
+            self.last = last.group(1) or last.group(2)
+        fixed = v.CORRECTION.search(text)
+        if fixed and (fixed.group(2) or fixed.group(4)) == self.last:
+            self.last = fixed.group(1) or fixed.group(3)
+        cities = v.cities_in(text)
+        if len(cities) >= 2:
+            self.cities = cities
+        for sentence in v.SENTENCE.split(text):
+            intent = v.intent_of(sentence)
+            req = self._request(intent) if intent else (self.active or self.focus)
+            if req is None:
+                self.pool += " " + sentence
+                continue
+            self._absorb(req, sentence)
+
+    def _request(self, intent: str) -> Req:
+        for r in self.reqs:
+            if r.intent == intent and not r.done:
+                self.focus = r
+                return r
+        r = Req(intent)
+        if self.pool:
+            self._absorb(r, self.pool)
+            self.pool = ""
+        self.reqs.append(r)
+        self.focus = r
+        return r
+
+    def _absorb(self, r: Req, sentence: str) -> None:
+        r.text += " " + sentence
+        date = v.DATE.search(sentence)
+        if date and r.intent == "change":
+            r.date = date.group(1)
+        bags = v.bags_in(sentence)
+        if bags:
+            r.bags = bags
+
+    # -- reading tool results ------------------------------------------------------------
+
+    def observe_tool(self, name: str, args: dict[str, Any], content: str, error: bool) -> None:
+        data: Any = (
+            None if error else json.loads(content) if content.startswith(("{", "[")) else content
+        )
+        if name == "find_reservation":
+            if error:
+                self.failed = self.t(
+                    "not_found_ref", ref=args["booking_ref"], last=args["last_name"]
+                )
+            else:
+                self.customer_id = data["customer_id"]
+                self.booking = data["booking_ref"]
+        elif name == "find_customer_by_email":
+            if error:
+                self.failed = self.t("not_found_email", email=args["email"])
+            else:
+                self.customer_id = data["customer_id"]
+                self.listed = data["reservations"]
+        elif name == "get_reservation" and not error:
+            self.res = data
+        elif name == "search_flights":
+            self.flights[args["date"]] = [] if error else data
+        elif name.startswith("quote_") and not error:
+            self.quotes[name] = data
+        elif name in WRITES and self.active is not None:
+            self.active.done = True
+            if error:
+                self.notes.append(self.t("write_failed", error=content.removeprefix("Error: ")))
+            else:
+                self.notes.append(self._done_text(name, args, data))
+            self.res = None
+            self.quotes.clear()
+
+    def _done_text(self, name: str, args: dict[str, Any], data: dict[str, Any]) -> str:
+        ref = args["booking_ref"]
+        if name == "add_checked_bags":
+            return self.t(f"done_{name}", ref=ref, bags=data["checked_bags"], **data)
+        if name == "issue_compensation":
+            return self.t(f"done_{name}", code=data["certificate"], **data)
+        return self.t(
+            f"done_{name}", ref=ref, **{k: x for k, x in data.items() if k != "booking_ref"}
+        )
+
+    # -- deciding ------------------------------------------------------------------------
+
+    def proceed_text(self, summary: str) -> str:
+        return self.t("proceed", summary=summary)
+
+    def reassure_text(self, summary: str) -> str:
+        return self.t("reassure", summary=summary)
+
+    def say(self, text: str) -> Message:
+        if self.notes:
+            text = " ".join([*self.notes, text]) if not self.zh else "".join([*self.notes, text])
+            self.notes = []
+        return super().say(text)
+
+    def plan(self) -> Message:
+        if not self.customer_id:
+            return self._authenticate()
+        if not self.booking:
+            return self._choose_reservation()
+        if self.res is None:
+            return self.call("get_reservation", booking_ref=self.booking)
+        open_reqs = self.order_requests([r for r in self.reqs if not r.done])
+        self.active = None
+        if not open_reqs:
+            return self.say(self.t("anything_else" if self.reqs else "how_can_i_help"))
+        self.active = open_reqs[0]
+        return getattr(self, f"_{open_reqs[0].intent}")(open_reqs[0])
+
+    def _authenticate(self) -> Message:
+        if self.ref and self.last and f"r:{self.ref}/{self.last}" not in self.tried:
+            self.tried.add(f"r:{self.ref}/{self.last}")
+            return self.call("find_reservation", booking_ref=self.ref, last_name=self.last)
+        if self.email and f"e:{self.email}" not in self.tried:
+            self.tried.add(f"e:{self.email}")
+            return self.call("find_customer_by_email", email=self.email)
+        sep = "" if self.zh else " "
+        prefix = f"{self.failed}{sep}" if self.failed else ""
+        self.failed = ""
+        if self.explain:
+            self.explain = False
+            prefix += self.t("explain_identity") + sep
+        return self.say(prefix + self.t("ask_identity"))
+
+    def _choose_reservation(self) -> Message:
+        listed = self.listed or []
+        refs = [r["booking_ref"] for r in listed]
+        if self.ref in refs:
+            self.booking = self.ref
+            return self.plan()
+        if len(self.cities) >= 2:
+            for r in listed:
+                if r["from"] == self.cities[0] and r["to"] == self.cities[1]:
+                    self.booking = r["booking_ref"]
+                    return self.plan()
+        self.asked_trip += 1
+        return self.say(self.t("ask_trip"))
+
+    def _trip(self) -> str:
+        res = self.res
+        assert res is not None
+        flight = res["flight"]
+        origin, dest = flight["from"][-4:-1], flight["to"][-4:-1]
+        name = (lambda code: CITIES[code].zh) if self.zh else (lambda code: CITIES[code].name)
+        return self.t(
+            "trip",
+            ref=res["booking_ref"],
+            origin=name(origin),
+            dest=name(dest),
+            date=flight["date"],
+        )
+
+    def _refuse(self, r: Req, key: str, **values: Any) -> Message:
+        r.done = True
+        sep = "" if self.zh else " "
+        return self.say(f"{self.t(key, trip=self._trip(), **values)}{sep}{self.t('anything_else')}")
+
+    def _ask(self, r: Req, what: str, key: str) -> Message:
+        r.asked.add(what)
+        return self.say(self.t(key))
+
+    def _quote(self, name: str, **args: Any) -> Message | dict[str, Any]:
+        quote = self.quotes.get(name)
+        if quote is None or any(quote.get(k) not in (None, x) for k, x in args.items()):
+            return self.call(name, **args)
+        return quote
+
+    # -- the requests --------------------------------------------------------------------
+
+    def _change(self, r: Req) -> Message:
+        res = self.res
+        assert res is not None
+        if res["fare"] == "basic":
+            return self._refuse(r, "refuse_basic")
+        if not r.date:
+            return self._ask(r, "date", "ask_date")
+        if r.date not in self.flights:
+            return self.call("search_flights", booking_ref=self.booking, date=r.date)
+        options = [f for f in self.flights[r.date] if f["status"] == "scheduled"]
+        if not options:
+            r.date = ""
+            self.notes.append(self.t("no_flight", date=r.date))
+            return self._ask(r, "date", "ask_date")
+        flight = options[0]
+        quote = self._quote(
+            "quote_change", booking_ref=self.booking, new_flight_id=flight["flight_id"]
+        )
+        if isinstance(quote, Message):
+            return quote
+        cur = quote["currency"]
+        return self.propose(
+            "change_flight",
+            {
+                "booking_ref": self.booking,
+                "new_flight_id": flight["flight_id"],
+                "amount": quote["total"],
+                "currency": cur,
+            },
+            self.t(
+                "propose_change",
+                trip=self._trip(),
+                flight_id=flight["flight_id"],
+                date=r.date,
+                fee=quote["change_fee"],
+                diff=quote["fare_difference"],
+                total=quote["total"],
+                currency=cur,
+            ),
+        )
+
+    def _cancel(self, r: Req) -> Message:
+        res = self.res
+        assert res is not None
+        if not res["refundable_now"]:
+            return self._refuse(r, "refuse_24h", fare=res["fare"])
+        paid, places = _minor(res["paid"])
+        refunded, _ = _minor(res["refunded"])
+        requested, _ = _minor(res["refunds_requested"])
+        amount = _text(paid - refunded - requested, places)
+        return self.propose(
+            "cancel_reservation",
+            {"booking_ref": self.booking, "refund_amount": amount, "currency": res["currency"]},
+            self.t(
+                "propose_cancel",
+                trip=self._trip(),
+                amount=amount,
+                currency=res["currency"],
+                method=res["payment_method"]["label"],
+            ),
+        )
+
+    def _exception(self, r: Req) -> Message:
+        return self._transfer(r, "exception")
+
+    def _dispute(self, r: Req) -> Message:
+        return self._transfer(r, "dispute")
+
+    def _transfer(self, r: Req, category: str) -> Message:
+        r.done = True
+        step = self.call(
+            "transfer_to_human",
+            category=category,
+            summary=f"Customer {self.customer_id} asks: {r.text.strip()[:160]}",
+            booking_ref=self.booking,
+        )
+        return Message.assistant(self.t(category), step.tool_calls)
+
+    def _bags(self, r: Req) -> Message:
+        res = self.res
+        assert res is not None
+        if not r.bags:
+            return self._ask(r, "bags", "ask_bags")
+        if res["checked_bags"] + r.bags > MAX_BAGS * len(res["passengers"]):
+            return self._refuse(r, "refuse_bag_limit", count=r.bags)
+        quote = self._quote("quote_bags", booking_ref=self.booking, count=r.bags)
+        if isinstance(quote, Message):
+            return quote
+        return self.propose(
+            "add_checked_bags",
+            {
+                "booking_ref": self.booking,
+                "count": r.bags,
+                "fee": quote["fee"],
+                "currency": quote["currency"],
+            },
+            self.t(
+                "propose_bags",
+                trip=self._trip(),
+                count=r.bags,
+                fee=quote["fee"],
+                currency=quote["currency"],
+            ),
+        )
+
+    def _name(self, r: Req) -> Message:
+        res = self.res
+        assert res is not None
+        m = v.NEW_NAME.search(r.text)
+        named = v.FULL_NAME.findall(r.text)
+        if m:
+            first, last = m.group(1), m.group(2)
+        elif named:
+            first, last = named[-1]  # "it says A B, but it should be A C": the last one named
+        else:
+            return self._ask(r, "name", "ask_name")
+        new = f"{first} {last}"
+        pax = min(
+            res["passengers"],
+            key=lambda p: name_distance(f"{p['first_name']} {p['last_name']}", new),
+        )
+        old = f"{pax['first_name']} {pax['last_name']}"
+        if name_distance(old, new) > 3:
+            return self._refuse(r, "refuse_transfer", new=new)
+        return self.propose(
+            "correct_passenger_name",
+            {
+                "booking_ref": self.booking,
+                "passenger_id": pax["passenger_id"],
+                "first_name": first,
+                "last_name": last,
+            },
+            self.t("propose_name", trip=self._trip(), old=old, new=new),
+        )
+
+    def _passenger_named(self, text: str) -> dict[str, Any] | None:
+        assert self.res is not None
+        for p in self.res["passengers"]:
+            if f"{p['first_name']} {p['last_name']}" in text:
+                return p
+        return None
+
+    def _remove(self, r: Req) -> Message:
+        res = self.res
+        assert res is not None
+        pax = self._passenger_named(r.text)
+        if pax is None:
+            if "passenger" in r.asked:
+                return self._refuse(r, "no_passenger")
+            return self._ask(r, "passenger", "ask_passenger")
+        if len(res["passengers"]) < 2:
+            return self._refuse(r, "refuse_last_passenger")
+        if not res["refundable_now"]:
+            return self._refuse(r, "refuse_24h", fare=res["fare"])
+        fare, places = 0, 0
+        for c in res["charges"]:
+            if c["kind"] == "fare":
+                minor, places = _minor(c["amount"])
+                fare += minor
+        amount = _text(fare // len(res["passengers"]), places)
+        name = f"{pax['first_name']} {pax['last_name']}"
+        return self.propose(
+            "remove_passenger",
+            {
+                "booking_ref": self.booking,
+                "passenger_id": pax["passenger_id"],
+                "refund_amount": amount,
+                "currency": res["currency"],
+            },
+            self.t(
+                "propose_remove",
+                trip=self._trip(),
+                name=name,
+                amount=amount,
+                currency=res["currency"],
+            ),
+        )
+
+    def _new_passenger(self, r: Req) -> Message:
+        res = self.res
+        assert res is not None
+        found = v.FULL_NAME.findall(r.text)
+        if not found:
+            return self._ask(r, "name", "ask_name")
+        first, last = found[-1]
+        if not res["within_24_hours"]:
+            return self._refuse(r, "refuse_add_passenger", name=f"{first} {last}")
+        fare, cur = res["flight"]["price_per_passenger"], res["currency"]
+        return self.propose(
+            "add_passenger",
+            {
+                "booking_ref": self.booking,
+                "first_name": first,
+                "last_name": last,
+                "amount": fare,
+                "currency": cur,
+            },
+            self.t(
+                "propose_add_passenger",
+                trip=self._trip(),
+                name=f"{first} {last}",
+                fare=fare,
+                currency=cur,
+            ),
+        )
+
+    def _compensation(self, r: Req) -> Message:
+        res = self.res
+        assert res is not None
+        flight = res["flight"]
+        if res["compensation_issued"]:
+            return self._refuse(r, "already_compensated")
+        cause = flight["delay_cause"]
+        if cause not in CONTROLLABLE:
+            return self._refuse(r, "refuse_weather", flight=flight["flight_id"])
+        cancelled = flight["status"] == "cancelled"
+        minutes = flight["delay_minutes"]
+        if not cancelled and minutes < 180:
+            return self._refuse(r, "refuse_short", flight=flight["flight_id"], minutes=minutes)
+        per, places = _minor(CERTIFICATE[res["currency"]][1 if cancelled or minutes >= 360 else 0])
+        amount = _text(per * len(res["passengers"]), places)
+        shown = CAUSES_ZH.get(cause, cause) if self.zh else cause
+        what = (
+            self.t("what_cancelled", cause=shown)
+            if cancelled
+            else self.t("what_delay", minutes=minutes, cause=shown)
+        )
+        return self.propose(
+            "issue_compensation",
+            {"booking_ref": self.booking, "amount": amount, "currency": res["currency"]},
+            self.t(
+                "propose_compensation",
+                trip=self._trip(),
+                amount=amount,
+                currency=res["currency"],
+                flight=flight["flight_id"],
+                what=what,
+            ),
+        )

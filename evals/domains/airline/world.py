@@ -1,0 +1,433 @@
+"""The airline world: Aurora Air's customers, their payment methods in several currencies
+(USD, EUR, GBP and the zero-decimal JPY), flights on a handful of routes and reservations,
+built from a seed.
+
+Customers are generated from *profiles* (a booking made a few hours ago, a basic-economy
+booking, an older standard-economy booking, a flexible fare, flights that were delayed or
+cancelled for a cause the airline controls or for the weather), three customers per profile
+paying in different currencies, so every task recipe finds a customer in the situation it
+needs and each identity variant talks to a different one. Every customer also holds a second,
+unrelated reservation, so a customer who does not know its booking reference has to be told
+which one the agent means by its contents (route and date).
+
+All money is held in minor units of the reservation's payment currency and checked with
+payments_sandbox.domain.Money.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from evals.engine.errors import ToolError
+from evals.engine.world import World
+from payments_sandbox.domain import Money
+
+NOW = "2026-03-10T12:00"
+TODAY = NOW[:10]
+CANCEL_WINDOW_HOURS = 24
+MAX_BAGS_PER_PASSENGER = 3
+MAX_NAME_CORRECTION = 3  # characters changed in a name correction
+DELAY_MINOR_MIN = 180  # from 3 hours: the smaller certificate
+DELAY_MAJOR_MIN = 360  # from 6 hours (or a cancellation): the larger certificate
+CONTROLLABLE_CAUSES = frozenset({"technical", "crew", "operational"})
+CURRENCIES = ("USD", "EUR", "JPY", "GBP")
+
+# Amounts in USD cents, turned into each currency's minor units at a fixed desk rate.
+_RATE = {"USD": (1, 1), "EUR": (92, 100), "GBP": (79, 100), "JPY": (150, 100)}
+CHANGE_FEE_USD = 7500
+BAG_FEE_USD = 3500
+CERTIFICATE_USD = {"minor": 10000, "major": 20000}
+
+ROSTER: dict[str, str] = {
+    "dispute": "Maya Okafor (customer relations)",
+    "exception": "Daniel Weiss (fare exceptions desk)",
+    "other": "Sofia Lind (reservations)",
+}
+
+
+def in_currency(usd_cents: int, currency: str) -> int:
+    """A USD-cent amount in `currency`'s minor units (whole yen for JPY), rounded down."""
+    num, den = _RATE[currency]
+    return usd_cents * num // den  # 150 yen to the dollar: cents * 1.5 are whole yen
+
+
+def money_text(minor: int, currency: str) -> str:
+    return Money(minor, currency).to_decimal_string()
+
+
+@dataclass(frozen=True, slots=True)
+class City:
+    code: str
+    name: str
+    zh: str
+
+
+CITIES: dict[str, City] = {
+    c.code: c
+    for c in (
+        City("BOS", "Boston", "波士顿"),
+        City("HND", "Tokyo", "东京"),
+        City("FRA", "Frankfurt", "法兰克福"),
+        City("LHR", "London", "伦敦"),
+        City("SFO", "San Francisco", "旧金山"),
+        City("CDG", "Paris", "巴黎"),
+        City("ORD", "Chicago", "芝加哥"),
+        City("KIX", "Osaka", "大阪"),
+    )
+}
+ROUTES = (
+    ("AU101", "BOS", "HND"),
+    ("AU214", "FRA", "LHR"),
+    ("AU330", "SFO", "CDG"),
+    ("AU452", "ORD", "KIX"),
+    ("AU518", "LHR", "BOS"),
+    ("AU627", "CDG", "FRA"),
+)
+FLIGHT_DATES = tuple(f"2026-03-{d:02d}" for d in range(3, 27))
+
+
+@dataclass(frozen=True, slots=True)
+class Flight:
+    id: str  # flight number and date, e.g. "AU101-2026-03-14"
+    number: str
+    origin: str
+    destination: str
+    date: str
+    departs: str  # local time HH:MM
+    status: str  # scheduled | delayed | cancelled | landed
+    delay_minutes: int
+    cause: str  # technical | crew | operational | weather | air traffic control | ""
+    prices: tuple[tuple[str, int], ...]  # (cabin, USD cents per passenger)
+
+    def price(self, cabin: str, currency: str) -> int:
+        return in_currency(dict(self.prices)[cabin], currency)
+
+
+@dataclass(frozen=True, slots=True)
+class PaymentMethod:
+    id: str
+    kind: str  # card | paypal
+    label: str  # "Visa ending 4821"
+    currency: str
+
+
+@dataclass(frozen=True, slots=True)
+class Customer:
+    id: str
+    first_name: str
+    last_name: str
+    email: str
+    tier: str  # none | silver | gold
+    payment_methods: tuple[PaymentMethod, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Passenger:
+    id: str  # "P1", "P2" within a reservation
+    first_name: str
+    last_name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Charge:
+    """A charge or credit on the reservation's payment method, in its currency."""
+
+    kind: str  # fare | change_fee | fare_difference | bag_fee
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class Reservation:
+    id: str  # the booking reference, e.g. "QX7K2P"
+    customer_id: str
+    flight_id: str
+    cabin: str  # economy | business
+    fare: str  # basic | standard | flex
+    passengers: tuple[Passenger, ...]
+    booked_at: str  # ISO date and time
+    status: str  # confirmed | cancelled | flown
+    payment_method_id: str
+    currency: str
+    charges: tuple[Charge, ...]
+    refunded: int
+    checked_bags: int
+    certificates: tuple[str, ...] = ()  # certificate codes issued on this reservation
+
+    @property
+    def paid(self) -> int:
+        return sum(c.amount for c in self.charges)
+
+    @property
+    def fare_paid(self) -> int:
+        return sum(c.amount for c in self.charges if c.kind == "fare")
+
+
+@dataclass(frozen=True, slots=True)
+class Certificate:
+    """A travel certificate (voucher) issued as delay or cancellation compensation."""
+
+    code: str
+    reservation_id: str
+    amount: int
+    currency: str
+
+
+class AirlineWorld(World):
+    def customer(self, customer_id: str) -> Customer:
+        try:
+            return self.tables["customers"][customer_id]
+        except KeyError:
+            raise ToolError(
+                f"No customer with id {customer_id!r}. Customer ids look like C1001."
+            ) from None
+
+    def reservation(self, booking_ref: str) -> Reservation:
+        try:
+            return self.tables["reservations"][booking_ref.strip().upper()]
+        except KeyError:
+            raise ToolError(
+                f"No reservation with booking reference {booking_ref!r}. Booking references "
+                "are six letters and digits, e.g. QX7K2P."
+            ) from None
+
+    def flight(self, flight_id: str) -> Flight:
+        try:
+            return self.tables["flights"][flight_id.strip().upper()]
+        except KeyError:
+            raise ToolError(
+                f"No flight {flight_id!r}. Flight ids are the number and date, e.g. "
+                "AU101-2026-03-14."
+            ) from None
+
+    def reservations_of(self, customer_id: str) -> list[Reservation]:
+        return [r for r in self.tables["reservations"].values() if r.customer_id == customer_id]
+
+    def put(self, table: str, key: str, record: object) -> None:
+        self.tables[table][key] = record
+
+
+# -- the policy's arithmetic, shared by tools, rules and tasks ---------------------------
+
+
+def hours_since_booking(res: Reservation) -> float:
+    delta = datetime.fromisoformat(NOW) - datetime.fromisoformat(res.booked_at)
+    return delta.total_seconds() / 3600
+
+
+def within_24_hours(res: Reservation) -> bool:
+    return hours_since_booking(res) < CANCEL_WINDOW_HOURS
+
+
+def refundable(world: AirlineWorld, res: Reservation) -> bool:
+    """A full refund: within 24 hours of booking, on a flexible fare, or when the airline
+    cancelled the flight."""
+    return (
+        within_24_hours(res)
+        or res.fare == "flex"
+        or world.flight(res.flight_id).status == "cancelled"
+    )
+
+
+def change_fee(res: Reservation) -> int:
+    """Standard fares pay the change fee; flexible fares none (basic fares cannot change)."""
+    return in_currency(CHANGE_FEE_USD, res.currency) if res.fare == "standard" else 0
+
+
+def fare_difference(world: AirlineWorld, res: Reservation, new_flight: Flight) -> int:
+    """What the new flight costs more for all passengers (never negative: a cheaper flight
+    refunds nothing)."""
+    old = world.flight(res.flight_id).price(res.cabin, res.currency)
+    new = new_flight.price(res.cabin, res.currency)
+    return max(0, new - old) * len(res.passengers)
+
+
+def bag_allowance(customer: Customer, res: Reservation) -> int:
+    """Free checked bags for the whole reservation: per passenger by cabin and fare, plus the
+    account holder's tier bonus per passenger."""
+    cabin = 2 if res.cabin == "business" else 0 if res.fare == "basic" else 1
+    tier = {"none": 0, "silver": 1, "gold": 2}[customer.tier]
+    return (cabin + tier) * len(res.passengers)
+
+
+def bag_fee(customer: Customer, res: Reservation, count: int) -> int:
+    free_left = max(0, bag_allowance(customer, res) - res.checked_bags)
+    return max(0, count - free_left) * in_currency(BAG_FEE_USD, res.currency)
+
+
+def certificate_due(flight: Flight, passengers: int, currency: str) -> int:
+    """Compensation for a delay or cancellation the airline controls: per passenger, the
+    smaller certificate from 3 hours' delay, the larger from 6 hours or for a cancellation;
+    nothing for weather or air traffic control, nothing under 3 hours."""
+    if flight.cause not in CONTROLLABLE_CAUSES:
+        return 0
+    if flight.status == "cancelled" or flight.delay_minutes >= DELAY_MAJOR_MIN:
+        size = "major"
+    elif flight.delay_minutes >= DELAY_MINOR_MIN:
+        size = "minor"
+    else:
+        return 0
+    return in_currency(CERTIFICATE_USD[size], currency) * passengers
+
+
+def name_distance(a: str, b: str) -> int:
+    """Characters inserted, deleted or replaced to turn `a` into `b` (case-insensitive)."""
+    a, b = a.lower(), b.lower()
+    prev = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        cur = [i]
+        for j, cb in enumerate(b, 1):
+            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb)))
+        prev = cur
+    return prev[-1]
+
+
+def passenger_share(res: Reservation) -> int:
+    """One passenger's part of the fare paid (the fare split evenly)."""
+    return res.fare_paid // len(res.passengers)
+
+
+# -- the population ----------------------------------------------------------------------
+
+FIRST = ("Ava", "Liam", "Mei", "Kenji", "Sofia", "Noah", "Hana", "Lucas", "Emma", "Yuki",
+         "Olivia", "Mateo", "Chloe", "Ethan", "Aiko", "Felix", "Nora", "Oscar", "Lena", "Ivan",
+         "Ruby", "Hugo", "Iris", "Leo")  # fmt: skip
+LAST = ("Adler", "Brennan", "Chen", "Dubois", "Eriksen", "Fischer", "Garcia", "Hoffman",
+        "Ito", "Jensen", "Kowalski", "Larsen", "Moreau", "Nakamura", "Olsen", "Petrov",
+        "Quinn", "Rossi", "Schmidt", "Tanaka", "Ueda", "Vogel", "Weber", "Young")  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Profile:
+    name: str
+    cabin: str
+    fare: str
+    passengers: int
+    booked_hours_ago: int
+    tier: str
+    flight_day: int  # day of March 2026
+    flight_status: str = "scheduled"
+    delay: int = 0
+    cause: str = ""
+    checked_bags: int = 0
+    typo: bool = False  # the first passenger's last name is misspelled
+
+
+PROFILES = (
+    Profile("fresh", "economy", "standard", 2, 5, "none", 20, checked_bags=1, typo=True),
+    Profile("basic", "economy", "basic", 1, 240, "none", 18, typo=True),
+    Profile("standard", "economy", "standard", 2, 480, "silver", 16),
+    Profile("flex", "business", "flex", 2, 720, "gold", 19, checked_bags=1),
+    Profile("delayed", "economy", "standard", 2, 600, "none", 7, "landed", 250, "technical"),
+    Profile("cancelled", "economy", "basic", 1, 700, "silver", 7, "cancelled", 0, "crew"),
+    Profile("weather", "economy", "standard", 2, 650, "none", 7, "landed", 300, "weather"),
+    Profile("short", "economy", "standard", 1, 500, "none", 6, "landed", 95, "technical"),
+    Profile("very-late", "business", "flex", 1, 800, "gold", 3, "landed", 400, "operational"),
+)
+CUSTOMERS_PER_PROFILE = 3
+_CARD_KINDS = ("Visa", "Mastercard", "Amex")
+
+
+def _misspell(name: str) -> str:
+    """A typing slip in a name: two different neighbouring letters swapped."""
+    i = next(i for i in range(len(name) // 2, len(name)) if name[i] != name[i - 1])
+    return name[: i - 1] + name[i] + name[i - 1] + name[i + 1 :]
+
+
+def _stamp(hours_ago: int) -> str:
+    return (datetime.fromisoformat(NOW) - timedelta(hours=hours_ago)).isoformat(timespec="minutes")
+
+
+def _flights(rng: random.Random) -> dict[str, Flight]:
+    flights = {}
+    for r_index, (number, origin, dest) in enumerate(ROUTES):
+        base = rng.randrange(420, 780) * 100
+        for i, date in enumerate(FLIGHT_DATES):
+            eco = base + ((i * 37 + rng.randrange(0, 9)) % 9) * 1500
+            fid = f"{number}-{date}"
+            flights[fid] = Flight(
+                fid, number, origin, dest, date,
+                f"{8 + (r_index % 3) * 3:02d}:{(i * 5) % 60:02d}",
+                "landed" if date < TODAY else "scheduled", 0, "",
+                (("economy", eco), ("business", eco * 3)),
+            )  # fmt: skip
+    return flights
+
+
+def _ref(rng: random.Random, taken: set[str]) -> str:
+    letters = "ABCDEFGHJKLMNPQRSTUVWXYZ"
+    while True:
+        ref = (
+            rng.choice(letters)
+            + "".join(rng.choice(letters + "23456789") for _ in range(4))
+            + rng.choice("23456789")
+        )
+        if ref not in taken:
+            taken.add(ref)
+            return ref
+
+
+@functools.lru_cache(maxsize=8)
+def build_world(seed: int = 0) -> AirlineWorld:
+    """The pristine world for `seed` (cached: the engine only ever uses copies of it)."""
+    rng = random.Random(seed)
+    flights = _flights(rng)
+    customers: dict[str, Customer] = {}
+    reservations: dict[str, Reservation] = {}
+    refs: set[str] = set()
+    n = 0
+    for p_index, prof in enumerate(PROFILES):
+        for k in range(CUSTOMERS_PER_PROFILE):
+            currency = CURRENCIES[(p_index + k) % len(CURRENCIES)]
+            first, last = FIRST[n % len(FIRST)], LAST[(n * 7) % len(LAST)]
+            cid = f"C{1001 + n}"
+            pm = PaymentMethod(
+                f"pm_{cid.lower()}",
+                "card",
+                f"{_CARD_KINDS[n % 3]} ending {rng.randrange(1000, 9999)}",
+                currency,
+            )
+            customer = Customer(
+                cid, first, last, f"{first.lower()}.{last.lower()}{n}@example.com", prof.tier, (pm,)
+            )
+            customers[cid] = customer
+            route = ROUTES[(p_index + k) % len(ROUTES)]
+            fid = f"{route[0]}-2026-03-{prof.flight_day + k:02d}"
+            f = flights[fid]
+            if prof.flight_status != "scheduled":
+                flights[fid] = f = Flight(
+                    f.id, f.number, f.origin, f.destination, f.date, f.departs,
+                    prof.flight_status, prof.delay + 10 * k if prof.delay else 0, prof.cause,
+                    f.prices,
+                )  # fmt: skip
+            companion = FIRST[(n + 5) % len(FIRST)]
+            pax = [Passenger("P1", first, _misspell(last) if prof.typo else last)]
+            if prof.passengers > 1:
+                pax.append(Passenger("P2", companion, last))
+            fare_total = f.price(prof.cabin, currency) * len(pax)
+            ref = _ref(rng, refs)
+            reservations[ref] = Reservation(
+                ref, cid, fid, prof.cabin, prof.fare, tuple(pax), _stamp(prof.booked_hours_ago),
+                "flown" if prof.flight_status in ("landed",) else "confirmed", pm.id, currency,
+                (Charge("fare", fare_total),), 0, prof.checked_bags,
+            )  # fmt: skip
+            # A second, unrelated trip: a later flight on another route.
+            other = ROUTES[(p_index + k + 3) % len(ROUTES)]
+            ofid = f"{other[0]}-2026-03-{22 + k:02d}"
+            oref = _ref(rng, refs)
+            reservations[oref] = Reservation(
+                oref, cid, ofid, "economy", "standard", (Passenger("P1", first, last),),
+                _stamp(900 + 24 * k), "confirmed", pm.id, currency,
+                (Charge("fare", flights[ofid].price("economy", currency)),), 0, 1,
+            )  # fmt: skip
+            n += 1
+    return AirlineWorld(
+        {
+            "customers": customers,
+            "flights": flights,
+            "reservations": reservations,
+            "certificates": {},
+        }
+    )
