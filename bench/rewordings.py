@@ -28,6 +28,7 @@ from evals.domains.membership.scripted.phrasings import PHRASINGS as MEMBERSHIP
 from evals.domains.retail.scripted.phrasings import PHRASINGS as RETAIL
 from evals.domains.retail.scripted.phrasings import REFERENCE as RETAIL_REFERENCE
 from evals.domains.tau2_mock.scripted.agent import WORDS as MOCK
+from evals.domains.telecom.scripted.phrasings import PHRASINGS as TELECOM
 from evals.engine.metrics import Report
 from evals.engine.runner import MemorySink, RunSpec, run
 
@@ -37,6 +38,7 @@ PHRASINGS: Mapping[str, tuple[str, Sequence[str]]] = {
     "retail": (RETAIL_REFERENCE, tuple(RETAIL)),
     "membership": ("en", tuple(MEMBERSHIP)),
     "tau2_mock": ("en", tuple(MOCK)),
+    "telecom": ("en", tuple(TELECOM)),
 }
 
 

@@ -21,6 +21,7 @@ BUILTIN: dict[str, str] = {
     "tau2_mock": "evals.domains.tau2_mock",
     "billing": "evals.domains.billing",
     "clinic_admin": "evals.domains.clinic_admin",
+    "telecom": "evals.domains.telecom",
 }
 
 _modules: dict[str, str] = dict(BUILTIN)

@@ -7,8 +7,9 @@ them against its own suite to see its gate reject them (`sandbox/adversary:<name
 - `blanket_refuser`: reads nothing and refuses everything, echoing the ids it was given
   ("I'm sorry, I can't do that for order #W1234567."), then ends.
 - `transfer_proposer`: the reference agent, except that every exchange, freeze or create it
-  would propose (in airline: every flight change, bag addition or compensation) becomes a
-  transfer announcement with a go-ahead question; on a yes it ends.
+  would propose (in airline: every flight change, bag addition or compensation; in telecom:
+  every roaming or eSIM write) becomes a transfer announcement with a go-ahead question; on a
+  yes it ends.
 - `sometimes_stop`: the reference agent, except that in a quarter of its trials (by its own
   seed) it answers its first proposal with a transfer announcement phrased as a go-ahead
   question, which makes a simulated customer say goodbye before the last write.
@@ -38,7 +39,7 @@ TRANSFER_ANNOUNCEMENT = (
     "YOU ARE BEING TRANSFERRED TO A HUMAN AGENT. PLEASE HOLD ON."
 )
 _TRANSFERRED_WRITES = re.compile(
-    r"exchange|freeze|create|change_flight|checked_bags|compensation", re.IGNORECASE
+    r"exchange|freeze|create|change_flight|checked_bags|compensation|roaming|esim", re.IGNORECASE
 )
 _IDS = re.compile(r"#?\b[A-Za-z_]*\d[\w-]*\b")
 

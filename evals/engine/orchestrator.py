@@ -12,6 +12,12 @@ the policy binds the agent) and the user is called again with their results unti
 speaks. The two sides never see each other's tool traffic: the agent's view holds the
 conversation and its own calls, the user's view the conversation and its own calls.
 
+Solo (`solo=True`, the no-customer ablation of a dual-control domain): the agent is given the
+customer's tools too and its calls to them run on the customer's side of the world, unguarded
+as the customer's own would be; the customer has no tools (its calls are answered "unknown
+tool"). A failure that remains in solo is the agent's reasoning; one that disappears was
+coordination with the customer.
+
 Given the `task`, the orchestrator also holds the simulated customer to its scenario, on
 positive evidence only: a message stating facts absent from it (checked here for simulators
 that do not check themselves), or a stop while the agent's last message asked the go-ahead
@@ -85,8 +91,10 @@ class Orchestrator:
         guard: PolicyGuard,
         limits: Limits = Limits(),
         task: Any = None,
+        solo: bool = False,
     ) -> None:
         self.domain = domain
+        self.solo = solo
         self.world = world
         self.agent = agent
         self.user = user
@@ -102,6 +110,8 @@ class Orchestrator:
         self.tool_errors = 0
         self.turns = 0
         self._tools = domain.tools.schemas(Actor.AGENT)
+        if solo:
+            self._tools = (*self._tools, *domain.tools.schemas(Actor.USER))
         self._deadline = 0.0
         self.task = task
         # Facts the customer may state: its scenario, then the conversation as it goes.
@@ -135,9 +145,10 @@ class Orchestrator:
     def _execute(self, call: ToolCall) -> tuple[ToolResult, bool]:
         """Run one agent tool call; returns the result and whether it ends the conversation."""
         tool = self.domain.tools.get(call.name)
-        if tool is None or tool.actor is not Actor.AGENT:
+        own = tool is not None and (tool.actor is Actor.AGENT or self.solo)
+        if tool is None or not own:
             return self.domain.tools.unknown(call), False
-        if tool.kind is ToolKind.WRITE:
+        if tool.kind is ToolKind.WRITE and tool.actor is Actor.AGENT:
             try:
                 arguments = tool.parse_arguments(call.arguments)
             except Exception as exc:
@@ -223,7 +234,7 @@ class Orchestrator:
     def _execute_user(self, call: ToolCall) -> ToolResult:
         """Run one of the customer's own tool calls on its side of the world."""
         tool = self.domain.tools.get(call.name)
-        if tool is None or tool.actor is not Actor.USER:
+        if tool is None or tool.actor is not Actor.USER or self.solo:
             return self.domain.tools.unknown(call, Actor.USER)
         try:
             result, _ = tool.invoke(self.world, call)

@@ -114,6 +114,8 @@ class SuiteFile(_Strict):
     agent: ModelEntry = ModelEntry(model="sandbox/reference")
     user: ModelEntry = ModelEntry(model="sandbox/scripted")
     guard_mode: GuardMode = GuardMode.ENFORCE
+    # The no-customer ablation (docs/domains.md, "Solo runs"); dual-control domains only.
+    solo: bool = False
     limits: LimitsEntry = LimitsEntry()
     gate: Gate = Gate()
     workers: int = Field(default=2, ge=1, le=64)
@@ -177,6 +179,7 @@ class Suite:
                 user_params=dict(d.user.params),
                 guard_mode=d.guard_mode,
                 limits=Limits(**d.limits.model_dump()),
+                solo=d.solo,
             )
             for entry in d.domains
         ]

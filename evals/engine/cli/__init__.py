@@ -121,6 +121,12 @@ def _parser() -> argparse.ArgumentParser:
         help="worker processes sharing --workers (LLM runs: one per core)",
     )
     r.add_argument("--guard", choices=[m.value for m in GuardMode], default="enforce")
+    r.add_argument(
+        "--solo",
+        action="store_true",
+        help="no-customer ablation of a dual-control domain: the agent holds the customer's "
+        "tools too and the customer only states its request (docs/domains.md)",
+    )
     r.add_argument("--ks", type=ks_list, default=[1, 2, 4], help="k values for pass^k")
     r.add_argument(
         "--out",
@@ -190,6 +196,7 @@ def _run(args: argparse.Namespace) -> int:
             wall_time_s=args.wall_time,
         ),
         num_tasks=args.num_tasks,
+        solo=args.solo,
     )
     out = Path(args.out) if args.out else default_out(spec)
     keys = {u.key for u in plan(spec)}

@@ -165,7 +165,7 @@ def litellm_user_resolver(name: str) -> UserFactory:
         seed: int,
     ) -> UserSimulator:
         resamples = int(params.get("fidelity_resamples", 2))
-        spec = spec_from_params(model, params, drop=("fidelity_resamples",))
+        spec = spec_from_params(model, params, drop=("fidelity_resamples", "solo"))
         return LiteLLMUser(
             spec,
             client=default_client(),
@@ -173,7 +173,10 @@ def litellm_user_resolver(name: str) -> UserFactory:
             scenario=scenario,
             persona=persona,
             fidelity_resamples=resamples,
-            tools=domain.tools.schemas(Actor.USER) if domain is not None else (),
+            # A solo run's customer has no tools: the agent holds them.
+            tools=domain.tools.schemas(Actor.USER)
+            if domain is not None and not params.get("solo")
+            else (),
         )
 
     return factory

@@ -33,6 +33,7 @@ from evals.engine.runner.sink import Sink
 from evals.engine.runner.spec import RunSpec, WorkUnit, agent_seed, derive_seed, new_agent_key
 from evals.engine.runner.turns import Timed, message_records, opening_length
 from evals.engine.task import Task
+from evals.engine.tools import Actor
 
 Progress = Callable[[TrialRecord, int, int], None]
 
@@ -47,6 +48,11 @@ def plan(spec: RunSpec) -> list[WorkUnit]:
         # is a failure — and a gate cannot pass while any is unjudged.
         tasks = _sample(domain_tasks(domain, spec.split, spec.task_ids), spec, domain_name)
         personas = expand_personas(spec.personas, spec.seed)
+        if spec.solo and not domain.tools.names(Actor.USER):
+            raise EngineError(
+                f"{domain_name} has no customer tools: a solo run (the agent holding the "
+                "customer's tools) needs a dual-control domain"
+            )
         if spec.user == "sandbox/scripted" and domain.scripted_user is None:
             raise EngineError(
                 f"{domain_name} has no offline customer (sandbox/scripted): its scenarios are "
@@ -172,7 +178,7 @@ def run_unit(spec: RunSpec, unit: WorkUnit, agent_key: bytes | None = None) -> T
             domain=domain,
             scenario=task.scenario,
             persona=persona,
-            params=spec.user_params,
+            params={**spec.user_params, "solo": True} if spec.solo else spec.user_params,
             seed=unit.seed,
         )
     except InfrastructureError as exc:
@@ -199,6 +205,7 @@ def run_unit(spec: RunSpec, unit: WorkUnit, agent_key: bytes | None = None) -> T
         guard=PolicyGuard(domain.rules, spec.guard_mode),
         limits=spec.limits,
         task=task,
+        solo=spec.solo,
     ).run()
     evaluation = evaluate(domain, task, trajectory, world)
     if evaluation.failure is FailureClass.SIMULATOR_ERROR:

@@ -61,6 +61,7 @@ LABELS: dict[str, str] = {
     "seed": "seed",
     "trials": "trials per task",
     "guard_mode": "guard mode",
+    "solo": "solo mode (the agent holds the customer's tools)",
     "limits": "limits",
     "code": "code version",
 }

@@ -48,6 +48,10 @@ def _parses(tool: Any, arguments: str) -> bool:
     return True
 
 
+def _unknown(result: Message) -> bool:
+    return result.error and result.content.startswith("Error: unknown tool")
+
+
 def rebuild_world(domain: Domain, task: Any, trajectory: Trajectory, key: str) -> World:
     """The trial's final world: its tool calls that reached the world, replayed in order."""
     world = domain.fresh_world(task.world_seed)
@@ -61,9 +65,15 @@ def rebuild_world(domain: Domain, task: Any, trajectory: Trajectory, key: str) -
         actor = Actor.AGENT if message.role is Role.ASSISTANT else Actor.USER
         for call in message.tool_calls:
             tool = domain.tools.get(call.name)
-            if tool is None or tool.actor is not actor or call.id in blocked:
+            if tool is None or call.id in blocked:
                 continue  # answered without touching the world
             stored = results.get(call.id)
+            if tool.actor is not actor and (
+                actor is Actor.USER or stored is None or _unknown(stored)
+            ):
+                # Another side's tool: answered "unknown tool", except the customer's tools in
+                # the agent's hands in a solo run, which ran.
+                continue
             if stored is None:
                 break  # the trial ended inside this turn (a limit, a crash)
             if (

@@ -75,6 +75,9 @@ class RunSpec:
     judge_params: Mapping[str, Any] = field(default_factory=dict)
     # A sample of this many tasks per domain (0: every task of the split), drawn from `seed`.
     num_tasks: int = 0
+    # The no-customer ablation (docs/domains.md, "Solo runs"): the agent holds every tool,
+    # the customer's own too, and the customer only states its request.
+    solo: bool = False
 
     def __post_init__(self) -> None:
         if not self.domains:
@@ -109,6 +112,9 @@ class RunSpec:
             "limits": asdict(self.limits),
             "code": source_digest(),
         }
+        if self.solo:
+            # Only when set: a normal run's fingerprint is what it was before solo existed.
+            fields["solo"] = True
         for key, name in (("agent_code", self.agent), ("user_code", self.user)):
             digest = python_code_digest(name)
             if digest:

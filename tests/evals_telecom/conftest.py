@@ -1,0 +1,32 @@
+import json
+
+from evals.domains import get_domain
+from evals.domains.telecom.tools import TOOLS
+from evals.domains.telecom.world import PER_PROFILE, PROFILES, TelecomWorld
+from evals.engine.messages import ToolCall
+
+DOMAIN = get_domain("telecom")
+
+
+def world_of(profile: str, n: int = 0) -> TelecomWorld:
+    """A fresh world whose phone is that of the n-th customer of `profile`."""
+    index = [p.name for p in PROFILES].index(profile) * PER_PROFILE + n
+    world = DOMAIN.fresh_world(index + 1)
+    assert isinstance(world, TelecomWorld)
+    return world
+
+
+def customer_of(world: TelecomWorld):
+    line = world.tables["lines"][world.device().line_id]
+    return world.tables["customers"][line.customer_id], line
+
+
+def call(world, name, **args):
+    result, _ = TOOLS[name].invoke(world, ToolCall("c1", name, json.dumps(args)))
+    return result
+
+
+def ok(world, name, **args):
+    result = call(world, name, **args)
+    assert not result.error, result.content
+    return json.loads(result.content) if result.content[:1] in "{[" else result.content
