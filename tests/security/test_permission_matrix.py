@@ -134,8 +134,6 @@ payments_sandbox:refund_approve              GET    login  otp    405    405    
 payments_sandbox:refund_approve              POST   login  otp    302    302    302    404    302    404    404    login  login
 payments_sandbox:refund_cancel               GET    login  otp    405    405    405    405    405    405    405    login  login
 payments_sandbox:refund_cancel               POST   login  otp    302    302    302    404    302    404    404    login  login
-payments_sandbox:refund_list                 GET    login  otp    200    200    200    404    200    404    404    login  login
-payments_sandbox:refund_list                 POST   login  otp    405    405    405    405    405    405    405    login  login
 payments_sandbox:refund_detail               GET    login  otp    200    200    200    404    200    404    404    login  login
 payments_sandbox:refund_detail               POST   login  otp    405    405    405    405    405    405    405    login  login
 payments_sandbox:refund_list                 GET    login  otp    200    200    200    404    200    404    404    login  login
