@@ -24,7 +24,7 @@ from rest_framework.views import APIView
 from backoffice.errors import Forbidden
 from backoffice.http import request_operator
 from backoffice.idempotency import idempotent
-from backoffice.pagination import StandardPagination
+from backoffice.pagination import CappedSearchPagination, StandardPagination
 from backoffice.params import query_int
 from identity.authentication import scoped
 from tickets import selectors, serializers, services
@@ -115,7 +115,9 @@ class TicketListApi(APIView):
             search=params.get("q", ""),
             sort=params.get("sort", "newest"),
         )
-        paginator = StandardPagination()
+        # A search's count stops at a cap ("count_capped": true beyond it): counting every
+        # match of a common word is what made such a search slow.
+        paginator = CappedSearchPagination() if params.get("q") else StandardPagination()
         page = paginator.paginate_queryset(
             selectors.ticket_ids_page_source(tickets), request, view=self
         )

@@ -19,6 +19,7 @@ from django.views.decorators.http import require_GET, require_POST
 from backoffice.context import landing_url
 from backoffice.errors import Conflict, DomainError, NotFound
 from backoffice.http import request_operator
+from backoffice.pagination import CappedCountPaginator
 from backoffice.params import query_id_or_none
 from identity.models import Operator
 from payments_sandbox import access as payments_access
@@ -102,7 +103,9 @@ def inbox(request: HttpRequest) -> HttpResponse:
         search=search,
         sort=sort,
     )
-    page = Paginator(tickets, PAGE_SIZE).get_page(request.GET.get("page"))
+    # A search's count stops at a cap and reads "1,000+" beyond it (see CappedCountPaginator).
+    paginator_class = CappedCountPaginator if search else Paginator
+    page = paginator_class(tickets, PAGE_SIZE).get_page(request.GET.get("page"))
     query = request.GET.copy()
     query.pop("page", None)
     base_query = {k: v for k, v in query.items() if isinstance(v, str) and v}
