@@ -16,7 +16,7 @@ from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from backoffice.errors import DomainError
-from backoffice.http import request_operator
+from backoffice.request_operator import request_operator
 from evals import access, charts, selectors, services
 from evals.comparison import run_comparison
 from evals.models import Executor, RunStatus
