@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from evals.domains.airline.scripted import vocab as v
+from evals.domains.airline.scripted import vocab
 from evals.domains.airline.scripted.phrasings import CAUSES_ZH, PHRASINGS
 from evals.domains.airline.world import CITIES, name_distance
 from evals.engine.errors import EngineError
@@ -113,11 +113,11 @@ class AirlineReferenceAgent(ReferenceAgentBase):
 
     def has_new_facts(self, text: str) -> bool:
         return bool(
-            v.BOOKING_REF.search(text)
-            or v.EMAIL.search(text)
-            or v.DATE.search(text)
-            or v.bags_in(text)
-            or v.intent_of(text)
+            vocab.BOOKING_REF.search(text)
+            or vocab.EMAIL.search(text)
+            or vocab.DATE.search(text)
+            or vocab.bags_in(text)
+            or vocab.intent_of(text)
         )
 
     def declined(self, name: str, args: dict[str, Any]) -> None:
@@ -128,23 +128,23 @@ class AirlineReferenceAgent(ReferenceAgentBase):
     def observe_user(self, text: str) -> None:
         if "why" in text.lower() or "为什么" in text:
             self.explain = True
-        email = v.EMAIL.search(text)
+        email = vocab.EMAIL.search(text)
         if email:
             self.email = email.group(0).rstrip(".").lower()
-        ref = v.BOOKING_REF.search(text.replace(self.email.upper(), ""))
+        ref = vocab.BOOKING_REF.search(text.replace(self.email.upper(), ""))
         if ref:
             self.ref = ref.group(1)
-        last = v.LAST_NAME.search(text)
+        last = vocab.LAST_NAME.search(text)
         if last:
             self.last = last.group(1) or last.group(2)
-        fixed = v.CORRECTION.search(text)
+        fixed = vocab.CORRECTION.search(text)
         if fixed and (fixed.group(2) or fixed.group(4)) == self.last:
             self.last = fixed.group(1) or fixed.group(3)
-        cities = v.cities_in(text)
+        cities = vocab.cities_in(text)
         if len(cities) >= 2:
             self.cities = cities
-        for sentence in v.SENTENCE.split(text):
-            intent = v.intent_of(sentence)
+        for sentence in vocab.SENTENCE.split(text):
+            intent = vocab.intent_of(sentence)
             req = self._request(intent) if intent else (self.active or self.focus)
             if req is None:
                 self.pool += " " + sentence
@@ -166,10 +166,10 @@ class AirlineReferenceAgent(ReferenceAgentBase):
 
     def _absorb(self, r: Req, sentence: str) -> None:
         r.text += " " + sentence
-        date = v.DATE.search(sentence)
+        date = vocab.DATE.search(sentence)
         if date and r.intent == "change":
             r.date = date.group(1)
-        bags = v.bags_in(sentence)
+        bags = vocab.bags_in(sentence)
         if bags:
             r.bags = bags
 
@@ -414,8 +414,8 @@ class AirlineReferenceAgent(ReferenceAgentBase):
     def _name(self, r: Req) -> Message:
         res = self.res
         assert res is not None
-        m = v.NEW_NAME.search(r.text)
-        named = v.FULL_NAME.findall(r.text)
+        m = vocab.NEW_NAME.search(r.text)
+        named = vocab.FULL_NAME.findall(r.text)
         if m:
             first, last = m.group(1), m.group(2)
         elif named:
@@ -487,7 +487,7 @@ class AirlineReferenceAgent(ReferenceAgentBase):
     def _new_passenger(self, r: Req) -> Message:
         res = self.res
         assert res is not None
-        found = v.FULL_NAME.findall(r.text)
+        found = vocab.FULL_NAME.findall(r.text)
         if not found:
             return self._ask(r, "name", "ask_name")
         first, last = found[-1]

@@ -9,7 +9,7 @@ a summary (the action's word and the values written), in that language's words.
 
 from __future__ import annotations
 
-from evals.domains.airline.scripted import vocab as v
+from evals.domains.airline.scripted import vocab
 
 EN = {
     "ask_identity": "Before I can help, I need to verify your identity. Could you give me your "
@@ -84,8 +84,9 @@ EN = {
     "no_passenger": "I couldn't find that passenger on {trip}.",
     "exception": "I understand, and I'm sorry; I am not able to decide an exception for a "
     "medical reason or a bereavement myself, so a colleague from our fare exceptions desk will take your case. "
-    + v.TRANSFER,
-    "dispute": "I understand you dispute this decision; a colleague will review it. " + v.TRANSFER,
+    + vocab.TRANSFER,
+    "dispute": "I understand you dispute this decision; a colleague will review it. "
+    + vocab.TRANSFER,
 }
 
 EN_2 = {
@@ -161,9 +162,9 @@ EN_2 = {
     "no_passenger": "That passenger isn't on {trip}.",
     "exception": "I'm sorry about this; an exception for illness or a death in the family is "
     "not mine to grant, so I'm "
-    "passing you to a specialist on our fare exceptions team. " + v.TRANSFER,
+    "passing you to a specialist on our fare exceptions team. " + vocab.TRANSFER,
     "dispute": "I hear that you disagree with this; a member of our team will look at it "
-    "again. " + v.TRANSFER,
+    "again. " + vocab.TRANSFER,
 }
 
 ZH = {

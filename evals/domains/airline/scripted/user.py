@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from evals.domains.airline.scripted import vocab as v
+from evals.domains.airline.scripted import vocab
 from evals.domains.airline.scripted.customer_phrases import PHRASES
 from evals.engine.messages import Signal
 from evals.engine.persona import Level
@@ -46,7 +46,7 @@ def _slip(name: str) -> str:
 
 
 class AirlineScriptedUser(RequestListUser):
-    reader = v.READER
+    reader = vocab.READER
     PHRASES = PHRASES
 
     @classmethod
@@ -139,7 +139,7 @@ class AirlineScriptedUser(RequestListUser):
         if intent == "change":
             return r["date"] in text
         if intent == "bags":
-            return v.bags_in(text) == r["count"]
+            return vocab.bags_in(text) == r["count"]
         if intent == "name":
             return f"{r.get('new_first', r['first'])} {r['right']}" in text
         if intent in ("remove", "new_passenger"):
@@ -151,7 +151,7 @@ class AirlineScriptedUser(RequestListUser):
         names another route is about another reservation."""
         if self.identity["booking_ref"]:
             return True
-        cities = v.cities_in(text)
+        cities = vocab.cities_in(text)
         return not cities or self.trip["from"] in cities
 
     def _affirm(self, i: int) -> str:
@@ -196,7 +196,9 @@ class AirlineScriptedUser(RequestListUser):
                 self.confirmed = None
         refusals = reading.of(ActKind.REFUSE)
         cue = (
-            not refusals and not reading.has(ActKind.CONFIRM) and v.REFUSAL_CUE.search(reading.text)
+            not refusals
+            and not reading.has(ActKind.CONFIRM)
+            and vocab.REFUSAL_CUE.search(reading.text)
         )
         if not refusals and not cue:
             return None
@@ -210,13 +212,13 @@ class AirlineScriptedUser(RequestListUser):
         return None
 
     def reply(self, agent_text: str) -> tuple[str, Signal]:
-        reading = v.READER.read(agent_text)
+        reading = vocab.READER.read(agent_text)
         for wrong, right in list(self.mistakes.items()):
             if wrong in agent_text:
                 del self.mistakes[wrong]
                 self.fixed.add(right)
                 return self.say("my_mistake", right=right, wrong=wrong), Signal.NONE
-        if reading.has(ActKind.HANDOFF) or v.TRANSFER.lower() in agent_text.lower():
+        if reading.has(ActKind.HANDOFF) or vocab.TRANSFER.lower() in agent_text.lower():
             self.finished = True
             return self.say("transfer_thanks"), Signal.STOP
         self._settle(reading)
@@ -245,7 +247,7 @@ class AirlineScriptedUser(RequestListUser):
         slots = set(act.slots)
         if (
             slots & TRIP_SLOTS
-            or v.cities_in(act.text)
+            or vocab.cities_in(act.text)
             or "trip" in act.text.lower()
             or "行程" in act.text
         ):

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from evals.domains.billing.scripted import vocab as v
+from evals.domains.billing.scripted import vocab
 from evals.domains.billing.scripted.phrasings import PHRASINGS
 from evals.engine.errors import EngineError
 from evals.engine.messages import Message
@@ -85,17 +85,17 @@ class BillingReferenceAgent(ReferenceAgentBase):
         return self.words[key].format(**values)
 
     def _within(self, approver: str) -> str:
-        return self.t("within", days=v.DECISION_DAYS.get(approver, 2))
+        return self.t("within", days=vocab.DECISION_DAYS.get(approver, 2))
 
     # -- reading the customer ------------------------------------------------------------
 
     def has_new_facts(self, text: str) -> bool:
         return bool(
-            v.EMAIL.search(text)
-            or v.POSTCODE.search(text)
-            or v.MONEY.search(text)
-            or v.DATE.search(text)
-            or v.intent_of(text)
+            vocab.EMAIL.search(text)
+            or vocab.POSTCODE.search(text)
+            or vocab.MONEY.search(text)
+            or vocab.DATE.search(text)
+            or vocab.intent_of(text)
         )
 
     def declined(self, name: str, args: dict[str, Any]) -> None:
@@ -106,24 +106,24 @@ class BillingReferenceAgent(ReferenceAgentBase):
     def observe_user(self, text: str) -> None:
         if "why" in text.lower() or "为什么" in text:
             self.explain = True
-        clean = v.clean(text)
-        name = v.NAME.search(clean)
-        if name is None and not self.customer_id and v.BARE_POSTCODE.search(clean):
-            name = v.LOOSE_NAME.search(clean)
+        clean = vocab.clean(text)
+        name = vocab.NAME.search(clean)
+        if name is None and not self.customer_id and vocab.BARE_POSTCODE.search(clean):
+            name = vocab.LOOSE_NAME.search(clean)
         if name:
             self.name = (name.group(1), name.group(2))
-        postcode = v.POSTCODE.search(clean) or (
-            v.BARE_POSTCODE.search(clean) if self.name and not self.customer_id else None
+        postcode = vocab.POSTCODE.search(clean) or (
+            vocab.BARE_POSTCODE.search(clean) if self.name and not self.customer_id else None
         )
         if postcode:
             self.postcode = postcode.group(1)
-        for sentence in v.SENTENCE.split(clean):
-            intent = v.intent_of(sentence)
-            email = v.EMAIL.search(sentence)
+        for sentence in vocab.SENTENCE.split(clean):
+            intent = vocab.intent_of(sentence)
+            email = vocab.EMAIL.search(sentence)
             if email and intent != "email":
                 self.email = email.group(0).rstrip(".").lower()
             current = self.active or self.focus
-            merchant = v.MERCHANT.search(sentence)
+            merchant = vocab.MERCHANT.search(sentence)
             if (
                 not intent
                 and current is not None
@@ -139,7 +139,7 @@ class BillingReferenceAgent(ReferenceAgentBase):
             self._absorb(req, sentence)
 
     def _request(self, intent: str, sentence: str) -> Req:
-        merchant = v.MERCHANT.search(sentence)
+        merchant = vocab.MERCHANT.search(sentence)
         focus = self.focus
         if focus is not None and focus.intent == intent and not focus.done and merchant is None:
             return focus  # "Please refund all of it": the charge just described
@@ -160,21 +160,21 @@ class BillingReferenceAgent(ReferenceAgentBase):
 
     def _absorb(self, r: Req, sentence: str) -> None:
         r.text += " " + sentence
-        date = v.DATE.search(sentence)
+        date = vocab.DATE.search(sentence)
         if date:
             r.date = date.group(1)
-        merchant = v.MERCHANT.search(sentence)
+        merchant = vocab.MERCHANT.search(sentence)
         if merchant:
             r.merchant = merchant.group(1)
-        last4 = v.LAST4.search(sentence)
+        last4 = vocab.LAST4.search(sentence)
         if last4:
             r.last4 = last4.group(1)
-        amounts = v.moneys(sentence)
+        amounts = vocab.moneys(sentence)
         if r.intent == "email":
             # The new address is the one the request or the answer to "what is it?" names,
             # never the account's own email said to verify.
-            email = v.EMAIL.search(sentence)
-            if email and (v.intent_of(sentence) == "email" or "email" in r.asked):
+            email = vocab.EMAIL.search(sentence)
+            if email and (vocab.intent_of(sentence) == "email" or "email" in r.asked):
                 r.new_email = email.group(0).rstrip(".").lower()
             return
         if len(amounts) >= 2:

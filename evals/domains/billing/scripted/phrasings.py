@@ -11,7 +11,7 @@ the values written), in that language's words.
 
 from __future__ import annotations
 
-from evals.domains.billing.scripted import vocab as v
+from evals.domains.billing.scripted import vocab
 
 EN = {
     "ask_identity": "Before I can help, I need to verify your identity. Could you give me the "
@@ -58,9 +58,9 @@ EN = {
     "propose_email": "To confirm: I will change the email address of account {customer_id} from "
     "{old} to {new}.",
     "transfer_chargeback": "A chargeback for the {merchant} charge is already filed with your "
-    "bank, so I can't request a refund; the chargeback team handles it. " + v.TRANSFER,
+    "bank, so I can't request a refund; the chargeback team handles it. " + vocab.TRANSFER,
     "transfer_fraud": "Thank you for telling us. A charge you don't recognise goes to our fraud "
-    "team, who will protect your card and review it. " + v.TRANSFER,
+    "team, who will protect your card and review it. " + vocab.TRANSFER,
     "role_refunds desk": "refunds desk",
     "role_finance controller": "finance controller",
     "within": "{days} business days",
@@ -111,9 +111,9 @@ EN_2 = {
     "propose_email": "Here's what I'd do: change the email of account {customer_id} from {old} "
     "to {new}.",
     "transfer_chargeback": "Your bank already has a chargeback filed for the {merchant} "
-    "charge, so I can't refund it here; our chargeback team takes it from here. " + v.TRANSFER,
+    "charge, so I can't refund it here; our chargeback team takes it from here. " + vocab.TRANSFER,
     "transfer_fraud": "Thanks for flagging it. Charges you don't recognise go to our fraud "
-    "team, who will secure your card and look into it. " + v.TRANSFER,
+    "team, who will secure your card and look into it. " + vocab.TRANSFER,
 }
 
 EN_3 = {

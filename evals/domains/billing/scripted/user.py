@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from evals.domains.billing.scripted import vocab as v
+from evals.domains.billing.scripted import vocab
 from evals.domains.billing.scripted.customer_phrases import PHRASES
 from evals.engine.messages import Signal
 from evals.engine.persona import Level
@@ -38,7 +38,7 @@ CHARGE_SLOTS = {"charge", "date", "amount", "card_last4", "merchant", "descripti
 
 
 class BillingScriptedUser(RequestListUser):
-    reader = v.READER
+    reader = vocab.READER
     PHRASES = PHRASES
 
     @classmethod
@@ -141,7 +141,7 @@ class BillingScriptedUser(RequestListUser):
         if r["intent"] == "fraud":
             return "wrong"
         # A proposal naming another merchant is about another charge, whatever its amount.
-        merchants = set(v.MERCHANT.findall(act.text))
+        merchants = set(vocab.MERCHANT.findall(act.text))
         if merchants and r["merchant"] not in merchants:
             return "wrong"
         money = [m for m in act.values("money") if m != _money(r)]
@@ -199,7 +199,9 @@ class BillingScriptedUser(RequestListUser):
                     self.confirmed = None
         refusals = reading.of(ActKind.REFUSE)
         cue = (
-            not refusals and not reading.has(ActKind.CONFIRM) and v.REFUSAL_CUE.search(reading.text)
+            not refusals
+            and not reading.has(ActKind.CONFIRM)
+            and vocab.REFUSAL_CUE.search(reading.text)
         )
         if not refusals and not cue:
             return None
@@ -218,7 +220,7 @@ class BillingScriptedUser(RequestListUser):
 
     def reply(self, agent_text: str) -> tuple[str, Signal]:
         low = agent_text.lower()
-        reading = v.READER.read(agent_text)
+        reading = vocab.READER.read(agent_text)
         for wrong, right in list(self.mistakes.items()):
             if wrong.lower() in low:
                 del self.mistakes[wrong]

@@ -21,7 +21,7 @@ import json
 from dataclasses import dataclass, replace
 from typing import Any
 
-from evals.domains.clinic_admin.scripted import vocab as v
+from evals.domains.clinic_admin.scripted import vocab
 from evals.domains.clinic_admin.scripted.phrasings import DEPARTMENT_NAMES, PHRASINGS
 from evals.engine.errors import EngineError
 from evals.engine.messages import Message
@@ -141,10 +141,10 @@ class ClinicReferenceAgent(ReferenceAgentBase):
 
     def has_new_facts(self, text: str) -> bool:
         return bool(
-            v.PATIENT_ID.search(text)
-            or v.DATE.search(text)
-            or v.intent_of(text)
-            or v.NAME.search(text)
+            vocab.PATIENT_ID.search(text)
+            or vocab.DATE.search(text)
+            or vocab.intent_of(text)
+            or vocab.NAME.search(text)
         )
 
     def declined(self, name: str, args: dict[str, Any]) -> None:
@@ -155,25 +155,25 @@ class ClinicReferenceAgent(ReferenceAgentBase):
     def observe_user(self, text: str) -> None:
         if "why" in text.lower() or "为什么" in text:
             self.explain = True
-        clean = v.clean(text)
-        pid = v.PATIENT_ID.search(clean)
+        clean = vocab.clean(text)
+        pid = vocab.PATIENT_ID.search(clean)
         if pid:
             self.patient_id = pid.group(1)
-        dob = v.dob_in(clean)
+        dob = vocab.dob_in(clean)
         if dob:
             self.dob = dob
-        name = v.NAME.search(clean)
+        name = vocab.NAME.search(clean)
         if name:
             self.name = name.group(1)
-        if v.GUARDIAN.search(clean):
+        if vocab.GUARDIAN.search(clean):
             self.role = "guardian"
-        elif v.PROXY.search(clean):
+        elif vocab.PROXY.search(clean):
             self.role = "proxy"
-        for sentence in v.SENTENCE.split(clean):
+        for sentence in vocab.SENTENCE.split(clean):
             if not sentence.strip():
                 continue
-            intent = v.intent_of(sentence)
-            if intent == "symptom" and v.SEE_DOCTOR.search(sentence):
+            intent = vocab.intent_of(sentence)
+            if intent == "symptom" and vocab.SEE_DOCTOR.search(sentence):
                 self._request("symptom", sentence)
                 intent = "book"
             req = self._request(intent, sentence) if intent else (self.active or self.focus)
@@ -186,7 +186,7 @@ class ClinicReferenceAgent(ReferenceAgentBase):
     def _request(self, intent: str, sentence: str) -> Req:
         # Two documents, or bookings in two departments, are two requests.
         kind = _document_kind(sentence) if intent == "document" else ""
-        dept = v.department_in(sentence) if intent == "book" else ""
+        dept = vocab.department_in(sentence) if intent == "book" else ""
         for r in self.reqs:
             if (
                 r.intent == intent
@@ -208,10 +208,10 @@ class ClinicReferenceAgent(ReferenceAgentBase):
 
     def _absorb(self, r: Req, sentence: str) -> None:
         r.text += " " + sentence
-        dept = v.department_in(sentence)
+        dept = vocab.department_in(sentence)
         if dept:
             r.department = dept
-        dates = v.dates_in(sentence)
+        dates = vocab.dates_in(sentence)
         if dates:
             r.dates = (*r.dates, *dates)
 
@@ -284,7 +284,7 @@ class ClinicReferenceAgent(ReferenceAgentBase):
             self.declined_advice = True
             self.notes.append(self.t("no_advice"))
             if any(r.intent == "book" for r in self.reqs) or any(
-                v.SEE_DOCTOR.search(r.text) for r in clinical
+                vocab.SEE_DOCTOR.search(r.text) for r in clinical
             ):
                 for r in clinical:
                     if r.intent == "symptom":
@@ -488,12 +488,14 @@ class ClinicReferenceAgent(ReferenceAgentBase):
         assert self.caller is not None
         scope = (
             "full"
-            if v.SCOPE_FULL.search(r.text)
+            if vocab.SCOPE_FULL.search(r.text)
             else "last_12_months"
-            if v.SCOPE_YEAR.search(r.text)
+            if vocab.SCOPE_YEAR.search(r.text)
             else ""
         )
-        delivery = "post" if v.POST.search(r.text) else "portal" if v.PORTAL.search(r.text) else ""
+        delivery = (
+            "post" if vocab.POST.search(r.text) else "portal" if vocab.PORTAL.search(r.text) else ""
+        )
         if not scope or not delivery:
             return self.say(self.t("ask_records"))
         return self.propose(
@@ -514,7 +516,7 @@ class ClinicReferenceAgent(ReferenceAgentBase):
         kind = _document_kind(r.text)
         if not kind:
             return self.say(self.t("ask_document"))
-        third = v.THIRD_PARTY.search(r.text)
+        third = vocab.THIRD_PARTY.search(r.text)
         if third:
             school = any(w in third.group(0).lower() for w in ("school", "teacher", "学校", "老师"))
             to = "school" if school else "employer"
@@ -539,4 +541,4 @@ class ClinicReferenceAgent(ReferenceAgentBase):
 
 
 def _document_kind(text: str) -> str:
-    return next((k for k, p in v.DOCUMENT_WORDS if p.search(text)), "")
+    return next((k for k, p in vocab.DOCUMENT_WORDS if p.search(text)), "")

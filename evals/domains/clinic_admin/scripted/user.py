@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from evals.domains.clinic_admin.scripted import vocab as v
+from evals.domains.clinic_admin.scripted import vocab
 from evals.domains.clinic_admin.scripted.customer_phrases import PHRASES
 from evals.engine.messages import Signal
 from evals.engine.persona import Level
@@ -55,7 +55,7 @@ def _slip(dob: str) -> str:
 
 
 class ClinicScriptedUser(RequestListUser):
-    reader = v.READER
+    reader = vocab.READER
     PHRASES = PHRASES
 
     @classmethod
@@ -143,7 +143,7 @@ class ClinicScriptedUser(RequestListUser):
         reading = self.reader.read(agent_text)
         # A desk declining to advise settles a symptom the caller wants a doctor to see (the
         # booking is its own request).
-        declined = bool(v.NO_ADVICE.search(agent_text))
+        declined = bool(vocab.NO_ADVICE.search(agent_text))
         if declined:
             for i in self._open():
                 r = self.requests[i]
@@ -162,8 +162,8 @@ class ClinicScriptedUser(RequestListUser):
         # A transfer said (an offer of one, asked as a question, gets an answer below).
         offer = reading.has(ActKind.CONFIRM) or CONFIRM_CUE.search(agent_text)
         if not offer and (
-            v.TRANSFERRED.search(agent_text)
-            or (reading.has(ActKind.HANDOFF) and v.HANDED_TO_STAFF.search(agent_text))
+            vocab.TRANSFERRED.search(agent_text)
+            or (reading.has(ActKind.HANDOFF) and vocab.HANDED_TO_STAFF.search(agent_text))
         ):
             self.finished = True
             return self.say("transfer_thanks"), Signal.STOP
@@ -204,15 +204,15 @@ class ClinicScriptedUser(RequestListUser):
         rest = text
         if declined:
             rest = " ".join(
-                s for s in re.split(r"(?<=[.!?。！？])\s*", text) if not v.NO_ADVICE.search(s)
+                s for s in re.split(r"(?<=[.!?。！？])\s*", text) if not vocab.NO_ADVICE.search(s)
             )
-        refusals = [a for a in reading.of(ActKind.REFUSE) if not v.NO_ADVICE.search(a.text)]
-        cue = v.REFUSAL_CUE.search(rest)
+        refusals = [a for a in reading.of(ActKind.REFUSE) if not vocab.NO_ADVICE.search(a.text)]
+        cue = vocab.REFUSAL_CUE.search(rest)
         if not refusals and not cue:
             return None
         if CONFIRM_CUE.search(rest) and not refusals:
             return None
-        about = self._about(rest, list(v.ABOUT.items()))
+        about = self._about(rest, list(vocab.ABOUT.items()))
         if about is None and self.confirmed is not None:
             about = self.confirmed
         if about is None:
@@ -236,7 +236,7 @@ class ClinicScriptedUser(RequestListUser):
         about = self._about(text, PROPOSAL)
         if about is not None and self.requests[about]["intent"] == "book":
             # A booking is the one of its department when the caller wants two.
-            dept = v.department_in(text)
+            dept = vocab.department_in(text)
             same = [
                 i
                 for i in self._open()
@@ -244,13 +244,13 @@ class ClinicScriptedUser(RequestListUser):
             ]
             about = same[0] if same else about
         if about is None:
-            if v.TRANSFERRED.search(text) or v.HANDED_TO_STAFF.search(text):
+            if vocab.TRANSFERRED.search(text) or vocab.HANDED_TO_STAFF.search(text):
                 return self.plain_yes()  # an offer to transfer: the caller accepts one
             return self.say("not_asked", request=self._state(self._focus()))
         r = self.requests[about]
         intent = r["intent"]
         if intent == "book":
-            ok = r["date"] in text and v.department_in(text) == r["department"]
+            ok = r["date"] in text and vocab.department_in(text) == r["department"]
         elif intent == "move":
             ok = r["date"] in text
         elif intent == "cancel":
@@ -279,9 +279,9 @@ class ClinicScriptedUser(RequestListUser):
 
     def _detail(self, text: str) -> tuple[str, Signal]:
         """A question about a request: state it again, with every value the caller has."""
-        about = self._about(text, list(v.ABOUT.items()))
+        about = self._about(text, list(vocab.ABOUT.items()))
         if about is None:
-            admin = [i for i in self._open() if self.requests[i]["intent"] in v.ABOUT]
+            admin = [i for i in self._open() if self.requests[i]["intent"] in vocab.ABOUT]
             about = admin[0] if admin else None
         if about is None:
             if self.asked("unclear"):

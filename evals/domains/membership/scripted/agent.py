@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from evals.domains.membership.scripted import vocab as v
+from evals.domains.membership.scripted import vocab
 from evals.domains.membership.scripted.phrasings import PHRASINGS
 from evals.engine.errors import EngineError
 from evals.engine.messages import Message
@@ -100,12 +100,12 @@ class MembershipReferenceAgent(ReferenceAgentBase):
 
     def has_new_facts(self, text: str) -> bool:
         return bool(
-            v.MEMBER_NUMBER.search(text)
-            or v.DOB.search(text)
-            or v.EMAIL.search(text)
-            or v.PLAN.search(text)
-            or v.months_in(text)
-            or v.intent_of(text)
+            vocab.MEMBER_NUMBER.search(text)
+            or vocab.DOB.search(text)
+            or vocab.EMAIL.search(text)
+            or vocab.PLAN.search(text)
+            or vocab.months_in(text)
+            or vocab.intent_of(text)
         )
 
     def declined(self, name: str, args: dict[str, Any]) -> None:
@@ -116,18 +116,18 @@ class MembershipReferenceAgent(ReferenceAgentBase):
     def observe_user(self, text: str) -> None:
         if "why" in text.lower() or "为什么" in text:
             self.explain = True
-        clean = v.clean(text)
-        email = v.EMAIL.search(clean)
+        clean = vocab.clean(text)
+        email = vocab.EMAIL.search(clean)
         if email:
             self.email = email.group(0).rstrip(".").lower()
-        number = v.MEMBER_NUMBER.search(clean)
+        number = vocab.MEMBER_NUMBER.search(clean)
         if number:
             self.number = number.group(1)
-        dob = v.DOB.search(clean)
+        dob = vocab.DOB.search(clean)
         if dob:
             self.dob = dob.group(1)
-        for sentence in v.SENTENCE.split(clean):
-            intent = v.intent_of(sentence)
+        for sentence in vocab.SENTENCE.split(clean):
+            intent = vocab.intent_of(sentence)
             req = self._request(intent) if intent else (self.active or self.focus)
             if req is None:
                 self.pool += " " + sentence
@@ -149,13 +149,13 @@ class MembershipReferenceAgent(ReferenceAgentBase):
 
     def _absorb(self, r: Req, sentence: str) -> None:
         r.text += " " + sentence
-        plan = v.PLAN.search(sentence)
+        plan = vocab.PLAN.search(sentence)
         if plan:
             r.plan = plan.group(1).lower()
-        months = v.months_in(sentence)
+        months = vocab.months_in(sentence)
         if months:
             r.months = months
-        period = v.period_in(sentence)
+        period = vocab.period_in(sentence)
         if period:
             r.period = period
 
@@ -406,7 +406,7 @@ class MembershipReferenceAgent(ReferenceAgentBase):
         if isinstance(quote, Message):
             return quote
         fee, cur = quote["cancellation_fee"], quote["currency"]
-        if quote["in_commitment"] and v.NO_FEE.search(r.text):
+        if quote["in_commitment"] and vocab.NO_FEE.search(r.text):
             return self._refuse(
                 r, "refuse_cancel_fee", end=quote["commitment_end"], fee=fee, currency=cur
             )
@@ -458,9 +458,9 @@ class MembershipReferenceAgent(ReferenceAgentBase):
         assert self.invoices is not None and self.entitlements is not None
         what = (
             "duplicate"
-            if v.DUPLICATE.search(r.text)
+            if vocab.DUPLICATE.search(r.text)
             else "class"
-            if v.CLASS.search(r.text)
+            if vocab.CLASS.search(r.text)
             else "dues"
         )
         if what == "dues" and not r.period:
@@ -524,7 +524,7 @@ class MembershipReferenceAgent(ReferenceAgentBase):
 
     def _balance(self, r: Req) -> Message:
         assert self.entitlements is not None
-        kinds = [("guest_pass", v.GUEST), ("pt_session", v.PT), ("classes", v.CLASS)]
+        kinds = [("guest_pass", vocab.GUEST), ("pt_session", vocab.PT), ("classes", vocab.CLASS)]
         kind = next((k for k, pattern in kinds if pattern.search(r.text)), None)
         if kind is None:
             return self._ask(r, "kind", self.t("ask_balance"))
@@ -537,7 +537,7 @@ class MembershipReferenceAgent(ReferenceAgentBase):
         ms = self.ms
         assert ms is not None
         reference = ms["membership_id"]
-        if v.LATE_FEE.search(r.text):
+        if vocab.LATE_FEE.search(r.text):
             found = self._late_fee()
             if found is not None:
                 reference = found[0]["invoice_id"]

@@ -10,21 +10,21 @@ action's word and the values written), in that language's words.
 
 from __future__ import annotations
 
-from evals.domains.membership.scripted import vocab as v
+from evals.domains.membership.scripted import vocab
 
 EN = {
-    "ask_identity": v.ASK_IDENTITY,
-    "explain_identity": v.EXPLAIN_IDENTITY,
+    "ask_identity": vocab.ASK_IDENTITY,
+    "explain_identity": vocab.EXPLAIN_IDENTITY,
     "not_found_email": "I couldn't find a member with the email {email}.",
     "not_found_number": "I couldn't find a member with member number {number} and date of birth {dob}.",
-    "ask_plan": v.ASK_PLAN,
-    "ask_months": v.ASK_MONTHS,
+    "ask_plan": vocab.ASK_PLAN,
+    "ask_months": vocab.ASK_MONTHS,
     "freeze_max": "A freeze lasts at most 3 months.",
-    "ask_charge": v.ASK_CHARGE,
+    "ask_charge": vocab.ASK_CHARGE,
     "charge_not_found": "I couldn't find that charge.",
-    "ask_balance": v.ASK_BALANCE,
-    "anything_else": v.ANYTHING_ELSE,
-    "how_can_i_help": v.HOW_CAN_I_HELP,
+    "ask_balance": vocab.ASK_BALANCE,
+    "anything_else": vocab.ANYTHING_ELSE,
+    "how_can_i_help": vocab.HOW_CAN_I_HELP,
     "proceed": "{summary} Shall I proceed? (yes/no)",
     "reassure": "I understand. {summary} Shall I proceed? (yes/no)",
     "declined": "Okay, I won't do that.",
@@ -83,7 +83,8 @@ EN = {
     "label_guest_pass": "guest passes",
     "label_pt_session": "personal-training sessions",
     "label_classes": "classes",
-    "dispute": "I understand you dispute this charge; a colleague will review it. " + v.TRANSFER,
+    "dispute": "I understand you dispute this charge; a colleague will review it. "
+    + vocab.TRANSFER,
     "status_active": "active",
     "status_frozen": "frozen",
     "status_past_due": "past due",

@@ -20,7 +20,7 @@ import re
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from evals.domains.membership.scripted import vocab as v
+from evals.domains.membership.scripted import vocab
 from evals.domains.membership.scripted.customer_phrases import PHRASES
 from evals.engine.messages import Signal
 from evals.engine.persona import Level
@@ -57,7 +57,7 @@ def _slip(dob: str) -> str:
 
 
 class MembershipScriptedUser(RequestListUser):
-    reader = v.READER
+    reader = vocab.READER
     PHRASES = PHRASES
 
     @classmethod
@@ -81,7 +81,7 @@ class MembershipScriptedUser(RequestListUser):
     def _period(self, r: dict[str, Any]) -> str:
         """The invoice month: its name in English, its number in Chinese."""
         name = r["period"]
-        return self.say("period", name=name, number=int(v.MONTH_NAMES[name.lower()]))
+        return self.say("period", name=name, number=int(vocab.MONTH_NAMES[name.lower()]))
 
     def _state(self, i: int) -> str:
         self.stated.add(i)
@@ -273,7 +273,9 @@ class MembershipScriptedUser(RequestListUser):
                     self.done.add(i)
         refusals = reading.of(ActKind.REFUSE)
         cue = (
-            not refusals and not reading.has(ActKind.CONFIRM) and v.REFUSAL_CUE.search(reading.text)
+            not refusals
+            and not reading.has(ActKind.CONFIRM)
+            and vocab.REFUSAL_CUE.search(reading.text)
         )
         if not refusals and not cue:
             return None
@@ -293,7 +295,7 @@ class MembershipScriptedUser(RequestListUser):
 
     def reply(self, agent_text: str) -> tuple[str, Signal]:
         low = agent_text.lower()
-        reading = v.READER.read(agent_text)
+        reading = vocab.READER.read(agent_text)
         for wrong, right in list(self.mistakes.items()):
             if wrong.lower() in low or _same_months(wrong, reading):
                 del self.mistakes[wrong]
@@ -426,7 +428,8 @@ def _target_plan(text: str) -> str:
     """The plan a proposed change goes to: the one named after "to" ("from Plus to Premium"),
     else the last one named; "" when none is."""
     found = [
-        (m, v.PLAN_NAMES.get(m.group(0), m.group(0).lower())) for m in v.PLAN_PATTERN.finditer(text)
+        (m, vocab.PLAN_NAMES.get(m.group(0), m.group(0).lower()))
+        for m in vocab.PLAN_PATTERN.finditer(text)
     ]
     for m, plan in found:
         if TO_PLAN.search(text[max(0, m.start() - 12) : m.start()]):

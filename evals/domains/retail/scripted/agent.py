@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from evals.domains.retail.scripted import vocab as v
+from evals.domains.retail.scripted import vocab
 from evals.domains.retail.scripted.phrasings import PHRASINGS, REFERENCE
 from evals.engine.errors import EngineError
 from evals.engine.messages import Message
@@ -79,10 +79,10 @@ class RetailReferenceAgent(ReferenceAgentBase):
 
     def has_new_facts(self, text: str) -> bool:
         return bool(
-            v.ORDER_ID.search(text)
-            or v.AMOUNT.search(text)
-            or v.ADDRESS.search(text)
-            or v.intent_of(text)
+            vocab.ORDER_ID.search(text)
+            or vocab.AMOUNT.search(text)
+            or vocab.ADDRESS.search(text)
+            or vocab.intent_of(text)
         )
 
     def declined(self, name: str, args: dict[str, Any]) -> None:
@@ -93,20 +93,20 @@ class RetailReferenceAgent(ReferenceAgentBase):
     def observe_user(self, text: str) -> None:
         if re.search(r"\bwhy\b|为什么", text, re.I):
             self.explain = True
-        email = v.EMAIL.search(text)
+        email = vocab.EMAIL.search(text)
         if email:
             self.email = email.group(0).rstrip(".").lower()
-        name = v.NAME.search(text)
+        name = vocab.NAME.search(text)
         if name:
             self.name = (name.group(1), name.group(2))
-        address = v.ADDRESS.search(text)
-        rest = v.ADDRESS.sub(" ", text)
-        zip_code = v.ZIP.search(re.sub(r"(?:not|不是+) ?\d{5}", " ", rest))
+        address = vocab.ADDRESS.search(text)
+        rest = vocab.ADDRESS.sub(" ", text)
+        zip_code = vocab.ZIP.search(re.sub(r"(?:not|不是+) ?\d{5}", " ", rest))
         if zip_code and (name or self.name or re.search(r"zip|邮编", text, re.I)):
             self.zip = zip_code.group(1)
-        for sentence in v.SENTENCE.split(text):
-            intent = v.intent_of(sentence)
-            ids = v.order_ids(sentence)
+        for sentence in vocab.SENTENCE.split(text):
+            intent = vocab.intent_of(sentence)
+            ids = vocab.order_ids(sentence)
             req = (
                 self._request(intent, ids[0] if ids else "")
                 if intent
@@ -139,20 +139,20 @@ class RetailReferenceAgent(ReferenceAgentBase):
 
     def _absorb(self, r: Req, sentence: str) -> None:
         r.text += " " + sentence
-        ids = v.order_ids(sentence)
+        ids = vocab.order_ids(sentence)
         if ids:
             r.order_id = ids[-1]
-        for reason, pattern in v.REASONS.items():
+        for reason, pattern in vocab.REASONS.items():
             if pattern.search(sentence):
                 r.reason = reason
-        if v.GIFT_CARD.search(sentence):
+        if vocab.GIFT_CARD.search(sentence):
             r.refund_to = "gift_card"
-        elif v.ORIGINAL.search(sentence):
+        elif vocab.ORIGINAL.search(sentence):
             r.refund_to = "original_payment"
-        amount = v.AMOUNT.search(sentence)
+        amount = vocab.AMOUNT.search(sentence)
         if amount:
             r.amount = str(Decimal(amount.group(1)).quantize(Decimal("0.01")))
-        address = v.ADDRESS.search(sentence)
+        address = vocab.ADDRESS.search(sentence)
         if address:
             r.address = address.groups()  # type: ignore[assignment]
 

@@ -16,7 +16,7 @@ from dataclasses import replace
 from decimal import Decimal
 from typing import Any
 
-from evals.domains.retail.scripted import vocab as v
+from evals.domains.retail.scripted import vocab
 from evals.domains.retail.scripted.speech import RetailSpeech
 from evals.engine.messages import Signal
 from evals.engine.persona import Language
@@ -102,7 +102,7 @@ def _does(r: dict[str, Any], action: str) -> bool:
 
 
 class RetailScriptedUser(RetailSpeech):
-    reader = v.READER
+    reader = vocab.READER
 
     @classmethod
     def factory(
@@ -113,7 +113,7 @@ class RetailScriptedUser(RetailSpeech):
     # -- answering the agent -------------------------------------------------------------
 
     def reply(self, agent_text: str) -> tuple[str, Signal]:
-        reading = _proposals_joined(v.READER.read(agent_text))
+        reading = _proposals_joined(vocab.READER.read(agent_text))
         low = agent_text.lower()
         self._settle(reading)
         for wrong, right in list(self.mistakes.items()):
@@ -242,7 +242,7 @@ class RetailScriptedUser(RetailSpeech):
         if self.asked(kind):
             return self.abandon()
         for option in act.options:
-            named = {e.value for e in v.READER.read(option).entities}
+            named = {e.value for e in vocab.READER.read(option).entities}
             if named & wanted or any(n and (n in option or option in n) for n in new):
                 fact = kind if kind != "request" else _fact_named(r, named, bool(new))
                 if _foreign(self.language, option) and fact:

@@ -25,7 +25,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from evals.domains.telecom.scripted import vocab as v
+from evals.domains.telecom.scripted import vocab
 from evals.domains.telecom.scripted.phrasings import PHRASINGS
 from evals.domains.telecom.world import APN, SIM_REPLACEMENT_DAYS
 from evals.engine.errors import EngineError
@@ -136,12 +136,12 @@ class TelecomReferenceAgent(ReferenceAgentBase):
 
     def has_new_facts(self, text: str) -> bool:
         return bool(
-            v.EMAIL.search(text)
-            or v.PHONE.search(text)
-            or v.DOB.search(text)
-            or v.GB.search(text)
-            or v.PLAN.search(text)
-            or v.intent_of(text)
+            vocab.EMAIL.search(text)
+            or vocab.PHONE.search(text)
+            or vocab.DOB.search(text)
+            or vocab.GB.search(text)
+            or vocab.PLAN.search(text)
+            or vocab.intent_of(text)
         )
 
     def declined(self, name: str, args: dict[str, Any]) -> None:
@@ -150,7 +150,7 @@ class TelecomReferenceAgent(ReferenceAgentBase):
             return
         if name == "pay_bill" and r.intent == "no_service":
             r.declined = True
-        elif name == "add_data_topup" and v.GB.search(self.last_user):
+        elif name == "add_data_topup" and vocab.GB.search(self.last_user):
             return  # another size: observe_user reads it
         else:
             r.done = True
@@ -159,21 +159,21 @@ class TelecomReferenceAgent(ReferenceAgentBase):
     def observe_user(self, text: str) -> None:
         if "why" in text.lower() or "为什么" in text:
             self.explain = True
-        clean = v.clean(text)
-        if m := v.EMAIL.search(clean):
+        clean = vocab.clean(text)
+        if m := vocab.EMAIL.search(clean):
             self.email = m.group(0).rstrip(".").lower()
-        if m := v.PHONE.search(clean):
+        if m := vocab.PHONE.search(clean):
             self.phone = m.group(0)
-        if m := v.DOB.search(clean):
+        if m := vocab.DOB.search(clean):
             self.dob = m.group(1)
-        report = v.read_report(text)
+        report = vocab.read_report(text)
         if report:
             self.report.update(report)
             self.fresh = True
-        for sentence in v.SENTENCE.split(clean):
-            if not sentence.strip() or v.read_report(sentence):
+        for sentence in vocab.SENTENCE.split(clean):
+            if not sentence.strip() or vocab.read_report(sentence):
                 continue
-            intent = v.intent_of(sentence)
+            intent = vocab.intent_of(sentence)
             r = self._request(intent) if intent else self.active
             if r is None:
                 self.pool += " " + sentence
@@ -193,12 +193,12 @@ class TelecomReferenceAgent(ReferenceAgentBase):
 
     def _absorb(self, r: Req, sentence: str) -> None:
         r.text += " " + sentence
-        if m := v.GB.search(sentence):
+        if m := vocab.GB.search(sentence):
             r.gb = int(m.group(1))
-        if m := v.PLAN.search(sentence):
+        if m := vocab.PLAN.search(sentence):
             r.plan = m.group(1).lower()
-        if m := v.PERIOD.search(sentence):
-            r.period = "2025-" + v.MONTH_NUMBERS[(m.group(1) or m.group(2)).lower()]
+        if m := vocab.PERIOD.search(sentence):
+            r.period = "2025-" + vocab.MONTH_NUMBERS[(m.group(1) or m.group(2)).lower()]
 
     # -- reading tool results ---------------------------------------------------------------
 

@@ -24,7 +24,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from evals.domains.telecom.scripted import vocab as v
+from evals.domains.telecom.scripted import vocab
 from evals.domains.telecom.scripted.customer_phrases import PERIODS_ZH, PHRASES
 from evals.engine.messages import Message, Role, Signal, ToolCall
 from evals.engine.persona import Language, Level, Persona
@@ -61,7 +61,7 @@ def _slip(dob: str) -> str:
 
 
 class TelecomScriptedUser(RequestListUser):
-    reader = v.READER
+    reader = vocab.READER
     PHRASES = PHRASES
 
     def __init__(self, *, scenario: Any, persona: Persona, seed: int, solo: bool = False) -> None:
@@ -171,9 +171,9 @@ class TelecomScriptedUser(RequestListUser):
 
     def _phone_steps(self, text: str) -> list[tuple[int, str, dict[str, Any]]]:
         steps: list[tuple[int, str, dict[str, Any]]] = []
-        if not v.DO_ON_PHONE.search(text):
+        if not vocab.DO_ON_PHONE.search(text):
             return steps
-        for name, pattern in v.STEPS:
+        for name, pattern in vocab.STEPS:
             m = pattern.search(text)
             if m is None:
                 continue
@@ -195,9 +195,9 @@ class TelecomScriptedUser(RequestListUser):
 
     def _phone_checks(self, text: str) -> list[tuple[str, dict[str, Any]]]:
         checks: list[tuple[str, dict[str, Any]]] = [
-            (name, {}) for name, pattern in v.CHECKS.items() if pattern.search(text)
+            (name, {}) for name, pattern in vocab.CHECKS.items() if pattern.search(text)
         ]
-        for m in v.APP_CHECK.finditer(text):
+        for m in vocab.APP_CHECK.finditer(text):
             checks.append(("check_app_permissions", {"app": next(g for g in m.groups() if g)}))
         return checks
 
@@ -296,7 +296,7 @@ class TelecomScriptedUser(RequestListUser):
         elif re.search(r"top.?up|充值", low):
             i = self._find("no_data")
             if i is not None:
-                gb = v.GB.search(text)
+                gb = vocab.GB.search(text)
                 want = self.requests[i]["gb"]
                 if gb and int(gb.group(1)) != want:
                     return self.say("other_topup", gb=want), Signal.NONE
@@ -308,7 +308,7 @@ class TelecomScriptedUser(RequestListUser):
         elif re.search(r"\bplan\b|套餐", low):
             i = self._find("plan_change")
             if i is not None:
-                plan = v.PLAN.findall(text)
+                plan = vocab.PLAN.findall(text)
                 if plan and self.requests[i]["plan"] not in {p.lower() for p in plan}:
                     return self.say("not_that", request=self._state(i)), Signal.NONE
                 return self._yes(i)
@@ -340,16 +340,16 @@ class TelecomScriptedUser(RequestListUser):
                 del self.mistakes[wrong]
                 self.fixed.add(right)
                 return self.say("my_mistake", right=right, wrong=wrong), Signal.NONE
-        if v.TRANSFERRED.search(agent_text):
+        if vocab.TRANSFERRED.search(agent_text):
             self.finished = True
             return self.say("transfer_thanks"), Signal.STOP
         reading = self.reader.read(agent_text)
         if self.confirmed is not None and (
-            v.DONE_CUE.search(agent_text) or reading.has(ActKind.DONE)
+            vocab.DONE_CUE.search(agent_text) or reading.has(ActKind.DONE)
         ):
             self.done.add(self.confirmed)
             self.confirmed = None
-        if self.solo and v.WORKS_AGAIN.search(agent_text):
+        if self.solo and vocab.WORKS_AGAIN.search(agent_text):
             self.done.update(
                 i for i in self._open() if self.requests[i]["intent"] in DEVICE_INTENTS
             )
@@ -363,8 +363,8 @@ class TelecomScriptedUser(RequestListUser):
             return self._proposal(agent_text)
         if not self.solo and self._act_on_phone(agent_text):
             return "", Signal.NONE
-        refused = reading.has(ActKind.REFUSE) or v.REFUSAL_CUE.search(agent_text)
-        if refused and not v.WORKS_AGAIN.search(agent_text):
+        refused = reading.has(ActKind.REFUSE) or vocab.REFUSAL_CUE.search(agent_text)
+        if refused and not vocab.WORKS_AGAIN.search(agent_text):
             i = self._refused_request(agent_text)
             if i is not None:
                 self.refused = True
@@ -383,7 +383,7 @@ class TelecomScriptedUser(RequestListUser):
             if self.asked(f"closing:{remaining[0]}"):
                 return self.abandon()
             return self.say("not_finished", request=self._state(remaining[0])), Signal.NONE
-        if v.WORKS_AGAIN.search(agent_text) or v.DONE_CUE.search(agent_text):
+        if vocab.WORKS_AGAIN.search(agent_text) or vocab.DONE_CUE.search(agent_text):
             return self.say("still_broken") if self._open() else self.say("goodbye"), (
                 Signal.NONE if self._open() else Signal.STOP
             )
