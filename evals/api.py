@@ -135,6 +135,19 @@ def _overridden(suite: services.Suite, v: Mapping[str, Any]) -> services.Suite:
         raise ValidationFailed(str(exc), fields={exc.field: [str(exc)]}) from exc
 
 
+def _probed(suite: services.Suite) -> services.Suite:
+    """The suite, once its agent and user simulator are known to exist and answer (one call
+    per LLM role), as the start form and `golive run` check them; a 400 naming each role's
+    problem otherwise, before anything is created."""
+    problems = services.suite_models_probe(suite=suite)
+    if problems:
+        raise ValidationFailed(
+            "; ".join(f"{role}: {problem}" for role, problem in problems.items()),
+            fields={role: [problem] for role, problem in problems.items()},
+        )
+    return suite
+
+
 class RunListApi(APIView):
     permission_classes = [IsAuthenticated, READ]
 
@@ -173,6 +186,7 @@ class RunCreateApi(APIView):
             suite = _overridden(services.suite_load(name=v["suite"]), v)
         except services.SuiteError as exc:
             raise ValidationFailed(str(exc), fields={"suite": [str(exc)]}) from exc
+        suite = _probed(suite)
         run = services.eval_run_start_background(actor=request_operator(request), suite=suite)
         return Response(
             RunOut(run, context={"request": request}).data, status=http.HTTP_202_ACCEPTED
@@ -193,6 +207,7 @@ class RunResumeApi(APIView):
             suite = _overridden(services.run_suite(run=run), v)
         except services.SuiteError as exc:
             raise ValidationFailed(str(exc)) from exc
+        suite = _probed(suite)
         run = services.eval_run_resume_background(
             actor=request_operator(request), run_id=run.pk, suite=suite
         )

@@ -246,3 +246,73 @@ def bars(
         out.append(_link(links.get(label), bar, f"{label}: {value:g}{unit}"))
     out.append("</svg>")
     return mark_safe("".join(out))  # noqa: S308 - numbers and escaped labels only
+
+
+def history_chart(
+    runs: Sequence[tuple[str, Mapping[str, Mapping[str, float] | None]]],
+    *,
+    width: int = 640,
+    height: int = 260,
+) -> SafeString:
+    """pass^k per domain over a suite's runs, oldest first: `runs` is (label, {domain:
+    {"value", "low", "high"} or None}); one line per domain, its band as a whisker."""
+    domains = sorted({d for _, per in runs for d, e in per.items() if e})
+    if len(runs) < 2 or not domains:
+        none = escape(gettext("Fewer than two finished runs of this suite: no history yet."))
+        return mark_safe(f'<p class="muted">{none}</p>')  # noqa: S308
+    lows = [e["low"] for _, per in runs for e in per.values() if e]
+    y_min = max(0.0, math.floor(min(lows) * 10) / 10)
+    if y_min >= 1.0:
+        y_min = 0.9
+    left, right, top, bottom = 48, 130, 16, 36
+    plot_w, plot_h = width - left - right, height - top - bottom
+
+    def x(i: int) -> float:
+        return left + i / (len(runs) - 1) * plot_w
+
+    def y(v: float) -> float:
+        return top + (1.0 - (v - y_min) / (1.0 - y_min)) * plot_h
+
+    label = escape(gettext("pass^k per domain over the last runs"))
+    out = [
+        f'<svg class="chart" role="img" viewBox="0 0 {width} {height}" width="100%" '
+        f'aria-label="{label}" '
+        'xmlns="http://www.w3.org/2000/svg">'
+    ]
+    for i in range(6):
+        v = y_min + (1.0 - y_min) * i / 5
+        out.append(
+            f'<line x1="{left}" x2="{left + plot_w}" y1="{_fmt(y(v))}" y2="{_fmt(y(v))}" '
+            f'stroke="#dde2e8"/><text x="{left - 6}" y="{_fmt(y(v) + 4)}" font-size="11" '
+            f'text-anchor="end" fill="#5f6b7a">{v:.2f}</text>'
+        )
+    for i, (label, _) in enumerate(runs):
+        out.append(
+            f'<text x="{_fmt(x(i))}" y="{height - bottom + 16}" font-size="11" '
+            f'text-anchor="middle" fill="#5f6b7a">{escape(label)}</text>'
+        )
+    for index, domain in enumerate(domains):
+        color = PALETTE[index % len(PALETTE)]
+        points = [(i, per.get(domain)) for i, (_, per) in enumerate(runs)]
+        shown = [(i, e) for i, e in points if e]
+        line = " ".join(f"{_fmt(x(i))},{_fmt(y(e['value']))}" for i, e in shown)
+        out.append(
+            f'<g data-domain="{escape(domain)}"><polyline points="{line}" fill="none" '
+            f'stroke="{color}" stroke-width="2"/>'
+        )
+        for i, e in shown:
+            out.append(
+                f'<line x1="{_fmt(x(i))}" x2="{_fmt(x(i))}" y1="{_fmt(y(e["low"]))}" '
+                f'y2="{_fmt(y(e["high"]))}" stroke="{color}"/><circle cx="{_fmt(x(i))}" '
+                f'cy="{_fmt(y(e["value"]))}" r="3" fill="{color}"><title>{escape(domain)} '
+                f"{runs[i][0]}: {e['value']:.3f} [{e['low']:.3f}, {e['high']:.3f}]</title>"
+                "</circle>"
+            )
+        ly = top + 14 + index * 18
+        out.append(
+            f'<rect x="{width - right + 12}" y="{ly - 9}" width="10" height="10" '
+            f'fill="{color}"/><text x="{width - right + 28}" y="{ly}" font-size="12" '
+            f'fill="#1d2330">{escape(domain)}</text></g>'
+        )
+    out.append("</svg>")
+    return mark_safe("".join(out))  # noqa: S308 - numbers and escaped labels only

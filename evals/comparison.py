@@ -17,6 +17,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.db.models import Count, Min, Q, Sum
 from django.utils.translation import gettext
 
 from evals.engine.metrics import pass_hat_k
@@ -26,7 +27,7 @@ from evals.selectors import run_get
 ITERATIONS = 1000
 # Above this many shared cells in a group the bands come from the paired t-interval: the
 # bootstrap's resampling would cost seconds of a page's time for the same answer.
-BOOTSTRAP_MAX_CELLS = 300
+BOOTSTRAP_MAX_CELLS = 100
 LEVEL = 0.95
 # Flipped cells shown on the page (the count is always given in full).
 FLIPS_SHOWN = 200
@@ -67,40 +68,35 @@ class _RunCells:
 
 def _load(run_id: int) -> _RunCells:
     """Per cell: measured trials, passes and a trial to link to; per domain (and "") the
-    cost, turns and seconds of every measured trial. One query, no trajectory."""
+    cost, turns and seconds of every measured trial. One grouped query (a row per cell, not
+    per trial), no trajectory."""
     out = _RunCells()
+    passed = Q(reward__gte=1.0)
     rows = (
         TrialResult.objects.filter(run_id=run_id)
         .exclude(outcome__in=EXCLUDED_OUTCOMES)
-        .order_by("trial", "id")
-        .values_list(
-            "id",
-            "domain",
-            "task_id",
-            "persona",
-            "reward",
-            "agent_cost_micros",
-            "user_cost_micros",
-            "agent_turns",
-            "seconds",
+        .order_by()
+        .values("domain", "task_id", "persona")
+        .annotate(
+            n=Count("id"),
+            c=Count("id", filter=passed),
+            first=Min("id"),
+            first_failing=Min("id", filter=~passed),
+            cost=Sum("agent_cost_micros") + Sum("user_cost_micros"),
+            turns=Sum("agent_turns"),
+            seconds=Sum("seconds"),
         )
-        .iterator(chunk_size=2000)
     )
-    for pk, domain, task, persona, reward, agent_cost, user_cost, turns, seconds in rows:
-        cell = out.cells.setdefault((domain, task, persona), _Cell())
-        cell.n += 1
-        if reward >= 1.0:
-            cell.c += 1
-        elif cell.first_failing is None:
-            cell.first_failing = pk
-        if cell.first is None:
-            cell.first = pk
-        for scope in ("", domain):
+    for r in rows:
+        out.cells[(r["domain"], r["task_id"], r["persona"])] = _Cell(
+            n=r["n"], c=r["c"], first=r["first"], first_failing=r["first_failing"]
+        )
+        for scope in ("", r["domain"]):
             u = out.usage[scope]
-            u.trials += 1
-            u.cost_micros += agent_cost + user_cost
-            u.agent_turns += turns
-            u.seconds += seconds
+            u.trials += r["n"]
+            u.cost_micros += r["cost"] or 0
+            u.agent_turns += r["turns"] or 0
+            u.seconds += r["seconds"] or 0.0
     return out
 
 

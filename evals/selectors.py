@@ -249,7 +249,22 @@ def run_trial_search(*, run_id: int, filters: TrialFilters) -> QuerySet[TrialRes
 def run_trial_facets(*, run_id: int) -> dict[str, list[str]]:
     """The values each filter can take in this run (for the filter form's choices)."""
     rows = TrialResult.objects.filter(run_id=run_id)
+    # order_by(field): the model's default ordering would otherwise join the DISTINCT and
+    # give one option per trial (8,000 <option>s on a 10,000-trial run).
     return {
-        field: sorted(v for v in rows.values_list(field, flat=True).distinct() if v)
+        field: sorted(v for v in rows.order_by(field).values_list(field, flat=True).distinct() if v)
         for field in ("domain", "persona", "outcome", "failure_class")
     }
+
+
+def run_history(
+    *, suite_name: str, before: EvalRun | None = None, limit: int = 12
+) -> list[EvalRun]:
+    """The last `limit` finished runs of a suite (up to `before`, included), oldest first,
+    with their summaries: what a run's history chart and table read."""
+    qs = EvalRun.objects.select_related("started_by").filter(
+        suite_name=suite_name, status__in=("completed", "error")
+    )
+    if before is not None:
+        qs = qs.filter(created_at__lte=before.created_at, pk__lte=before.pk)
+    return list(reversed(qs.order_by("-created_at", "-id")[:limit]))

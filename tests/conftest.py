@@ -7,11 +7,12 @@ Rita a release manager, Olga an outsider with no role, and `service` the AI agen
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 import pytest
 from django.test import Client
+from django.utils import translation
 from django_otp import DEVICE_ID_SESSION_KEY
 from django_otp.plugins.otp_totp.models import TOTPDevice
 from rest_framework.test import APIClient
@@ -56,6 +57,16 @@ def _roles(request: pytest.FixtureRequest) -> None:
     )
     request.getfixturevalue("transactional_db" if transactional else "db")
     roles.sync_roles()
+
+
+@pytest.fixture(autouse=True)
+def _language_reset() -> Iterator[None]:
+    """Each test starts and ends in the default language: a request through the test client
+    leaves its language active in the thread (LocaleMiddleware), and a later test storing
+    text in-process would store it in that language."""
+    translation.deactivate()
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture

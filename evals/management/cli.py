@@ -30,7 +30,7 @@ from evals.domains import get_domain
 from evals.engine.selftest import replays_gold
 from evals.models import EvalRun, EvalSelftest, Executor, RunStatus, TrialOutcome
 from evals.services.estimate import estimate
-from evals.services.gate import MIN_SENSITIVITY, published_line, weakest_cells
+from evals.services.gate import MIN_SENSITIVITY, cell_line, published_line, weakest_cells
 from identity.models import Operator, OperatorKind
 
 CLI_PRINCIPAL = "golive-cli"
@@ -463,14 +463,3 @@ def print_verdict(run: EvalRun, out: Callable[[str], None], base_url: str) -> No
     if cells:
         out("  weakest cells: " + "; ".join(cell_line(c) for c in cells[:5]))
     out(f"Report: {report_url(run, base_url)}")
-
-
-def cell_line(cell: dict[str, Any]) -> str:
-    """ "membership x impatient 0.400 (floor 0.800, BELOW by 0.400)" """
-    value = "n/a" if cell["passk"] is None else f"{cell['passk']:.3f}"
-    line = f"{cell['domain']} x {cell['persona']} {value}"
-    if cell["floor"] is not None:
-        margin = "" if cell["margin"] is None else f" by {abs(cell['margin']):.3f}"
-        state = f"BELOW{margin}" if cell["below"] else f"above{margin}"
-        line += f" (floor {cell['floor']:.3f}, {state})"
-    return line

@@ -442,6 +442,17 @@ def weakest_cells(heatmap: Mapping[str, Any], gate: Mapping[str, Any]) -> list[d
     return out
 
 
+def cell_line(cell: dict[str, Any]) -> str:
+    """ "membership x impatient 0.400 (floor 0.800, BELOW by 0.400)" """
+    value = "n/a" if cell["passk"] is None else f"{cell['passk']:.3f}"
+    line = f"{cell['domain']} x {cell['persona']} {value}"
+    if cell["floor"] is not None:
+        margin = "" if cell["margin"] is None else f" by {abs(cell['margin']):.3f}"
+        state = f"BELOW{margin}" if cell["below"] else f"above{margin}"
+        line += f" (floor {cell['floor']:.3f}, {state})"
+    return line
+
+
 def _sensitivity_check(suite: Suite, evidence: dict[str, Any]) -> Check:
     """The oracle's self-test (`evals.services.selftest.selftest_evidence`) at the code
     version the run's trials ran on: every applicable fault caught on at least

@@ -4,6 +4,8 @@ from evals.views.lists import run_trial_list
 from evals.views.reports import (
     compare,
     run_detail,
+    run_export,
+    run_import,
     run_list,
     run_progress,
     run_resume,
@@ -15,6 +17,8 @@ from evals.views.trials import run_rerun_errors, trial_cell, trial_detail, trial
 __all__ = [
     "compare",
     "run_detail",
+    "run_export",
+    "run_import",
     "run_list",
     "run_progress",
     "run_rerun_errors",

@@ -8,7 +8,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.core.paginator import Paginator
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import urlencode
@@ -18,9 +18,11 @@ from django.views.decorators.http import require_GET, require_POST
 from backoffice.errors import DomainError
 from backoffice.request_operator import request_operator
 from evals import access, charts, selectors, services
-from evals.comparison import run_comparison
+from evals.comparison import BOOTSTRAP_MAX_CELLS, run_comparison
+from evals.exports import trial_lines
 from evals.models import Executor, RunStatus
 from evals.services.gate import published_line, weakest_cells
+from evals.services.imports import MAX_BYTES, eval_run_import
 from evals.views.forms import StartRunForm
 
 PAGE_SIZE = 25
@@ -89,6 +91,35 @@ def run_start(request: HttpRequest) -> HttpResponse:
         request,
         gettext("Run #%(pk)s started (%(total_units)s trials).")
         % {"pk": run.pk, "total_units": run.total_units},
+    )
+    return redirect("evals:run_detail", run.pk)
+
+
+@require_POST
+def run_import(request: HttpRequest) -> HttpResponse:
+    """A release manager's upload of a JSON-lines run of `python -m evals.engine run`: a
+    completed run to read in the trial viewer, or the line that is wrong and nothing kept."""
+    _require(access.can_view_runs(request.user) and access.can_start_runs(request.user))
+    upload = request.FILES.get("file")
+    if upload is None:
+        messages.error(request, gettext("Choose a .jsonl file written by the engine to import."))
+        return redirect("evals:run_list")
+    if upload.size is not None and upload.size > MAX_BYTES:
+        messages.error(
+            request,
+            gettext("%(file)s is larger than %(mb)d MB; import it with `golive import`.")
+            % {"file": upload.name, "mb": MAX_BYTES // (1024 * 1024)},
+        )
+        return redirect("evals:run_list")
+    try:
+        run = eval_run_import(actor=request_operator(request), name=upload.name or "", lines=upload)
+    except DomainError as exc:
+        messages.error(request, f"{upload.name}: {exc.message}")
+        return redirect("evals:run_list")
+    messages.success(
+        request,
+        gettext("Imported %(n)d trials from %(file)s as run #%(pk)s.")
+        % {"n": run.total_units, "file": upload.name, "pk": run.pk},
     )
     return redirect("evals:run_detail", run.pk)
 
@@ -267,8 +298,38 @@ def run_detail(request: HttpRequest, run_id: int) -> HttpResponse:
             # run it twice over; only an interrupted run is resumed from here.
             "can_resume": can_start and run.status == RunStatus.FAILED,
             "other_runs": selectors.run_list().exclude(pk=run.pk)[:20],
+            **_history(run),
         },
     )
+
+
+def _history(run: Any) -> dict[str, Any]:
+    """pass^k (the gate's k) per domain over the suite's last finished runs up to this one,
+    with the agent that was measured, its code and who ran it."""
+    runs = selectors.run_history(suite_name=run.suite_name, before=run)
+    rows = []
+    for r in runs:
+        summary = r.summary or {}
+        k = str(summary.get("gate_k") or r.trials_per_task)
+        by_domain = (summary.get("report") or {}).get("by_domain", {})
+        rows.append(
+            {
+                "run": r,
+                "k": k,
+                "domains": {d: est.get(k) for d, est in by_domain.items()},
+                "current": r.pk == run.pk,
+            }
+        )
+    domains = sorted({d for row in rows for d in row["domains"]})
+    for row in rows:
+        row["cells"] = [row["domains"].get(d) for d in domains]
+    return {
+        "history": rows,
+        "history_domains": domains,
+        "history_chart": charts.history_chart(
+            [(f"#{row['run'].pk}", row["domains"]) for row in rows]
+        ),
+    }
 
 
 LIVE = (RunStatus.QUEUED, RunStatus.RUNNING)
@@ -338,6 +399,16 @@ def run_selftest(request: HttpRequest, run_id: int) -> HttpResponse:
 
 
 @require_GET
+def run_export(request: HttpRequest, run_id: int) -> StreamingHttpResponse:
+    """The run's trials as JSON lines (evals.exports), streamed as a download."""
+    _require(access.can_view_runs(request.user))
+    run = _run_or_404(run_id)
+    response = StreamingHttpResponse(trial_lines(run), content_type="application/x-ndjson")
+    response["Content-Disposition"] = f'attachment; filename="golive-run-{run.pk}.jsonl"'
+    return response
+
+
+@require_GET
 def compare(request: HttpRequest) -> HttpResponse:
     _require(access.can_view_runs(request.user))
     a, b = request.GET.get("a", ""), request.GET.get("b", "")
@@ -353,4 +424,8 @@ def compare(request: HttpRequest) -> HttpResponse:
         (gettext("Per domain"), comparison.by_domain, "compare-domains"),
         (gettext("Per persona"), comparison.by_persona, "compare-personas"),
     ]
-    return render(request, "evals/compare.html", {"c": comparison, "sections": sections})
+    return render(
+        request,
+        "evals/compare.html",
+        {"c": comparison, "sections": sections, "bootstrap_max": BOOTSTRAP_MAX_CELLS},
+    )

@@ -60,9 +60,9 @@ def test_the_comparison_page_puts_the_regression_first(logged_in_page: Any, rita
     page.check(f"input[name=b][value='{bad.pk}']")
     page.click("text=Compare A → B")
     page.wait_for_url("**/evals/compare/**")
-    first_row = page.locator("[data-testid=paired] tbody tr").first
+    first_row = page.locator("[data-testid=flips] tbody tr").first
     assert "regression" in (first_row.get_attribute("class") or "")
-    assert "regression(s)" in page.inner_text("main")
+    assert "went from pass to fail" in page.inner_text("[data-testid=compare-summary]")
 
 
 def test_an_agent_operator_does_not_see_go_live(logged_in_page: Any, alice: Any) -> None:

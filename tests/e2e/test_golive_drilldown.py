@@ -155,3 +155,21 @@ def test_the_heatmap_shows_distance_to_the_floor_and_the_weakest_cells_come_firs
     rows.first.locator("a").click()
     page.wait_for_url("**/trials/?domain=membership&persona=impatient")
     _fits(page)
+
+
+def test_the_run_downloads_as_json_lines_one_per_trial(person_page: Any, rita: Any) -> None:
+    import json
+
+    from tests.conftest import PASSWORD
+
+    run = _run(rita)
+    page = sign_in(person_page, rita, PASSWORD)
+    page.goto(f"/evals/{run.pk}/")
+    read(page)
+    with page.expect_download() as download:
+        page.click("[data-testid=export-jsonl]")
+    path = download.value.path()
+    assert download.value.suggested_filename == f"golive-run-{run.pk}.jsonl"
+    lines = Path(path).read_text().splitlines()
+    assert len(lines) == TrialResult.objects.filter(run=run).count()
+    assert {"task_id", "trial", "reward_info", "messages"} <= set(json.loads(lines[0]))

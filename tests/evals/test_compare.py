@@ -82,7 +82,7 @@ def test_the_bootstrap_is_paired() -> None:
 
 
 def test_many_cells_use_the_paired_t_interval_with_the_same_meaning() -> None:
-    pairs = [((1, 1), (1, 1))] * 300 + [((1, 1), (1, 0))] * 200
+    pairs = [((1, 1), (1, 1))] * 300 + [((1, 1), (1, 0))] * 200  # above BOOTSTRAP_MAX_CELLS
     row = paired_row("x", pairs, 1, seed=1)
     assert row is not None and row.worse
     assert row.a.low == row.a.high == 1.0

@@ -128,3 +128,21 @@ def test_the_start_form_shows_the_probe_error_and_starts_nothing(rita) -> None:
     assert 'data-testid="start-errors"' in html and f"agent &#x27;{MADE_UP}&#x27;" in html
     assert f'value="{MADE_UP}"' in html  # what was typed stays, to be corrected
     assert not EvalRun.objects.exists()
+
+
+def test_the_api_start_probes_the_models_and_starts_nothing(settings) -> None:
+    """CI starting a run with a made-up agent gets the probe's 400 naming the agent, as the
+    form and `golive run` do, instead of a run that ends "could not complete"."""
+    from tests.conftest import make_service_token, token_client
+
+    _, raw = make_service_token(["evals:run"], username="ci-bot")
+    response = token_client(raw).post(
+        "/api/v1/evals/runs/start",
+        {"suite": "smoke", "agent": MADE_UP},
+        format="json",
+        HTTP_IDEMPOTENCY_KEY="probe-1",
+    )
+    assert response.status_code == 400, response.content
+    error = response.json()["error"]
+    assert list(error["fields"]) == ["agent"] and MADE_UP in error["fields"]["agent"][0]
+    assert not EvalRun.objects.exists()

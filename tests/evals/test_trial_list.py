@@ -55,3 +55,17 @@ def test_the_list_page_is_for_report_readers_only(run, rita, alice) -> None:
     response = verified_client(rita).get(url, {"outcome": "fail", "q": "<script>"})
     assert response.status_code == 200 and "<script>" not in response.content.decode()
     assert verified_client(alice).get(url).status_code == 404
+
+
+def test_each_filter_offers_each_value_once(rita, make_suite) -> None:
+    """The model's default ordering joined the DISTINCT: one option per trial."""
+    from evals import selectors, services
+
+    run = services.eval_run_create(
+        actor=rita, suite=make_suite(agent={"model": "sandbox/fault:skip_confirmation"})
+    )
+    run = services.eval_run_execute(actor=rita, run_id=run.pk)
+    facets = selectors.run_trial_facets(run_id=run.pk)
+    assert facets["persona"] == ["baseline", "impatient"]
+    assert facets["domain"] == ["retail"]
+    assert len(facets["failure_class"]) == len(set(facets["failure_class"])) >= 1

@@ -32,7 +32,7 @@ from payments_sandbox.domain import (
 Mode = Literal["live", "sandbox"]
 HandoffCategory = Literal["chargeback", "fraud", "other"]
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
-_EMAIL = re.compile(r"^[\w.+-]+@[\w-]+\.[\w.]+$")
+_EMAIL = re.compile(r"^[\w.+-]+@[\w-]+\.[\w.]+$", re.ASCII)
 _LAST4 = re.compile(r"^\d{4}$")
 
 

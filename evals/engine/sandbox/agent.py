@@ -71,6 +71,12 @@ def customer_language(messages: Sequence[Message]) -> Language:
     return Language.EN
 
 
+# An e-mail address as people type it, in ASCII only: a Chinese sentence running on after it
+# ("…@example.org。哦对了", the full stop typed as ".") is not part of it, nor is a final full
+# stop. Both offline models of every domain read addresses with it.
+EMAIL = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}")
+
+
 # What a customer's message asks of the agent itself (the persona moves of sandbox/user.py
 # and the ways people say them), English and Chinese, matched on the whole message.
 READ_BACK = re.compile(

@@ -1,4 +1,4 @@
-"""python manage.py golive run|selftest|list|show|compare — see docs/golive.md."""
+"""python manage.py golive run|selftest|import|list|show|compare — see docs/golive.md."""
 
 from __future__ import annotations
 
@@ -57,11 +57,23 @@ class Command(BaseCommand):
         selftest.add_argument("--split", default="all")
         selftest.add_argument("--as", dest="as_user", metavar="USERNAME")
         selftest.add_argument("--json", dest="json_path", metavar="PATH")
+        imported = sub.add_parser(
+            "import", help="Import a JSON-lines run of `python -m evals.engine run`."
+        )
+        imported.add_argument("file", help="the .jsonl file the engine wrote (--out)")
+        imported.add_argument("--as", dest="as_user", metavar="USERNAME")
+        imported.add_argument("--base-url", default="http://127.0.0.1:8000")
         listing = sub.add_parser("list", help="Recent runs.")
         listing.add_argument("--limit", type=int, default=20)
         show = sub.add_parser("show", help="One run's verdict and figures.")
         show.add_argument("run_id", type=int)
         show.add_argument("--json", action="store_true", help="print JSON")
+        show.add_argument(
+            "--format",
+            choices=["text", "json", "md"],
+            default="text",
+            help="md: a Markdown summary for a CI comment",
+        )
         show.add_argument("--base-url", default="http://127.0.0.1:8000")
         compare = sub.add_parser("compare", help="Paired per-task differences, regressions first.")
         compare.add_argument("run_a", type=int)
@@ -120,6 +132,25 @@ class Command(BaseCommand):
                 json.dump({"id": selftest.pk, "results": selftest.results}, handle, indent=2)
         return code
 
+    def _import(self, o: dict[str, Any]) -> int:
+        from backoffice.errors import DomainError
+        from evals.services.imports import eval_run_import
+
+        operator = cli.resolve_operator(o["as_user"])
+        try:
+            with open(o["file"], "rb") as handle:
+                run = eval_run_import(actor=operator, name=o["file"], lines=handle)
+        except OSError as exc:
+            raise cli.Abort(f"{o['file']}: {exc.strerror or exc}") from None
+        except DomainError as exc:
+            raise cli.Abort(f"{o['file']}: {exc.message}") from None
+        self._out(
+            f"Imported {run.total_units} trials from {o['file']} as run #{run.pk} "
+            f"({', '.join(d['name'] for d in run.suite_snapshot['domains'])}; not judged by a gate)"
+        )
+        self._out(f"Report: {cli.report_url(run, o['base_url'])}")
+        return 0
+
     def _list(self, o: dict[str, Any]) -> int:
         for run in selectors.run_list()[: o["limit"]]:
             self._out(
@@ -136,7 +167,12 @@ class Command(BaseCommand):
 
     def _show(self, o: dict[str, Any]) -> int:
         run = self._get(o["run_id"])
-        if o["json"]:
+        if o["format"] == "md":
+            from evals.exports import report_markdown
+
+            self._out(report_markdown(run, cli.report_url(run, o["base_url"])).rstrip("\n"))
+            return 0
+        if o["json"] or o["format"] == "json":
             self._out(json.dumps(cli.run_json(run, o["base_url"]), indent=2, default=str))
             return 0
         self._out(

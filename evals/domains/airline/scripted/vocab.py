@@ -8,10 +8,10 @@ from __future__ import annotations
 import re
 
 from evals.domains.airline.world import CITIES
+from evals.engine.sandbox.agent import EMAIL  # noqa: F401  (vocab.EMAIL for both models)
 from evals.engine.understanding.utterances import EntityPattern, UtteranceReader
 
 BOOKING_REF = re.compile(r"(?<![A-Za-z0-9])([A-Z][A-Z0-9]{4}[0-9])(?![A-Za-z0-9])")
-EMAIL = re.compile(r"[\w.+-]+@[\w-]+\.[\w.]+")
 LAST_NAME = re.compile(
     r"(?:last name|surname)(?: is)?\s+([A-Z][A-Za-z'-]+)|姓+(?:氏+)?(?:是+)?\s*([A-Z][A-Za-z'-]+)"
 )

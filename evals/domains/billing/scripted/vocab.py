@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import re
 
+from evals.engine.sandbox.agent import EMAIL  # noqa: F401  (vocab.EMAIL for both models)
 from evals.engine.understanding.utterances import EntityPattern, UtteranceReader
 from payments_sandbox.domain import AmountError, CurrencyError, Money
 
-EMAIL = re.compile(r"[\w.+-]+@[\w-]+\.[\w.]*\w")
 DATE = re.compile(r"\b(\d{4}-\d{2}-\d{2})\b")
 # Names are capitalised ("This is so frustrating" names nobody).
 NAME = re.compile(r"(?i:name is|i am|i'm|this is|我叫|名字是|我是)\s*([A-Z][a-z]+)\s+([A-Z][a-z]+)")

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import re
 
+from evals.engine.sandbox.agent import EMAIL  # noqa: F401  (vocab.EMAIL for both models)
 from evals.engine.understanding.utterances import EntityPattern, UtteranceReader
 
 MEMBER_NUMBER = re.compile(r"\b(M\d{6})\b")
 DOB = re.compile(r"\b(\d{4}-\d{2}-\d{2})\b")
-EMAIL = re.compile(r"[\w.+-]+@[\w-]+\.[\w.]+")
 PLAN = re.compile(r"\b(basic|plus|premium)\b", re.IGNORECASE)
 MONTHS = re.compile(
     r"\b([1-9]|one|two|three) months?\b|(?<!\d)([1-9]|[一二两三]) ?个月", re.IGNORECASE

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import re
 
+from evals.engine.sandbox.agent import EMAIL  # noqa: F401  (vocab.EMAIL for both models)
 from evals.engine.understanding.utterances import EntityPattern, UtteranceReader
 
 ORDER_ID = re.compile(r"#?\bW(\d{7})\b")
-EMAIL = re.compile(r"[\w.+-]+@[\w-]+\.[\w.]+")
 ZIP = re.compile(r"(?<![\d#W])\b(\d{5})\b(?!\d)")
 NAME = re.compile(
     r"(?i:my name is|i am|i'm|this is|name is|name:|我叫+|我是+)\s*([A-Z][a-z]+)\s+([A-Z][a-z]+)"

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import re
 
+from evals.engine.sandbox.agent import EMAIL  # noqa: F401  (vocab.EMAIL for both models)
 from evals.engine.understanding.utterances import EntityPattern, UtteranceReader
 
-EMAIL = re.compile(r"[\w.+-]+@[\w-]+\.[\w.]+")
 PHONE = re.compile(r"\+\d-\d{3}-\d{4}")
 DOB = re.compile(r"\b(\d{4}-\d{2}-\d{2})\b")
 RETRACTED = re.compile(r"(?:\bnot\s+|不是+\s*)\d{4}-\d{2}-\d{2}", re.IGNORECASE)

@@ -1,0 +1,177 @@
+"""Go-live pages at 10,000 trials: server time and page weight of the run page, a trial
+page, the compare page and the trial list.
+
+    .venv/bin/python bench/run_pages.py                 # SQLite (a temporary file)
+    .venv/bin/python bench/run_pages.py --trials 18 --requests 10
+
+Builds two runs of the same cells (retail and membership, every task, four personas): a
+baseline with the reference agent and a candidate that skips confirmations. Each is first
+run for real with 2 trials per task (real trajectories, verdicts and failures), then every
+cell's two stored trials are copied to --trials per task (about 10,000 trials per run with
+18) and the run's summary is computed again from all stored rows, as finalise does. Pages
+are fetched with Django's test client as a signed-in release manager (full middleware,
+templates, no network). Prints one JSON document: per page the wall and CPU milliseconds
+(p50, p95) and the bytes of the HTML.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+PERSONAS = ["baseline", "impatient", "skeptical", "confused"]
+
+
+def log(message: str) -> None:
+    print(f"[bench] {message}", file=sys.stderr, flush=True)
+
+
+def percentile(samples: list[float], pct: float) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, max(0, round(pct / 100 * len(ordered)) - 1))]
+
+
+def measure(client: Any, url: str, n: int) -> dict[str, Any]:
+    for _ in range(2):
+        assert client.get(url).status_code == 200, url
+    wall, cpu, size = [], [], 0
+    for _ in range(n):
+        start, start_cpu = time.perf_counter(), time.process_time()
+        response = client.get(url)
+        body = response.content
+        wall.append((time.perf_counter() - start) * 1000)
+        cpu.append((time.process_time() - start_cpu) * 1000)
+        assert response.status_code == 200, url
+        size = len(body)
+    return {
+        "url": url,
+        "p50_ms": round(statistics.median(wall), 1),
+        "p95_ms": round(percentile(wall, 95), 1),
+        "cpu_p50_ms": round(statistics.median(cpu), 1),
+        "bytes": size,
+        "n": n,
+    }
+
+
+def build_run(actor: Any, agent: str, trials: int) -> Any:
+    from evals import services
+    from evals.models import EvalRun, TrialResult
+    from evals.services.gate import gate_evaluate, summarise_rows
+    from evals.services.runs import run_rows
+    from evals.services.selftest import selftest_evidence
+    from evals.services.suites import suite_from_mapping
+
+    def suite(n: int) -> Any:
+        return suite_from_mapping(
+            {
+                "name": "bench",
+                "seed": 7,
+                "trials": n,
+                "workers": 1,
+                "personas": PERSONAS,
+                "domains": [{"name": "retail"}, {"name": "membership"}],
+                "agent": {"model": agent},
+                "guard_mode": "observe",
+                "gate": {"pass_hat_k_lower": 0.9, "pass_hat_1": 0.95},
+            }
+        )
+
+    started = time.perf_counter()
+    run = services.eval_run_create(actor=actor, suite=suite(2))
+    run = services.eval_run_execute(actor=actor, run_id=run.pk)
+    log(f"run #{run.pk} ({agent}): 2 trials per task in {time.perf_counter() - started:.1f} s")
+    copies = []
+    for row in TrialResult.objects.filter(run=run):
+        for n in range(2 + row.trial, trials, 2):
+            row.pk = None
+            row.trial = n
+            copies.append(
+                TrialResult(
+                    **{f.attname: getattr(row, f.attname) for f in row._meta.concrete_fields}
+                )
+            )
+    TrialResult.objects.bulk_create(copies, batch_size=500)
+    full = suite(trials)
+    rows = run_rows(run.pk)
+    report, extra = summarise_rows(rows, full)
+    extra["selftest"] = selftest_evidence(domains=full.domains, code_version=run.code_version)
+    verdict, checks = gate_evaluate(full, report, extra)
+    EvalRun.objects.filter(pk=run.pk).update(
+        suite_snapshot=full.snapshot(),
+        suite_hash=full.digest(),
+        trials_per_task=trials,
+        total_units=len(rows),
+        summary=extra,
+        verdict=verdict,
+        verdict_reasons=[c.to_dict() for c in checks],
+    )
+    log(f"run #{run.pk}: {len(rows)} trials stored and summarised")
+    return EvalRun.objects.get(pk=run.pk)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--trials", type=int, default=18, help="trials per task (18: ~10,000)")
+    parser.add_argument("--requests", type=int, default=5)
+    args = parser.parse_args()
+    path = Path(tempfile.mkdtemp(prefix="bench-run-pages-")) / "bench.sqlite3"
+    os.environ["DATABASE_URL"] = f"sqlite:///{path}"
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tests.settings")
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+    from django.test.utils import setup_test_environment
+
+    setup_test_environment()
+    call_command("migrate", verbosity=0)
+    from django_otp.plugins.otp_totp.models import TOTPDevice
+
+    from evals.models import TrialOutcome, TrialResult
+    from identity import roles
+    from identity.models import Operator, Role
+    from tests.conftest import verified_client
+
+    rita = Operator.objects.create_user(username="rita", password="x" * 20, display_name="Rita")
+    roles.grant(rita, Role.RELEASE_MANAGER)
+    TOTPDevice.objects.create(user=rita, name="default", confirmed=True)
+    baseline = build_run(rita, "sandbox/reference", args.trials)
+    candidate = build_run(rita, "sandbox/fault:skip_confirmation", args.trials)
+    failing = (
+        TrialResult.objects.filter(run=candidate, outcome=TrialOutcome.FAIL).order_by("id").first()
+    )
+    assert failing is not None
+    client = verified_client(rita)
+    pages = {
+        "run": f"/evals/{candidate.pk}/",
+        "trial": f"/evals/{candidate.pk}/trials/{failing.pk}/",
+        "compare": f"/evals/compare/?a={baseline.pk}&b={candidate.pk}",
+        "trial_list": f"/evals/{candidate.pk}/trials/",
+        "trial_list_search": f"/evals/{candidate.pk}/trials/?q=confirm",
+    }
+    results: dict[str, Any] = {
+        "trials_per_run": {
+            "baseline": baseline.total_units,
+            "candidate": candidate.total_units,
+        },
+        "load_average": os.getloadavg(),
+        "pages": {},
+    }
+    for name, url in pages.items():
+        log(f"measuring {name}")
+        results["pages"][name] = measure(client, url, args.requests)
+    results["load_average_after"] = os.getloadavg()
+    print(json.dumps(results, indent=2))
+
+
+if __name__ == "__main__":
+    main()
