@@ -40,6 +40,10 @@ evals:compare                                GET    login  otp    404    404    
 evals:compare                                POST   login  otp    405    405    405    405    405    405    405    login  login
 evals:run_detail                             GET    login  otp    404    404    404    404    200    200    404    login  login
 evals:run_detail                             POST   login  otp    405    405    405    405    405    405    405    login  login
+evals:run_export                             GET    login  otp    404    404    404    404    200    200    404    login  login
+evals:run_export                             POST   login  otp    405    405    405    405    405    405    405    login  login
+evals:run_import                             GET    login  otp    405    405    405    405    405    405    405    login  login
+evals:run_import                             POST   login  otp    404    404    404    404    404    302    404    login  login
 evals:run_list                               GET    login  otp    404    404    404    404    200    200    404    login  login
 evals:run_list                               POST   login  otp    405    405    405    405    405    405    405    login  login
 evals:run_progress                           GET    login  otp    404    404    404    404    200    200    404    login  login
