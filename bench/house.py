@@ -15,7 +15,8 @@ without their migrations. It prints one JSON object:
 - `duplicate_pairs`: the pairs the `duplicates` command (the tool library's) finds in a copy of
   the non-test code alone, so that tests repeating each other or the code do not count.
 
-`--root PATH` measures another checkout, e.g. a `git worktree add /tmp/base REV` of the commit
+`--exclude PREFIX` leaves a part out (e.g. `evals/domains/`, the domain packages, to see the
+rest apart from domains added meanwhile). `--root PATH` measures another checkout, e.g. a `git worktree add /tmp/base REV` of the commit
 before a change; `--list` adds the names behind every count. It reads files only: nothing is
 imported or run, so it takes any commit.
 """
@@ -41,13 +42,15 @@ PAIRS = re.compile(r"^(\d+) pairs?\b|^no duplicates", re.M)
 ROW = re.compile(r"^D\d+ ", re.M)
 
 
-def code_files(root: Path) -> list[Path]:
+def code_files(root: Path, exclude: tuple[str, ...] = ()) -> list[Path]:
     files: list[Path] = []
     for app in APPS:
         for path in sorted((root / app).rglob("*")):
             if not path.is_file() or "migrations" in path.parts or "__pycache__" in path.parts:
                 continue
             if "static" in path.parts:
+                continue
+            if str(path.relative_to(root)).startswith(exclude):
                 continue
             files.append(path)
     return files
@@ -120,8 +123,10 @@ def duplicate_pairs(root: Path, files: list[Path]) -> dict[str, object]:
     }
 
 
-def measure(root: Path, *, with_duplicates: bool) -> dict[str, object]:
-    files = code_files(root)
+def measure(
+    root: Path, *, with_duplicates: bool, exclude: tuple[str, ...] = ()
+) -> dict[str, object]:
+    files = code_files(root, exclude)
     sql_calls: list[str] = []
     long_functions: list[str] = []
     long_modules: list[str] = []
@@ -146,6 +151,7 @@ def measure(root: Path, *, with_duplicates: bool) -> dict[str, object]:
             text=True,
             check=False,
         ).stdout.strip(),
+        "excluded": list(exclude),
         "sql_sites": len(sites),
         "sql_calls": len(sql_calls),
         "functions_over_80_lines": len(long_functions),
@@ -165,8 +171,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--root", type=Path, default=Path(__file__).resolve().parent.parent)
     parser.add_argument("--list", action="store_true", help="the names behind every count")
     parser.add_argument("--no-duplicates", action="store_true", help="skip `duplicates`")
+    parser.add_argument(
+        "--exclude",
+        action="append",
+        default=[],
+        help="leave out paths starting with this (repeatable), e.g. evals/domains/",
+    )
     args = parser.parse_args(argv)
-    figures = measure(args.root.resolve(), with_duplicates=not args.no_duplicates)
+    figures = measure(
+        args.root.resolve(),
+        with_duplicates=not args.no_duplicates,
+        exclude=tuple(args.exclude),
+    )
     if not args.list:
         figures.pop("lists")
     json.dump(figures, sys.stdout, indent=2)

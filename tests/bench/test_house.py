@@ -52,3 +52,8 @@ def test_it_counts_sql_by_function_long_functions_and_long_modules(tmp_path: Pat
     assert figures["functions_over_80_lines"] == 1
     assert figures["lists"]["functions"] == ["evals/long.py:1 over (81)"]
     assert figures["lists"]["modules"] == ["identity/big.py (401)"]
+
+    # --exclude leaves a part out (the domain packages, say).
+    without = house.measure(tmp_path, with_duplicates=False, exclude=("evals/",))
+    assert without["functions_over_80_lines"] == 0
+    assert without["sql_sites"] == 2
