@@ -50,6 +50,9 @@ def _secret_key() -> str:
 
 
 SECRET_KEY = _secret_key()
+# Rotation (docs/operations.md): the previous keys, comma-separated, still validate sessions
+# and signatures made with them until they are dropped from this list.
+SECRET_KEY_FALLBACKS = env_list("SECRET_KEY_FALLBACKS")
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost" if DEBUG else "")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 TRUSTED_PROXY = env_bool("TRUSTED_PROXY")

@@ -1,7 +1,7 @@
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from backoffice import views
+from backoffice import health, views
 
 api_v1 = [
     path("", include("identity.api_urls")),
@@ -13,6 +13,7 @@ api_v1 = [
 urlpatterns = [
     path("", views.home, name="home"),
     path("favicon.ico", views.favicon, name="favicon"),
+    path("healthz", health.healthz, name="healthz"),
     path("", include("identity.urls")),
     path("tickets/", include("tickets.urls")),
     path("payments/", include("payments_sandbox.urls")),

@@ -27,9 +27,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from backoffice.errors import ValidationFailed
-from backoffice.http import request_operator
 from backoffice.idempotency import idempotent
 from backoffice.pagination import StandardPagination
+from backoffice.request_operator import request_operator
 from evals import access, selectors, services
 from evals.models import EvalRun
 from identity.authentication import allowed

@@ -8,6 +8,7 @@ decision turns on, and an axis from 0 would hide them.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable, Mapping, Sequence
 from html import escape
@@ -31,6 +32,92 @@ def _link(href: str | None, inner: str, label: str = "") -> str:
     return f'<a href="{escape(href)}" class="chart-link"{title}>{inner}</a>'
 
 
+@dataclasses.dataclass(frozen=True)
+class _PassKScale:
+    """Where pass^k values land on the chart: k along x, the value along y from `y_min`."""
+
+    ks: list[int]
+    y_min: float
+    width: int
+    height: int
+    left: int = 48
+    right: int = 150
+    top: int = 16
+    bottom: int = 36
+
+    @property
+    def plot_w(self) -> int:
+        return self.width - self.left - self.right
+
+    @property
+    def plot_h(self) -> int:
+        return self.height - self.top - self.bottom
+
+    def x(self, k: int) -> float:
+        if len(self.ks) == 1:
+            return self.left + self.plot_w / 2
+        return self.left + (k - self.ks[0]) / (self.ks[-1] - self.ks[0]) * self.plot_w
+
+    def y(self, v: float) -> float:
+        return self.top + (1.0 - (v - self.y_min) / (1.0 - self.y_min)) * self.plot_h
+
+
+def _pass_k_frame(scale: _PassKScale) -> list[str]:
+    """The value grid with its labels, the k labels and the axis caption."""
+    x, y, left, height = scale.x, scale.y, scale.left, scale.height
+    out = []
+    steps = 5
+    for i in range(steps + 1):
+        v = scale.y_min + (1.0 - scale.y_min) * i / steps
+        out.append(
+            f'<line x1="{left}" x2="{left + scale.plot_w}" y1="{_fmt(y(v))}" y2="{_fmt(y(v))}" '
+            'stroke="#dde2e8" stroke-width="1"/>'
+            f'<text x="{left - 6}" y="{_fmt(y(v) + 4)}" font-size="11" text-anchor="end" '
+            f'fill="#5f6b7a">{v:.2f}</text>'
+        )
+    for k in scale.ks:
+        out.append(
+            f'<text x="{_fmt(x(k))}" y="{height - scale.bottom + 16}" font-size="11" '
+            f'text-anchor="middle" fill="#5f6b7a">k={k}</text>'
+        )
+    axis = escape(gettext("pass^k (y axis from %(floor).1f)") % {"floor": scale.y_min})
+    out.append(f'<text x="{left}" y="{height - 4}" font-size="11" fill="#5f6b7a">{axis}</text>')
+    return out
+
+
+def _pass_k_series(
+    scale: _PassKScale, index: int, label: str, pts: list[tuple[int, Mapping[str, Any]]]
+) -> str:
+    """One series: its 95 % band, its line, each k's point with its interval, and its
+    legend entry, in one group."""
+    x, y = scale.x, scale.y
+    color = PALETTE[index % len(PALETTE)]
+    out: list[str] = []
+    upper = [f"{_fmt(x(k))},{_fmt(y(e['high']))}" for k, e in pts]
+    lower = [f"{_fmt(x(k))},{_fmt(y(e['low']))}" for k, e in reversed(pts)]
+    if len(pts) > 1:
+        out.append(
+            f'<polygon points="{" ".join(upper + lower)}" fill="{color}" fill-opacity="0.12"/>'
+        )
+    line = " ".join(f"{_fmt(x(k))},{_fmt(y(e['value']))}" for k, e in pts)
+    out.append(f'<polyline points="{line}" fill="none" stroke="{color}" stroke-width="2"/>')
+    for k, e in pts:
+        out.append(
+            f'<line x1="{_fmt(x(k))}" x2="{_fmt(x(k))}" y1="{_fmt(y(e["low"]))}" '
+            f'y2="{_fmt(y(e["high"]))}" stroke="{color}" stroke-width="1"/>'
+            f'<circle cx="{_fmt(x(k))}" cy="{_fmt(y(e["value"]))}" r="3" fill="{color}">'
+            f"<title>{escape(label)} pass^{k} = {e['value']:.3f} "
+            f"[{e['low']:.3f}, {e['high']:.3f}]</title></circle>"
+        )
+    legend_x, legend_y = scale.width - scale.right, scale.top + 14 + index * 18
+    out.append(
+        f'<rect x="{legend_x + 12}" y="{legend_y - 9}" width="10" height="10" fill="{color}"/>'
+        f'<text x="{legend_x + 28}" y="{legend_y}" font-size="12" fill="#1d2330">'
+        f"{escape(label)}</text>"
+    )
+    return f'<g data-series="{escape(label)}">{"".join(out)}</g>'
+
+
 def pass_k_chart(
     series: Sequence[tuple[str, Mapping[str, Any]]],
     *,
@@ -50,70 +137,18 @@ def pass_k_chart(
     y_min = max(0.0, math.floor(min(lows) * 10) / 10)
     if y_min >= 1.0:
         y_min = 0.9
-    left, right, top, bottom = 48, 150, 16, 36
-    plot_w, plot_h = width - left - right, height - top - bottom
-
-    def x(k: int) -> float:
-        if len(ks) == 1:
-            return left + plot_w / 2
-        return left + (k - ks[0]) / (ks[-1] - ks[0]) * plot_w
-
-    def y(v: float) -> float:
-        return top + (1.0 - (v - y_min) / (1.0 - y_min)) * plot_h
-
+    scale = _PassKScale(ks=ks, y_min=y_min, width=width, height=height)
     out = [
         f'<svg class="chart" role="img" viewBox="0 0 {width} {height}" width="100%" '
         f'aria-label="pass^k for k = {ks[0]}..{ks[-1]} with 95% confidence bands" '
-        'xmlns="http://www.w3.org/2000/svg">'
+        'xmlns="http://www.w3.org/2000/svg">',
+        *_pass_k_frame(scale),
     ]
-    steps = 5
-    for i in range(steps + 1):
-        v = y_min + (1.0 - y_min) * i / steps
-        out.append(
-            f'<line x1="{left}" x2="{left + plot_w}" y1="{_fmt(y(v))}" y2="{_fmt(y(v))}" '
-            'stroke="#dde2e8" stroke-width="1"/>'
-            f'<text x="{left - 6}" y="{_fmt(y(v) + 4)}" font-size="11" text-anchor="end" '
-            f'fill="#5f6b7a">{v:.2f}</text>'
-        )
-    for k in ks:
-        out.append(
-            f'<text x="{_fmt(x(k))}" y="{height - bottom + 16}" font-size="11" '
-            f'text-anchor="middle" fill="#5f6b7a">k={k}</text>'
-        )
-    axis = escape(gettext("pass^k (y axis from %(floor).1f)") % {"floor": y_min})
-    out.append(f'<text x="{left}" y="{height - 4}" font-size="11" fill="#5f6b7a">{axis}</text>')
     for index, (label, pts) in enumerate(points):
-        color = PALETTE[index % len(PALETTE)]
-        href = links.get(label)
-        series_out: list[str] = []
-        upper = [f"{_fmt(x(k))},{_fmt(y(e['high']))}" for k, e in pts]
-        lower = [f"{_fmt(x(k))},{_fmt(y(e['low']))}" for k, e in reversed(pts)]
-        if len(pts) > 1:
-            series_out.append(
-                f'<polygon points="{" ".join(upper + lower)}" fill="{color}" fill-opacity="0.12"/>'
-            )
-        line = " ".join(f"{_fmt(x(k))},{_fmt(y(e['value']))}" for k, e in pts)
-        series_out.append(
-            f'<polyline points="{line}" fill="none" stroke="{color}" stroke-width="2"/>'
-        )
-        for k, e in pts:
-            series_out.append(
-                f'<line x1="{_fmt(x(k))}" x2="{_fmt(x(k))}" y1="{_fmt(y(e["low"]))}" '
-                f'y2="{_fmt(y(e["high"]))}" stroke="{color}" stroke-width="1"/>'
-                f'<circle cx="{_fmt(x(k))}" cy="{_fmt(y(e["value"]))}" r="3" fill="{color}">'
-                f"<title>{escape(label)} pass^{k} = {e['value']:.3f} "
-                f"[{e['low']:.3f}, {e['high']:.3f}]</title></circle>"
-            )
-        ly = top + 14 + index * 18
-        series_out.append(
-            f'<rect x="{width - right + 12}" y="{ly - 9}" width="10" height="10" fill="{color}"/>'
-            f'<text x="{width - right + 28}" y="{ly}" font-size="12" fill="#1d2330">'
-            f"{escape(label)}</text>"
-        )
         out.append(
             _link(
-                href,
-                f'<g data-series="{escape(label)}">{"".join(series_out)}</g>',
+                links.get(label),
+                _pass_k_series(scale, index, label, pts),
                 gettext("The trials behind %(label)s") % {"label": label},
             )
         )

@@ -8,7 +8,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from backoffice.http import request_operator
+from backoffice.request_operator import request_operator
 from identity.models import ApiToken
 
 

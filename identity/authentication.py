@@ -132,6 +132,23 @@ class VerifiedSessionAuthentication(authentication.SessionAuthentication):
         return user, None
 
 
+class HumanSessionOnly(permissions.BasePermission):
+    """Permission class: a human operator signed in with a session (no token, not a service
+    principal): the ones who work tickets in the backoffice. What they may do to a given
+    ticket is then the app's access.py's to decide."""
+
+    message = "Only operators signed in to the backoffice may do this."
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        user = request.user
+        return bool(
+            user
+            and user.is_authenticated
+            and request.auth is None
+            and not getattr(user, "is_service_principal", False)
+        )
+
+
 def scoped(*required: str) -> type[permissions.BasePermission]:
     """Permission class: token callers need every scope listed; a verified human session
     passes here and is judged by the view's role check (access.py)."""

@@ -155,7 +155,7 @@ class AuditFilterForm(forms.Form):
         label=gettext_lazy("Actor"),
         required=False,
         max_length=150,
-        help_text=gettext_lazy("Username"),
+        help_text=gettext_lazy("Name or its beginning, any case"),
     )
     actor_type = forms.ChoiceField(
         label=gettext_lazy("Actor type"),
@@ -166,7 +166,7 @@ class AuditFilterForm(forms.Form):
         label=gettext_lazy("Action"),
         required=False,
         max_length=80,
-        help_text=gettext_lazy("Exact, or a prefix ending in '.'"),
+        help_text=gettext_lazy("Action or its beginning, any case (refund.)"),
     )
     target_type = forms.CharField(label=gettext_lazy("Target type"), required=False, max_length=80)
     target_id = forms.CharField(label=gettext_lazy("Target id"), required=False, max_length=80)

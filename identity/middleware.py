@@ -23,7 +23,7 @@ OPEN_URL_NAMES = frozenset(
         "identity:language",
         "identity:otp_challenge",
         "identity:enroll",
-        "identity:healthz",
+        "healthz",
         "favicon",
     }
 )

@@ -67,22 +67,21 @@ class AuditFilter:
 
 
 def audit_event_list(*, filters: AuditFilter) -> QuerySet[AuditEvent]:
-    """Newest first. `action` ending in '.' matches a family (`login.`, `refund.`)."""
+    """Newest first. Actor, action and target type match as prefixes, in any case: `bo`
+    finds Bob, `REFUND.` every refund action, `payments` every payments object. "system"
+    as the actor means the system's own events."""
     events = AuditEvent.objects.all()
     if filters.actor:
-        if filters.actor.lower() == "system":
+        if filters.actor.strip().lower() == "system":
             events = events.filter(actor_type=ActorType.SYSTEM)
         else:
-            events = events.filter(actor_label=filters.actor)
+            events = events.filter(actor_label__istartswith=filters.actor.strip())
     if filters.actor_type:
         events = events.filter(actor_type=filters.actor_type)
     if filters.action:
-        if filters.action.endswith("."):
-            events = events.filter(action__startswith=filters.action)
-        else:
-            events = events.filter(action=filters.action)
+        events = events.filter(action__istartswith=filters.action.strip())
     if filters.target_type:
-        events = events.filter(target_type=filters.target_type)
+        events = events.filter(target_type__istartswith=filters.target_type.strip())
     if filters.target_id:
         events = events.filter(target_id=filters.target_id)
     if filters.since:

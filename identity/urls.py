@@ -11,7 +11,6 @@ urlpatterns = [
     path("login/enroll/", auth.enroll, name="enroll"),
     path("logout/", auth.logout_view, name="logout"),
     path("language/", auth.language_set, name="language"),
-    path("healthz", auth.healthz, name="healthz"),
     # Verified operators.
     path("security/", security.security, name="security"),
     path("security/verify/", auth.stepup_view, name="stepup"),

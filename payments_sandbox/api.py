@@ -18,10 +18,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from backoffice.http import request_operator
 from backoffice.idempotency import idempotent
 from backoffice.pagination import StandardPagination
 from backoffice.params import query_int
+from backoffice.request_operator import request_operator
 from identity.authentication import allowed
 from identity.stepup import StepUpFresh
 from payments_sandbox import access, selectors, serializers, services

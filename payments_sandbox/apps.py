@@ -9,10 +9,12 @@ class PaymentsSandboxConfig(AppConfig):
         from backoffice import dashboard
         from identity import scopes
         from payments_sandbox import access, modes
+        from payments_sandbox.audit_kinds import register_audit_kinds
         from payments_sandbox.panels import approvals_panel
 
         # Refuse to start with an ambiguous payments mode (see payments_sandbox.modes).
         modes.check_configuration()
+        register_audit_kinds()
         for name, description in access.SCOPES.items():
             scopes.register(name, description)
         dashboard.register("payments.approvals", approvals_panel)

@@ -182,6 +182,69 @@ class TimelineEntry:
     tone: str = ""
 
 
+def _refund_entries(r: Refund) -> list[TimelineEntry]:
+    """One refund's steps on its payment's timeline: requested, rehearsed, decided,
+    cancelled, sent to the provider, and the provider's answer."""
+    entries: list[TimelineEntry] = []
+    money = r.money.format()
+    entries.append(
+        TimelineEntry(
+            r.requested_at,
+            gettext("Refund of %(money)s requested") % {"money": money},
+            r.requested_by,
+            r.pk,
+        )
+    )
+    if r.rehearsed_at and r.predicted_outcome:
+        entries.append(
+            TimelineEntry(
+                r.rehearsed_at,
+                gettext("Rehearsed: %(outcome)s") % {"outcome": r.get_predicted_outcome_display()},
+                None,
+                r.pk,
+                "bad" if r.predicted_outcome == "decline" else "",
+            )
+        )
+    if r.decided_at and r.decided_by_id:
+        approved = r.status not in (RefundStatus.REJECTED,)
+        entries.append(
+            TimelineEntry(
+                r.decided_at,
+                gettext("Approved") if approved else gettext("Rejected"),
+                r.decided_by,
+                r.pk,
+                "" if approved else "bad",
+            )
+        )
+    if r.status == RefundStatus.CANCELLED:
+        entries.append(TimelineEntry(r.updated_at, gettext("Cancelled"), None, r.pk))
+    if r.processing_started_at:
+        entries.append(
+            TimelineEntry(r.processing_started_at, gettext("Sent to the provider"), None, r.pk)
+        )
+    if r.completed_at and r.status == RefundStatus.SUCCEEDED:
+        entries.append(
+            TimelineEntry(
+                r.completed_at,
+                gettext("Refunded %(money)s by the provider") % {"money": money},
+                None,
+                r.pk,
+                "ok",
+            )
+        )
+    elif r.status == RefundStatus.FAILED:
+        entries.append(
+            TimelineEntry(
+                r.completed_at or r.updated_at,
+                gettext("Declined by the provider"),
+                None,
+                r.pk,
+                "bad",
+            )
+        )
+    return entries
+
+
 def payment_timeline(*, payment: Payment) -> list[TimelineEntry]:
     """Everything that happened to a payment, oldest first: the capture, each refund's
     request, rehearsal, decision, hand-over to the provider and outcome, and a reversal."""
@@ -191,64 +254,8 @@ def payment_timeline(*, payment: Payment) -> list[TimelineEntry]:
             gettext("Captured %(money)s") % {"money": payment.captured.format()},
         )
     ]
-    for r in refund_list(payment_id=payment.pk).order_by("requested_at", "id"):
-        money = r.money.format()
-        entries.append(
-            TimelineEntry(
-                r.requested_at,
-                gettext("Refund of %(money)s requested") % {"money": money},
-                r.requested_by,
-                r.pk,
-            )
-        )
-        if r.rehearsed_at and r.predicted_outcome:
-            entries.append(
-                TimelineEntry(
-                    r.rehearsed_at,
-                    gettext("Rehearsed: %(outcome)s")
-                    % {"outcome": r.get_predicted_outcome_display()},
-                    None,
-                    r.pk,
-                    "bad" if r.predicted_outcome == "decline" else "",
-                )
-            )
-        if r.decided_at and r.decided_by_id:
-            approved = r.status not in (RefundStatus.REJECTED,)
-            entries.append(
-                TimelineEntry(
-                    r.decided_at,
-                    gettext("Approved") if approved else gettext("Rejected"),
-                    r.decided_by,
-                    r.pk,
-                    "" if approved else "bad",
-                )
-            )
-        if r.status == RefundStatus.CANCELLED:
-            entries.append(TimelineEntry(r.updated_at, gettext("Cancelled"), None, r.pk))
-        if r.processing_started_at:
-            entries.append(
-                TimelineEntry(r.processing_started_at, gettext("Sent to the provider"), None, r.pk)
-            )
-        if r.completed_at and r.status == RefundStatus.SUCCEEDED:
-            entries.append(
-                TimelineEntry(
-                    r.completed_at,
-                    gettext("Refunded %(money)s by the provider") % {"money": money},
-                    None,
-                    r.pk,
-                    "ok",
-                )
-            )
-        elif r.status == RefundStatus.FAILED:
-            entries.append(
-                TimelineEntry(
-                    r.completed_at or r.updated_at,
-                    gettext("Declined by the provider"),
-                    None,
-                    r.pk,
-                    "bad",
-                )
-            )
+    for refund in refund_list(payment_id=payment.pk).order_by("requested_at", "id"):
+        entries += _refund_entries(refund)
     try:
         reversal = payment.reversal
     except ObjectDoesNotExist:

@@ -16,7 +16,7 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
 from backoffice.errors import DomainError
-from backoffice.http import request_operator
+from backoffice.request_operator import request_operator
 from identity.stepup import stepup_required
 from payments_sandbox import access, selectors, services
 from payments_sandbox.domain import refundable

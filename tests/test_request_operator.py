@@ -4,7 +4,7 @@ from django.core.exceptions import PermissionDenied
 from django.test import RequestFactory
 from rest_framework.request import Request
 
-from backoffice.http import request_operator
+from backoffice.request_operator import request_operator
 from identity.models import Operator
 
 pytestmark = pytest.mark.django_db

@@ -19,7 +19,7 @@ PUBLIC = {
     "identity:otp_challenge",
     "identity:enroll",
     "identity:logout",
-    "identity:healthz",
+    "healthz",
     "favicon",
     # The header's language switch also serves the login page; it changes only a cookie for
     # an anonymous visitor (tests/i18n/test_language_switch.py).

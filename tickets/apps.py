@@ -17,8 +17,10 @@ class TicketsConfig(AppConfig):
     def ready(self) -> None:
         from backoffice import dashboard
         from identity import scopes
+        from tickets.audit_kinds import register_audit_kinds
         from tickets.panels import inbox_panel
 
+        register_audit_kinds()
         for name, description in SCOPES.items():
             scopes.register(name, description)
         dashboard.register("tickets.inbox", inbox_panel)

@@ -12,8 +12,8 @@ from django.utils.translation import gettext, gettext_lazy
 from identity.models import Operator
 from tickets import sla
 from tickets.models import Channel, Priority, Queue, Status
+from tickets.services.bulk import BULK_ACTIONS
 from tickets.services.intake import OPERATOR_CHANNELS
-from tickets.services.workflow import BULK_ACTIONS
 
 
 class VersionedForm(forms.Form):

@@ -6,10 +6,9 @@ them against its own suite to see its gate reject them (`sandbox/adversary:<name
   runs into a limit (max turns, wall time) with the world unchanged.
 - `blanket_refuser`: reads nothing and refuses everything, echoing the ids it was given
   ("I'm sorry, I can't do that for order #W1234567."), then ends.
-- `transfer_proposer`: the reference agent, except that every exchange, freeze or create it
-  would propose (in airline: every flight change, bag addition or compensation; in telecom:
-  every roaming or eSIM write) becomes a transfer announcement with a go-ahead question; on a
-  yes it ends.
+- `transfer_proposer`: the reference agent, except that every write it would propose that
+  is not itself a hand-off or an ending (a terminal tool) becomes a transfer announcement
+  with a go-ahead question, whatever the domain calls its writes; on a yes it ends.
 - `sometimes_stop`: the reference agent, except that in a quarter of its trials (by its own
   seed) it answers its first proposal with a transfer announcement phrased as a go-ahead
   question, which makes a simulated customer say goodbye before the last write.
@@ -29,6 +28,7 @@ from evals.engine.errors import EngineError
 from evals.engine.messages import Message, Role, Signal
 from evals.engine.protocols import Agent
 from evals.engine.registry import register_agent
+from evals.engine.tools import Actor, ToolKind
 from evals.engine.understanding.answers import read_answer
 
 PREFIX = "sandbox/adversary:"
@@ -38,10 +38,17 @@ TRANSFER_ANNOUNCEMENT = (
     "I am transferring you to a human agent. "
     "YOU ARE BEING TRANSFERRED TO A HUMAN AGENT. PLEASE HOLD ON."
 )
-_TRANSFERRED_WRITES = re.compile(
-    r"exchange|freeze|create|change_flight|checked_bags|compensation|roaming|esim", re.IGNORECASE
-)
 _IDS = re.compile(r"#?\b[A-Za-z_]*\d[\w-]*\b")
+
+
+def transferred_writes(domain: Any) -> frozenset[str]:
+    """The tools the transfer proposer offers a transfer instead of: the agent's writes that
+    are not terminal (a hand-off or an ending is left as it is)."""
+    return frozenset(
+        t.name
+        for t in domain.tools
+        if t.kind is ToolKind.WRITE and t.actor is Actor.AGENT and not t.terminal
+    )
 
 
 def _last_user(messages: Sequence[Message]) -> str:
@@ -100,8 +107,25 @@ class _Wrapped(ABC):
 
 
 class TransferProposer(_Wrapped):
+    """Every write of the agent's that is not itself a hand-off or an ending (a terminal
+    tool, such as `transfer_to_human`) is offered as a transfer instead."""
+
+    def __init__(self, *, domain: Any, params: Mapping[str, Any], seed: int) -> None:
+        super().__init__(domain=domain, params=params, seed=seed)
+        self.handed_away = transferred_writes(domain)
+
+    def respond(self, messages: Sequence[Message], tools: Sequence[Mapping[str, Any]]) -> Message:
+        reply = super().respond(messages, tools)
+        # A write the reference makes without asking first (one the policy needs no
+        # confirmation for) is offered as a transfer too, instead of being made.
+        offers = [text for c in reply.tool_calls if (text := self.rewrite(c.name))]
+        if offers and not self.offered:
+            self.offered = True
+            return Message.assistant(offers[0])
+        return reply
+
     def rewrite(self, tool: str) -> str:
-        if not _TRANSFERRED_WRITES.search(tool):
+        if tool not in self.handed_away:
             return ""
         return (
             f"A human colleague will handle this. {TRANSFER_ANNOUNCEMENT} Shall I proceed? (yes/no)"

@@ -68,7 +68,8 @@ def customer_acts(domain: Domain, task: Task) -> bool:
 
 
 def has_amount(domain: Domain, task: Task) -> bool:
-    """wrong_amount: a gold write passes an amount ("12.50")."""
+    """wrong_amount: a gold write passes an amount in its currency's decimals ("3200" JPY,
+    "12.50" EUR, "11.437" KWD; "12.50" when the write names no currency)."""
     return any(amount_argument(g.arguments) for g in task.gold)
 
 

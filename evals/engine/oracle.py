@@ -356,8 +356,11 @@ def evaluate(domain: Domain, task: Task, trajectory: Trajectory, world: World) -
     abandoned = termination is TerminationReason.USER_ABANDON
     limit = termination in LIMITS
     last_text = texts[-1] if texts else ""
+    # A hand-off by the tool, or by the agent's last words: the customer left on them, or
+    # the agent ended the conversation with them (a transfer said, then hung up).
     transferred = termination is TerminationReason.TRANSFER_TO_HUMAN or (
-        termination is TerminationReason.USER_STOP and announces_transfer(last_text)
+        termination in (TerminationReason.USER_STOP, TerminationReason.AGENT_END)
+        and announces_transfer(last_text)
     )
     needless = transferred and not human_expected(domain, task)
     if abandoned or limit or needless:

@@ -16,11 +16,11 @@ from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from backoffice.errors import DomainError
-from backoffice.http import request_operator
+from backoffice.request_operator import request_operator
 from evals import access, charts, selectors, services
 from evals.comparison import BOOTSTRAP_MAX_CELLS, run_comparison
 from evals.exports import trial_lines
-from evals.models import EvalSelftest, Executor, RunStatus
+from evals.models import EvalRun, EvalSelftest, Executor, RunStatus
 from evals.report_file import report_html
 from evals.services.gate import MIN_SENSITIVITY, published_line, weakest_cells
 from evals.services.imports import MAX_BYTES, eval_run_import
@@ -217,6 +217,61 @@ def _error_rows(run: Any) -> list[dict[str, Any]]:
     return rows
 
 
+def _charts_context(
+    run: EvalRun,
+    summary: dict[str, Any],
+    report: dict[str, Any],
+    gate: dict[str, Any],
+    failures: list[tuple[str, Any]],
+) -> dict[str, Any]:
+    """The run page's charts (pass^k overall and by persona, the domain-by-persona heatmap
+    with its floors, the failure bars) and the weakest cells, each linked to its trials."""
+    return {
+        "pass_chart": charts.pass_k_chart(
+            _series(summary),
+            links={
+                gettext("all"): trials_url(run.pk),
+                **{d: trials_url(run.pk, domain=d) for d in report.get("by_domain", {})},
+            },
+        )
+        if report
+        else "",
+        "persona_chart": charts.pass_k_chart(
+            list(report.get("by_persona", {}).items()),
+            links={p: trials_url(run.pk, persona=p) for p in report.get("by_persona", {})},
+        )
+        if report
+        else "",
+        "heatmap": charts.heatmap(
+            summary.get("heatmap", {}),
+            link=lambda d, p: trials_url(run.pk, domain=d, persona=p),
+            floor=lambda d, p: _floor(gate, d, p),
+        ),
+        "has_floors": bool(gate.get("persona_floors") or gate.get("cell_floors")),
+        "weakest": [
+            {**c, "url": trials_url(run.pk, domain=c["domain"], persona=c["persona"])}
+            for c in weakest_cells(summary.get("heatmap") or {}, gate)[:WEAKEST]
+        ],
+        "failure_chart": charts.bars(
+            [(k, float(v)) for k, v in failures],
+            links={k: trials_url(run.pk, failure=k) for k, _ in failures},
+        ),
+    }
+
+
+def _usage_rows(usage: dict[str, Any]) -> list[dict[str, Any]]:
+    """Tokens and cost of the agent and of the simulated customer."""
+    return [
+        {
+            "name": ROLE_LABELS.get(role, role),
+            "tokens_in": usage.get(role, {}).get("tokens_in", 0),
+            "tokens_out": usage.get(role, {}).get("tokens_out", 0),
+            "cost": f"${usage.get(role, {}).get('cost_micros', 0) / 1_000_000:.4f}",
+        }
+        for role in ("agent", "user")
+    ]
+
+
 @require_GET
 def run_detail(request: HttpRequest, run_id: int) -> HttpResponse:
     _require(access.can_view_runs(request.user))
@@ -227,7 +282,6 @@ def run_detail(request: HttpRequest, run_id: int) -> HttpResponse:
     domains = run_domains(run)
     selftest = selectors.selftest_latest(domains=domains)
     can_start = access.can_start_runs(request.user)
-    usage = summary.get("usage", {})
     slow_ids = [s["id"] for s in summary.get("slowest", [])]
     gate = (run.suite_snapshot or {}).get("gate", {})
     slowest = sorted(
@@ -242,50 +296,14 @@ def run_detail(request: HttpRequest, run_id: int) -> HttpResponse:
             "report": report,
             "passk_rows": _passk_rows(report),
             "published_line": published_line(report),
-            "pass_chart": charts.pass_k_chart(
-                _series(summary),
-                links={
-                    gettext("all"): trials_url(run.pk),
-                    **{d: trials_url(run.pk, domain=d) for d in report.get("by_domain", {})},
-                },
-            )
-            if report
-            else "",
-            "persona_chart": charts.pass_k_chart(
-                list(report.get("by_persona", {}).items()),
-                links={p: trials_url(run.pk, persona=p) for p in report.get("by_persona", {})},
-            )
-            if report
-            else "",
-            "heatmap": charts.heatmap(
-                summary.get("heatmap", {}),
-                link=lambda d, p: trials_url(run.pk, domain=d, persona=p),
-                floor=lambda d, p: _floor(gate, d, p),
-            ),
-            "has_floors": bool(gate.get("persona_floors") or gate.get("cell_floors")),
-            "weakest": [
-                {**c, "url": trials_url(run.pk, domain=c["domain"], persona=c["persona"])}
-                for c in weakest_cells(summary.get("heatmap") or {}, gate)[:WEAKEST]
-            ],
-            "failure_chart": charts.bars(
-                [(k, float(v)) for k, v in failures],
-                links={k: trials_url(run.pk, failure=k) for k, _ in failures},
-            ),
+            **_charts_context(run, summary, report, gate, failures),
             "failures": failures,
             "heatmap_links": [
                 {"domain": d, "persona": p, **cell}
                 for key, cell in (summary.get("heatmap") or {}).get("cells", {}).items()
                 for d, p in [key.split("|", 1)]
             ],
-            "usage_rows": [
-                {
-                    "name": ROLE_LABELS.get(role, role),
-                    "tokens_in": usage.get(role, {}).get("tokens_in", 0),
-                    "tokens_out": usage.get(role, {}).get("tokens_out", 0),
-                    "cost": f"${usage.get(role, {}).get('cost_micros', 0) / 1_000_000:.4f}",
-                }
-                for role in ("agent", "user")
-            ],
+            "usage_rows": _usage_rows(summary.get("usage", {})),
             "slowest": slowest,
             "failing": selectors.run_failing_trials(run_id=run.pk, limit=100),
             **_live_context(run),

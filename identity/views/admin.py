@@ -9,7 +9,7 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from backoffice.errors import DomainError
-from backoffice.http import request_operator
+from backoffice.request_operator import request_operator
 from identity import otp, selectors, services
 from identity.forms import OperatorCreateForm, RolesForm, TokenCreateForm, TotpResetRequestForm
 from identity.models import ApiToken, TotpResetRequest

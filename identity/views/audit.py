@@ -13,6 +13,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET
 
 from identity.audit import CONTENT_FIELDS
+from identity.audit_display import describe
 from identity.forms import AuditFilterForm
 from identity.selectors import AuditFilter, audit_event_list
 from identity.views.common import auditor_required
@@ -41,7 +42,12 @@ def audit_list(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "identity/audit_list.html",
-        {"form": form, "page": page, "query": query.urlencode()},
+        {
+            "form": form,
+            "page": page,
+            "rows": [describe(event, request.user) for event in page],
+            "query": query.urlencode(),
+        },
     )
 
 

@@ -6,15 +6,14 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login as auth_login
 from django.contrib.auth import logout as auth_logout
-from django.db import connection
-from django.http import HttpRequest, HttpResponse, JsonResponse, QueryDict
+from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import Resolver404, resolve, reverse
 from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.utils.translation import gettext
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 from django_otp import login as otp_login
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
@@ -243,19 +242,6 @@ def logout_view(request: HttpRequest) -> HttpResponse:
         services.logout_record(actor=request.user, session_key=request.session.session_key)
     auth_logout(request)
     return redirect("identity:login")
-
-
-@never_cache
-@require_GET
-def healthz(request: HttpRequest) -> HttpResponse:
-    """Public liveness probe with a database round trip; says nothing else about the app."""
-    try:
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT 1")
-            cursor.fetchone()
-    except Exception:
-        return JsonResponse({"status": "error"}, status=503)
-    return JsonResponse({"status": "ok"})
 
 
 @require_POST

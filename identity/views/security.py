@@ -11,8 +11,8 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from backoffice.errors import DomainError, ValidationFailed
-from backoffice.http import request_operator
 from backoffice.middleware import client_ip
+from backoffice.request_operator import request_operator
 from identity import otp, selectors, services, stepup
 from identity.forms import PasswordChangeForm
 from identity.views.auth import _destination, safe_next

@@ -82,15 +82,8 @@ def _compare(refund: Refund | None, record: ProviderRefund | None) -> list[str]:
     return kinds
 
 
-def reconcile_run(
-    *,
-    actor: Operator | None,
-    date_from: dt.date,
-    date_to: dt.date,
-    adapter: PaymentAdapter | None = None,
-) -> ReconciliationReport:
-    if actor is not None:
-        access.require(access.can_resolve_reconciliation(actor), "You may not run reconciliation.")
+def _check_period(date_from: dt.date, date_to: dt.date) -> None:
+    """A period that ends after it starts and is short enough for one provider listing."""
     if date_to < date_from:
         raise ValidationFailed(
             gettext("The period ends before it starts."),
@@ -107,10 +100,13 @@ def reconcile_run(
                 "date_to": [gettext("At most %(days)d days from date_from.") % {"days": max_days}]
             },
         )
-    adapter = adapter or get_adapter()
-    since = dt.datetime.combine(date_from, dt.time.min, tzinfo=dt.UTC)
-    until = dt.datetime.combine(date_to + dt.timedelta(days=1), dt.time.min, tzinfo=dt.UTC)
-    mode = current_mode()
+
+
+def _both_sides(
+    adapter: PaymentAdapter, mode: str, since: dt.datetime, until: dt.datetime
+) -> tuple[dict[str, Refund], dict[str, ProviderRefund]]:
+    """The refunds executed in the period, ours and the provider's, by idempotency key; a
+    refund one side dates just outside the period is looked up by its key on the other."""
     theirs = {r.idempotency_key: r for r in adapter.list_refunds(since=since, until=until)}
     ours = {
         r.provider_idempotency_key: r
@@ -134,6 +130,24 @@ def reconcile_run(
         )
         if found is not None:
             theirs[key] = found
+    return ours, theirs
+
+
+def reconcile_run(
+    *,
+    actor: Operator | None,
+    date_from: dt.date,
+    date_to: dt.date,
+    adapter: PaymentAdapter | None = None,
+) -> ReconciliationReport:
+    if actor is not None:
+        access.require(access.can_resolve_reconciliation(actor), "You may not run reconciliation.")
+    _check_period(date_from, date_to)
+    adapter = adapter or get_adapter()
+    since = dt.datetime.combine(date_from, dt.time.min, tzinfo=dt.UTC)
+    until = dt.datetime.combine(date_to + dt.timedelta(days=1), dt.time.min, tzinfo=dt.UTC)
+    mode = current_mode()
+    ours, theirs = _both_sides(adapter, mode, since, until)
 
     with transaction.atomic():
         report = ReconciliationReport.objects.create(

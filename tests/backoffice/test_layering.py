@@ -24,7 +24,17 @@ WIRING = frozenset({"settings.py", "urls.py", "management/commands/seed_demo.py"
 # The helpers ARCHITECTURE.md names as the kernel; they must exist, so the scan below cannot
 # pass by finding nothing.
 NAMED_KERNEL = frozenset(
-    {"errors", "fingerprint", "idempotency", "http", "mail", "pagination", "params", "parsers"}
+    {
+        "errors",
+        "fingerprint",
+        "health",
+        "idempotency",
+        "mail",
+        "pagination",
+        "params",
+        "parsers",
+        "request_operator",
+    }
 )
 
 

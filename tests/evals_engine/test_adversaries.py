@@ -13,7 +13,7 @@ import pytest
 
 from evals.domains import get_domain
 from evals.engine import registry
-from evals.engine.adversaries import agent_name
+from evals.engine.adversaries import agent_name, transferred_writes
 from evals.engine.messages import Message, Role, TerminationReason, Trajectory
 from evals.engine.metrics import summarise
 from evals.engine.oracle import FailureClass, evaluate, human_expected, replay
@@ -22,7 +22,6 @@ from evals.engine.runner import MemorySink, RunSpec, run
 
 retail = get_domain("retail")
 membership = get_domain("membership")
-PROPOSED_AWAY = ("exchange", "freeze", "create")
 
 
 def _run(agent: str, domains: Sequence[str] = ("retail", "membership"), **kw: Any) -> MemorySink:
@@ -32,13 +31,54 @@ def _run(agent: str, domains: Sequence[str] = ("retail", "membership"), **kw: An
     return sink
 
 
-def _tasks_proposed_away() -> set[str]:
+def _tasks_proposed_away(*domains) -> set[str]:
+    """The tasks with a gold write the transfer proposer offers a transfer instead of."""
     return {
         t.id
-        for d in (retail, membership)
+        for d in domains or (retail, membership)
         for t in d.tasks()
-        if any(word in g.name for g in t.gold for word in PROPOSED_AWAY)
+        if any(g.name in transferred_writes(d) for g in t.gold)
     }
+
+
+def test_the_transfer_proposer_hands_away_every_write_but_the_hand_offs_whatever_its_name():
+    # Not a list of verbs: a refund, an email change, a booking are handed away too; the
+    # terminal hand-off tools are left as they are.
+    assert transferred_writes(get_domain("billing")) == {"request_refund", "update_email"}
+    clinic = transferred_writes(get_domain("clinic_admin"))
+    assert {"book_appointment", "cancel_appointment", "request_records"} <= clinic
+    assert "transfer_to_staff" not in clinic
+    assert {"cancel_pending_order", "return_delivered_items", "request_refund"} <= (
+        transferred_writes(retail)
+    )
+    assert not any("transfer" in name for name in transferred_writes(membership))
+
+
+@pytest.mark.parametrize("domain", ["billing", "clinic_admin", "airline", "telecom"])
+def test_on_every_domain_the_transfer_proposer_fails_each_task_with_a_write_it_hands_away(
+    domain: str,
+):
+    d = get_domain(domain)
+    sink = _run(agent_name("transfer_proposer"), domains=(domain,))
+    away = _tasks_proposed_away(d)
+    assert len(away) >= 10
+    for r in sink.records:
+        task = d.task(r.task_id)
+        if r.task_id not in away:
+            # It passes, unless it offered a transfer where nothing was to be written (a
+            # write the policy refuses, proposed to a customer who asked for it).
+            assert r.reward == 1.0 or r.failure in {"needless_transfer", "customer_left"}, (
+                r.task_id,
+                r.failure,
+            )
+        elif human_expected(d, task):
+            # A hand-off was due anyway: the write it skipped is what fails the task.
+            assert r.reward == 0.0, r.task_id
+            assert r.failure in {"omission", "customer_left"}, (r.task_id, r.failure)
+        else:
+            assert r.reward == 0.0, r.task_id
+            assert r.failure in {"needless_transfer", "customer_left"}, (r.task_id, r.failure)
+    assert not any(r.simulator_error for r in sink.records)
 
 
 def test_the_transfer_proposer_fails_every_task_it_hands_away_and_spoils_none():

@@ -329,3 +329,14 @@ def test_the_agent_writes_on_a_yes_and_hears_the_request_bundled_after_it():
     step = agent.respond(messages, [])
     assert [c.name for c in step.tool_calls] == ["request_refund"]
     assert agent.heard[-1] == "Also, I'd like to return order #W7654321."
+
+
+def test_a_slip_typed_twice_is_still_read():
+    """An incoherent customer's typo pass can hit a word its style already mistyped: "hurry"
+    -> "hrury" -> "rhury". Two swaps of adjacent letters are repaired like one (found by the
+    property test above with extra typos)."""
+    from evals.engine.understanding.answers import repair_typos
+
+    assert read_answer("Yes, but rhury up, please. Thank you!").confirms
+    assert repair_typos("rhury") == "hurry" and repair_typos("huryr") == "hurry"
+    assert repair_typos("hurry") == "hurry"  # a word of the lexicons stays as it is

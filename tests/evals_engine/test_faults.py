@@ -7,9 +7,10 @@ import pytest
 
 from evals.domains import get_domain
 from evals.engine import faults
-from evals.engine.oracle import FailureClass
+from evals.engine.oracle import Evaluation, FailureClass
 from evals.engine.sandbox.agent import _other_amount, amount_argument, item_argument
 from evals.engine.selftest import selftest_domain, trial
+from evals.engine.selftest.measure import caught
 
 retail = get_domain("retail")
 membership = get_domain("membership")
@@ -94,3 +95,57 @@ def test_the_oracle_catches_every_applicable_fault_on_every_task(domain: str) ->
     for fault, r in results.items():
         assert r["caught"] == r["applicable"], (fault, r["missed"])
     assert results[faults.DO_NOTHING]["applicable"] == results[faults.DO_NOTHING]["tasks"]
+
+
+# -- amounts in the call's currency (0, 2 or 3 decimals) ---------------------------------
+
+
+def test_the_amount_fault_reads_amounts_with_the_decimals_of_the_calls_currency() -> None:
+    assert amount_argument({"charge_id": "CH-1", "amount": "3200", "currency": "JPY"}) == "amount"
+    assert amount_argument({"amount": "11.437", "currency": "KWD"}) == "amount"
+    assert amount_argument({"refund_amount": "9.625", "currency": "BHD"}) == "refund_amount"
+    # The form of another currency is not an amount of this one.
+    assert amount_argument({"amount": "11.43", "currency": "KWD"}) == ""
+    assert amount_argument({"amount": "3200.00", "currency": "JPY"}) == ""
+    assert amount_argument({"count": 2, "currency": "JPY", "fee": "4000"}) == "fee"
+    # Without a currency, the two-decimal form as before ("12.50").
+    assert amount_argument({"months": "2"}) == "" and amount_argument({"fee": "1.50"}) == "fee"
+    # The changed amount keeps the currency's form, so only the amount is wrong.
+    assert _other_amount("3200", "JPY") == "3199" and _other_amount("11.437", "KWD") == "10.437"
+    assert _other_amount("0.500", "KWD") == "1.500" and _other_amount("12.50", "EUR") == "11.50"
+
+
+@pytest.mark.parametrize(
+    ("domain", "task_id"),
+    [
+        ("billing", "billing-000-refund-partial-zero-decimals-email"),
+        ("billing", "billing-007-refund-partial-three-decimals-name-postcode"),
+        ("airline", "airline-000-change-standard-fare-ref-name"),
+    ],
+)
+def test_a_wrong_amount_applies_and_is_caught_in_zero_and_three_decimal_currencies(
+    domain: str, task_id: str
+) -> None:
+    d = get_domain(domain)
+    task = d.task(task_id)
+    assert {g.arguments.get("currency") for g in task.gold} & {"JPY", "KWD", "BHD"}
+    assert faults.has_amount(d, task)
+    assert trial(d, task).reward == 1.0
+    evaluation = trial(d, task, "wrong_amount")
+    assert caught(evaluation), evaluation.failure
+
+
+def test_a_fault_caught_under_another_class_counts_as_caught_and_its_class_is_reported() -> None:
+    # Airline's rules fix every amount: a wrong one is refused by the guard (policy
+    # violation), not written with a wrong argument. The trial fails, so the oracle caught
+    # the fault; the class it gave is reported, and "named" counts only the expected one.
+    results = selftest_domain("airline", split="smoke")["wrong_amount"]
+    assert results["applicable"] >= 2 and results["caught"] == results["applicable"]
+    assert results["expected"] == "wrong_arguments"
+    assert results["classes"].get("policy_violation", 0) >= 1
+    assert results["named"] == results["classes"].get("wrong_arguments", 0) < results["caught"]
+    assert results["sensitivity"] == 1.0
+    # What is not the agent's (a simulator or infrastructure error) is never a catch.
+    for failure in (FailureClass.SIMULATOR_ERROR, FailureClass.INFRASTRUCTURE):
+        assert not caught(Evaluation(reward=0.0, components={}, failure=failure))
+    assert caught(Evaluation(reward=0.0, components={}, failure=FailureClass.POLICY_VIOLATION))

@@ -456,3 +456,22 @@ def test_the_examples_in_the_module_documentation_hold():
     result = doctest.testmod(package, optionflags=doctest.NORMALIZE_WHITESPACE)
     assert result.attempted >= 10
     assert result.failed == 0
+
+
+# -- money in any currency the payments rules know, with its own decimals ----------------
+
+
+@pytest.mark.parametrize(
+    ("text", "money"),
+    [
+        ("I'd like 11.437 KWD back, please.", ["11.437 KWD"]),
+        ("Refund 2.5 BHD of the 9.625 BHD charge.", ["2.500 BHD", "9.625 BHD"]),
+        ("It was 3200 JPY.", ["3200 JPY"]),
+        ("KWD 4.2 was taken twice", ["4.200 KWD"]),
+        ("I paid 1,250.5 EUR", ["1250.50 EUR"]),
+        ("I'll try 3 times, all 2 of them", []),  # lower-case words are not codes
+    ],
+)
+def test_the_reader_knows_every_currency_of_the_payments_rules_with_its_decimals(text, money):
+    act = UtteranceReader().read(text)
+    assert [e.value for e in act.entities if e.kind == "money"] == money

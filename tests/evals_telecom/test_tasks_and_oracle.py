@@ -8,6 +8,7 @@ import sys
 import pytest
 
 from evals.domains.telecom.scripted import TelecomReferenceAgent, TelecomScriptedUser
+from evals.engine.adversaries import transferred_writes
 from evals.engine.errors import EngineError
 from evals.engine.faults import APPLIES, EXPECTED, agent_name
 from evals.engine.oracle import FailureClass, evaluate, gold_state, replay
@@ -180,12 +181,21 @@ def test_importing_the_telecom_domain_does_not_import_django():
     assert out.stdout.strip() == "False"
 
 
-def test_the_transfer_proposer_fails_every_roaming_and_esim_task_and_spoils_none():
+def test_the_transfer_proposer_fails_every_task_with_a_write_it_hands_away():
+    # It offers a transfer instead of every write but the hand-off (not only roaming and
+    # eSIM writes, as when it knew writes by their names).
     recs = records(agent="sandbox/adversary:transfer_proposer")
-    away = {t.id for t in TASKS if {g.name for g in t.gold} & {"enable_roaming", "issue_esim"}}
-    assert away
+    handed = transferred_writes(DOMAIN)
+    assert {"enable_roaming", "issue_esim", "pay_bill", "change_plan"} <= handed
+    away = {t.id for t in TASKS if {g.name for g in t.gold} & handed}
+    assert len(away) >= 30
     for r in recs:
         if r.task_id in away:
             assert r.reward == 0.0 and r.failure in {"needless_transfer", "customer_left"}
         else:
-            assert r.reward == 1.0, (r.task_id, r.failure)
+            # A refusal task fails only where it offered a transfer instead of the write the
+            # customer asked for and the policy refuses.
+            assert r.reward == 1.0 or r.failure in {"needless_transfer", "customer_left"}, (
+                r.task_id,
+                r.failure,
+            )

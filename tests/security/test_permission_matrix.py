@@ -70,6 +70,8 @@ evals:trial_ticket                           GET    login  otp    405    405    
 evals:trial_ticket                           POST   login  otp    404    404    404    404    404    302    404    login  login
 favicon                                      GET    200    200    200    200    200    200    200    200    200    200    200
 favicon                                      POST   405    405    405    405    405    405    405    405    405    405    405
+healthz                                      GET    200    200    200    200    200    200    200    200    200    200    200
+healthz                                      POST   405    405    405    405    405    405    405    405    405    405    405
 home                                         GET    login  otp    200    200    200    200    200    200    200    login  login
 home                                         POST   login  otp    200    200    200    200    200    200    200    login  login
 identity:audit_export                        GET    login  otp    403    403    403    403    200    403    403    login  login
@@ -80,8 +82,6 @@ identity:backup_codes_regenerate             GET    login  otp    405    405    
 identity:backup_codes_regenerate             POST   login  otp    200    200    200    200    200    200    200    login  login
 identity:enroll                              GET    login  otp    otp    otp    otp    otp    otp    otp    otp    login  login
 identity:enroll                              POST   login  otp    otp    otp    otp    otp    otp    otp    otp    login  login
-identity:healthz                             GET    200    200    200    200    200    200    200    200    200    200    200
-identity:healthz                             POST   405    405    405    405    405    405    405    405    405    405    405
 identity:language                            GET    405    405    405    405    405    405    405    405    405    405    405
 identity:language                            POST   400    400    400    400    400    400    400    400    400    400    400
 identity:login                               GET    200    200    302    302    302    302    302    302    302    200    200

@@ -157,3 +157,23 @@ def test_a_subject_change_is_searchable(sam, queue, make_ticket) -> None:
     Ticket.objects.filter(pk=ticket.pk).update(subject="Renamed gazebo order")
     assert found(sam, "gazebo") == [ticket.pk]
     assert found(sam, "old title") == []
+
+
+def test_a_search_count_stops_at_the_cap_and_says_there_are_more(
+    sam, queue, make_ticket, monkeypatch
+) -> None:
+    from backoffice.pagination import CappedCountPaginator
+    from tests.conftest import verified_client
+
+    monkeypatch.setattr(CappedCountPaginator, "cap", 2)
+    for i in range(3):
+        make_ticket(queue, subject=f"Voucher problem {i}")
+    make_ticket(queue, subject="Zeppelin tickets")
+    client = verified_client(sam, api=True)
+    body = client.get("/api/v1/tickets?view=all&q=voucher").json()
+    assert body["count"] == 2 and body["count_capped"] is True
+    assert len(body["results"]) == 3  # the page itself is not cut, only the count
+    body = client.get("/api/v1/tickets?view=all&q=zeppelin").json()
+    assert body["count"] == 1 and body["count_capped"] is False
+    # A list without a search keeps its exact count.
+    assert "count_capped" not in client.get("/api/v1/tickets?view=all").json()

@@ -2,7 +2,7 @@
 
 The inbox search matches `to_tsvector('english', ...)` of ticket subjects and message
 bodies; these GIN expression indexes use the same expressions as
-tickets.selectors._search_filter, so PostgreSQL answers from the index instead of scanning
+tickets.selectors.tickets._search_filter, so PostgreSQL answers from the index instead of scanning
 a million messages. SQLite has no such index type; there the search is a plain substring
 match (fine for a single-machine install).
 """

@@ -7,7 +7,7 @@ holds only tokens), stemmed with the Porter tokenizer like PostgreSQL's 'english
 configuration. Triggers keep them in step with every INSERT, UPDATE of the text and DELETE,
 whatever issues it (services, note edits, bulk loads); a merge moves messages by changing
 their ticket_id, which the index does not hold (search joins back to tickets_message), so it
-needs no re-indexing. The backfill is FTS5's own 'rebuild'. tickets.selectors._search_filter
+needs no re-indexing. The backfill is FTS5's own 'rebuild'. tickets.selectors.tickets._search_filter
 queries them.
 """
 

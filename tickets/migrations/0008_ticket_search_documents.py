@@ -20,7 +20,7 @@ messages, note edits, bulk loads, deletes):
   no statement-level triggers: each message insert rebuilds its ticket's document (a
   ticket's messages are few, and the rebuild reads them by the ticket_id index).
 The old per-field indexes go: they cost every message insert for nothing now.
-tickets.selectors._search_filter queries the documents.
+tickets.selectors.tickets._search_filter queries the documents.
 """
 
 from django.db import migrations

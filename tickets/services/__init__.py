@@ -1,6 +1,7 @@
 """Every write to the inbox, one module per entity: tickets opened by an operator (`intake`),
 by the AI agent (`escalations`) and for a go-live finding (`findings`), all through one
-insert (`_insert`); the conversation (`conversation`) and the ticket's state (`workflow`);
+insert (`_insert`); the conversation (`conversation`), the ticket's state (`workflow`), merges
+(`merges`) and the same change to many tickets (`bulk`);
 queues, duty and routing, the SLA job, notifications and presence.
 
 Each service runs in one transaction, checks access, writes TicketEvents for the timeline and
@@ -8,6 +9,7 @@ ends with exactly one audit event (ticket_bulk_update delegates to the single-ti
 so it writes one audit event per ticket changed; presence_touch is a heartbeat and writes
 none)."""
 
+from tickets.services.bulk import BulkResult, ticket_bulk_update
 from tickets.services.conversation import (
     customer_upsert,
     ticket_customer_message_add,
@@ -23,15 +25,13 @@ from tickets.services.escalations import (
 )
 from tickets.services.findings import ticket_open_for_finding
 from tickets.services.intake import ticket_open_for_customer
+from tickets.services.merges import ticket_merge
 from tickets.services.notifications import notifications_mark_read
 from tickets.services.presence import presence_touch
 from tickets.services.queues import queue_create, queue_update
 from tickets.services.sla_job import sla_evaluate
 from tickets.services.workflow import (
-    BulkResult,
     ticket_assign,
-    ticket_bulk_update,
-    ticket_merge,
     ticket_priority_set,
     ticket_reassign,
     ticket_status_set,

@@ -19,6 +19,7 @@ from tickets.models import (
     MessageKind,
     NoteRevision,
     Status,
+    Ticket,
     TicketEventKind,
 )
 from tickets.services import _common as common
@@ -143,6 +144,34 @@ def ticket_customer_message_add(
     return message
 
 
+def _check_repliable(ticket: Ticket) -> None:
+    """A public reply needs an open ticket and a customer who would read it."""
+    if ticket.merged_into_id or ticket.status == Status.CLOSED:
+        raise ValidationFailed(
+            gettext("This ticket is closed; reply on the ticket it was merged into.")
+        )
+    if not access.can_reply_publicly(ticket):
+        raise ValidationFailed(
+            gettext(
+                "This customer is simulated by the go-live suite, so nobody would read a "
+                "public reply. Add an internal note instead."
+            )
+        )
+
+
+def _status_after_reply(old_status: str, requested: str) -> str:
+    """The status a reply leaves: the one asked for, else a new or escalated ticket is open
+    and any other keeps its status. A reply never makes a ticket new again."""
+    new_status = requested or (
+        Status.OPEN if old_status in (Status.NEW, Status.ESCALATED) else old_status
+    )
+    if new_status not in Status.values or (new_status == Status.NEW and old_status != Status.NEW):
+        raise ValidationFailed(
+            gettext("Not a status to reply with."), fields={"status": [gettext("Not allowed.")]}
+        )
+    return new_status
+
+
 def ticket_reply(
     *, actor: Operator, ticket_id: int, body: str, expected_version: int | None, status: str = ""
 ) -> Message:
@@ -152,28 +181,10 @@ def ticket_reply(
     body = _body(body)
     with transaction.atomic():
         ticket = common.lock_for_work(actor, ticket_id, expected_version)
-        if ticket.merged_into_id or ticket.status == Status.CLOSED:
-            raise ValidationFailed(
-                gettext("This ticket is closed; reply on the ticket it was merged into.")
-            )
-        if not access.can_reply_publicly(ticket):
-            raise ValidationFailed(
-                gettext(
-                    "This customer is simulated by the go-live suite, so nobody would read a "
-                    "public reply. Add an internal note instead."
-                )
-            )
+        _check_repliable(ticket)
         now = timezone.now()
         old_status = ticket.status
-        new_status = status or (
-            Status.OPEN if old_status in (Status.NEW, Status.ESCALATED) else old_status
-        )
-        if new_status not in Status.values or (
-            new_status == Status.NEW and old_status != Status.NEW
-        ):
-            raise ValidationFailed(
-                gettext("Not a status to reply with."), fields={"status": [gettext("Not allowed.")]}
-            )
+        new_status = _status_after_reply(old_status, status)
         clock = sla.public_reply(common.clock_for_status(ticket, old_status, new_status, now))
         if (old_status in ACTIVE_STATUSES) != (new_status in ACTIVE_STATUSES):
             routing.lock_queues_of([ticket.assignee_id])  # the owner's load changes

@@ -4,6 +4,7 @@ the conversation, priority from the category, routed to a named owner as it goes
 from __future__ import annotations
 
 import dataclasses
+from datetime import datetime
 from typing import Any
 
 from django.conf import settings
@@ -17,6 +18,7 @@ from identity.models import Operator
 from tickets import routing, sla
 from tickets.models import (
     Channel,
+    Customer,
     Escalation,
     EscalationCategory,
     Message,
@@ -24,6 +26,7 @@ from tickets.models import (
     Priority,
     Queue,
     Status,
+    Ticket,
 )
 from tickets.services._insert import insert_ticket
 from tickets.services.conversation import customer_upsert
@@ -140,6 +143,68 @@ def _turns_with_tool_calls(
     return out
 
 
+def _check_escalation(
+    *,
+    category: str,
+    required: dict[str, str],
+    customer_given: bool,
+    transcript: list[dict[str, Any]],
+) -> None:
+    """Every field's error at once: a known category, the required texts, someone to
+    file it for, and a transcript whose turns the ticket page can show."""
+    errors: dict[str, list[str]] = {}
+    if category not in EscalationCategory.values:
+        errors["category"] = [f"Not one of {EscalationCategory.values}."]
+    for name, value in required.items():
+        if not (value or "").strip():
+            errors[name] = ["This field is required."]
+    if not customer_given:
+        errors["customer"] = ["Give at least a name, an email or an external id."]
+    for index, turn in enumerate(transcript):
+        if (
+            not isinstance(turn, dict)
+            or turn.get("role") not in TRANSCRIPT_KINDS
+            or not (str(turn.get("content", "")).strip() or turn.get("tool_calls"))
+        ):
+            errors[f"transcript[{index}]"] = [
+                f"Each turn needs a role ({', '.join(TRANSCRIPT_KINDS)}) and content "
+                "(or, for the agent, tool calls)."
+            ]
+        elif not _tool_calls_valid(turn.get("tool_calls")):
+            errors[f"transcript[{index}].tool_calls"] = [
+                "Each tool call needs a name; its arguments are an object."
+            ]
+    if errors:
+        raise ValidationFailed(gettext("The escalation is not valid."), fields=errors)
+
+
+def _transcript_messages(
+    ticket: Ticket, customer: Customer, transcript: list[dict[str, Any]], now: datetime
+) -> list[Message]:
+    """The transcript as the ticket's conversation (unsaved): the customer's turns under
+    their name, the agent's with the tool calls it made. The escalation itself (category,
+    reason, summary, what the customer wants) is the card at the top of the ticket page; it
+    is not repeated as a message."""
+    messages = []
+    for turn, calls in _turns_with_tool_calls(transcript):
+        kind = TRANSCRIPT_KINDS[turn["role"]]
+        if kind == MessageKind.CUSTOMER:
+            author = customer.name
+        else:
+            author = "AI agent" if turn["role"] in ("agent", "assistant") else "System"
+        messages.append(
+            Message(
+                ticket=ticket,
+                kind=kind,
+                author_label=author,
+                body=str(turn.get("content", "")).strip(),
+                tool_calls=calls or None,
+                created_at=now,
+            )
+        )
+    return messages
+
+
 def ticket_open_for_escalation(
     *,
     actor: Operator,
@@ -161,34 +226,12 @@ def ticket_open_for_escalation(
     queue is on duty with capacity (else flagged unrouted)."""
     if not actor.is_service_principal:
         raise Forbidden(gettext("Escalations come from the AI agent's service principal."))
-    errors: dict[str, list[str]] = {}
-    if category not in EscalationCategory.values:
-        errors["category"] = [f"Not one of {EscalationCategory.values}."]
-    for name, value in (
-        ("reason", reason),
-        ("summary", summary),
-        ("requested_action", requested_action),
-    ):
-        if not (value or "").strip():
-            errors[name] = ["This field is required."]
-    if not (customer_name or customer_email or customer_external_id):
-        errors["customer"] = ["Give at least a name, an email or an external id."]
-    for index, turn in enumerate(transcript):
-        if (
-            not isinstance(turn, dict)
-            or turn.get("role") not in TRANSCRIPT_KINDS
-            or not (str(turn.get("content", "")).strip() or turn.get("tool_calls"))
-        ):
-            errors[f"transcript[{index}]"] = [
-                f"Each turn needs a role ({', '.join(TRANSCRIPT_KINDS)}) and content "
-                "(or, for the agent, tool calls)."
-            ]
-        elif not _tool_calls_valid(turn.get("tool_calls")):
-            errors[f"transcript[{index}].tool_calls"] = [
-                "Each tool call needs a name; its arguments are an object."
-            ]
-    if errors:
-        raise ValidationFailed(gettext("The escalation is not valid."), fields=errors)
+    _check_escalation(
+        category=category,
+        required={"reason": reason, "summary": summary, "requested_action": requested_action},
+        customer_given=bool(customer_name or customer_email or customer_external_id),
+        transcript=transcript,
+    )
     priority = CATEGORY_PRIORITY[category]
     label = EscalationCategory(category).label
     # No savepoint when nested (the API's idempotency wrapper already holds a transaction
@@ -227,21 +270,7 @@ def ticket_open_for_escalation(
         )
         # The escalation itself (category, reason, summary, what the customer wants) is the
         # card at the top of the ticket page; it is not repeated as a message.
-        Message.objects.bulk_create(
-            [
-                Message(
-                    ticket=ticket,
-                    kind=TRANSCRIPT_KINDS[turn["role"]],
-                    author_label=customer.name
-                    if TRANSCRIPT_KINDS[turn["role"]] == MessageKind.CUSTOMER
-                    else ("AI agent" if turn["role"] in ("agent", "assistant") else "System"),
-                    body=str(turn.get("content", "")).strip(),
-                    tool_calls=calls or None,
-                    created_at=now,
-                )
-                for turn, calls in _turns_with_tool_calls(transcript)
-            ]
-        )
+        Message.objects.bulk_create(_transcript_messages(ticket, customer, transcript, now))
         result = EscalationResult(
             ticket_id=ticket.pk,
             owner_id=owner.operator_id if owner else None,

@@ -10,6 +10,8 @@ The other kinds of new ticket have their own services: the AI agent's escalation
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
@@ -24,6 +26,7 @@ from tickets.models import (
     Message,
     MessageKind,
     Priority,
+    Queue,
     QueueMembership,
     Status,
     Ticket,
@@ -42,6 +45,98 @@ def _text(value: str, field: str, errors: dict[str, list[str]]) -> str:
     if len(value) > MAX_BODY:
         errors[field] = [f"At most {MAX_BODY} characters."]
     return value
+
+
+def _check_input(
+    *,
+    customer_message: str,
+    internal_note: str,
+    channel: str,
+    customer_id: int | None,
+    customer_given: bool,
+) -> tuple[str, str]:
+    """The customer's words and the note, stripped; every field's error at once."""
+    errors: dict[str, list[str]] = {}
+    customer_message = _text(customer_message, "customer_message", errors)
+    internal_note = _text(internal_note, "internal_note", errors)
+    if not customer_message and not internal_note:
+        errors["customer_message"] = ["Write the customer's words, an internal note, or both."]
+    if channel not in OPERATOR_CHANNELS:
+        errors["channel"] = [f"Not one of {', '.join(OPERATOR_CHANNELS)}."]
+    if customer_id is None and not customer_given:
+        errors["customer_name"] = ["Pick a customer or give a name, an email or an external id."]
+    if errors:
+        raise ValidationFailed(gettext("The ticket is not valid."), fields=errors)
+    return customer_message, internal_note
+
+
+def _customer(*, customer_id: int | None, name: str, email: str, external_id: str) -> Customer:
+    """The customer picked (customer_id), or the one found or created from the details."""
+    if customer_id is None:
+        return customer_upsert(name=name, email=email, external_id=external_id)
+    customer = Customer.objects.filter(pk=customer_id).first()
+    if customer is None:
+        raise ValidationFailed(
+            gettext("Unknown customer."),
+            fields={"customer_id": [gettext("No such customer.")]},
+        )
+    return customer
+
+
+def _first_messages(
+    *,
+    ticket: Ticket,
+    actor: Operator,
+    customer: Customer,
+    customer_message: str,
+    internal_note: str,
+    now: datetime,
+) -> list[Operator]:
+    """The customer's words and the operator's note, as the ticket's first messages; the
+    operators the note mentions (they are notified)."""
+    if customer_message:
+        Message.objects.create(
+            ticket=ticket,
+            kind=MessageKind.CUSTOMER,
+            author_label=customer.name,
+            body=customer_message,
+            created_at=now,
+        )
+    else:
+        # Only the operator has written: no customer message starts a response clock.
+        Ticket.objects.filter(pk=ticket.pk).update(last_customer_message_at=None)
+        ticket.last_customer_message_at = None
+    if not internal_note:
+        return []
+    note = Message.objects.create(
+        ticket=ticket,
+        kind=MessageKind.INTERNAL_NOTE,
+        author=actor,
+        body=internal_note,
+        created_at=now,
+    )
+    return common.record_mentions(note, ticket, actor, now)
+
+
+def _keep(*, ticket: Ticket, actor: Operator, queue: Queue, now: datetime) -> None:
+    """The operator who opened the ticket keeps it, instead of routing."""
+    # The actor's load counter changes with the UPDATE below (trigger): lock their queues
+    # first, the order routing takes its locks in (see tickets.routing).
+    routing.lock_queues_of([actor.pk])
+    ticket.assignee = actor
+    ticket.assigned_at = now
+    ticket.unrouted = False
+    common.save_ticket(ticket, ["assignee", "assigned_at", "unrouted"], now)
+    QueueMembership.objects.filter(queue=queue, operator=actor).update(last_assigned_at=now)
+    common.event(
+        ticket,
+        kind=TicketEventKind.ASSIGNEE,
+        actor=actor,
+        summary=f"Kept by {actor}, who opened it",
+        now=now,
+        before={"assignee": None},
+        after={"assignee": actor.pk, "assignee_name": str(actor)},
+    )
 
 
 def ticket_open_for_customer(
@@ -66,17 +161,13 @@ def ticket_open_for_customer(
     or it is routed like any other new ticket. One `ticket.create` audit event."""
     if not access.can_use_inbox(actor):
         raise Forbidden(gettext("You may not create tickets."))
-    errors: dict[str, list[str]] = {}
-    customer_message = _text(customer_message, "customer_message", errors)
-    internal_note = _text(internal_note, "internal_note", errors)
-    if not customer_message and not internal_note:
-        errors["customer_message"] = ["Write the customer's words, an internal note, or both."]
-    if channel not in OPERATOR_CHANNELS:
-        errors["channel"] = [f"Not one of {', '.join(OPERATOR_CHANNELS)}."]
-    if customer_id is None and not (customer_name or customer_email or customer_external_id):
-        errors["customer_name"] = ["Pick a customer or give a name, an email or an external id."]
-    if errors:
-        raise ValidationFailed(gettext("The ticket is not valid."), fields=errors)
+    customer_message, internal_note = _check_input(
+        customer_message=customer_message,
+        internal_note=internal_note,
+        channel=channel,
+        customer_id=customer_id,
+        customer_given=bool(customer_name or customer_email or customer_external_id),
+    )
     normalised_tags = common.normalise_tags(tags or [])
     with transaction.atomic():
         queue, member = common.queue_for_new_ticket(actor, queue_id)
@@ -87,17 +178,12 @@ def ticket_open_for_customer(
                     "assign_to_self": [gettext("Only members of the queue may keep its tickets.")]
                 },
             )
-        if customer_id is not None:
-            customer = Customer.objects.filter(pk=customer_id).first()
-            if customer is None:
-                raise ValidationFailed(
-                    gettext("Unknown customer."),
-                    fields={"customer_id": [gettext("No such customer.")]},
-                )
-        else:
-            customer = customer_upsert(
-                name=customer_name, email=customer_email, external_id=customer_external_id
-            )
+        customer = _customer(
+            customer_id=customer_id,
+            name=customer_name,
+            email=customer_email,
+            external_id=customer_external_id,
+        )
         now = timezone.now()
         new = insert_ticket(
             actor=actor,
@@ -111,47 +197,17 @@ def ticket_open_for_customer(
             now=now,
             route=not assign_to_self,  # the actor keeps it (below), else it is routed
         )
-        ticket, routed = new.ticket, new.routed
-        if not customer_message:
-            # Only the operator has written: no customer message starts a response clock.
-            Ticket.objects.filter(pk=ticket.pk).update(last_customer_message_at=None)
-            ticket.last_customer_message_at = None
-        if customer_message:
-            Message.objects.create(
-                ticket=ticket,
-                kind=MessageKind.CUSTOMER,
-                author_label=customer.name,
-                body=customer_message,
-                created_at=now,
-            )
-        mentioned: list[Operator] = []
-        if internal_note:
-            note = Message.objects.create(
-                ticket=ticket,
-                kind=MessageKind.INTERNAL_NOTE,
-                author=actor,
-                body=internal_note,
-                created_at=now,
-            )
-            mentioned = common.record_mentions(note, ticket, actor, now)
+        ticket = new.ticket
+        mentioned = _first_messages(
+            ticket=ticket,
+            actor=actor,
+            customer=customer,
+            customer_message=customer_message,
+            internal_note=internal_note,
+            now=now,
+        )
         if assign_to_self:
-            # The actor's load counter changes with the UPDATE below (trigger): lock their
-            # queues first, the order routing takes its locks in (see tickets.routing).
-            routing.lock_queues_of([actor.pk])
-            ticket.assignee = actor
-            ticket.assigned_at = now
-            ticket.unrouted = False
-            common.save_ticket(ticket, ["assignee", "assigned_at", "unrouted"], now)
-            QueueMembership.objects.filter(queue=queue, operator=actor).update(last_assigned_at=now)
-            common.event(
-                ticket,
-                kind=TicketEventKind.ASSIGNEE,
-                actor=actor,
-                summary=f"Kept by {actor}, who opened it",
-                now=now,
-                before={"assignee": None},
-                after={"assignee": actor.pk, "assignee_name": str(actor)},
-            )
+            _keep(ticket=ticket, actor=actor, queue=queue, now=now)
         audit_record(
             actor=actor,
             action="ticket.create",
@@ -165,7 +221,7 @@ def ticket_open_for_customer(
                 "internal_note": bool(internal_note),
                 "mentions": [op.pk for op in mentioned],
                 "assign_to_self": assign_to_self,
-                "routed": [r.ticket_id for r in routed],
+                "routed": [r.ticket_id for r in new.routed],
             },
         )
     return ticket

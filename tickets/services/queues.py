@@ -164,6 +164,71 @@ def queue_create(
     return queue
 
 
+Change = dict[str, object]
+
+
+def _settings_change(queue: Queue, fields: dict[str, object]) -> tuple[Change, Change]:
+    """Save the queue's settings that differ from `fields`; what they were and are now."""
+    before: Change = {}
+    after: Change = {}
+    for field, value in fields.items():
+        if getattr(queue, field) != value:
+            before[field], after[field] = getattr(queue, field), value
+            setattr(queue, field, value)
+    if after:
+        queue.save(update_fields=list(after))
+    return before, after
+
+
+def _members_change(queue: Queue, wanted: set[int], before: Change, after: Change) -> set[int]:
+    """Make `wanted` the queue's whole membership, noting the change; who was added."""
+    current = set(QueueMembership.objects.filter(queue=queue).values_list("operator_id", flat=True))
+    added, removed = wanted - current, current - wanted
+    if added or removed:
+        _members(added)
+        QueueMembership.objects.bulk_create(
+            [QueueMembership(queue=queue, operator_id=pk) for pk in sorted(added)]
+        )
+        QueueMembership.objects.filter(queue=queue, operator_id__in=removed).delete()
+        before["members"], after["members"] = sorted(current), sorted(wanted)
+    return added
+
+
+def _targets_change(
+    queue: Queue,
+    targets: Mapping[str, sla.Targets | None],
+    before: Change,
+    after: Change,
+) -> None:
+    """Set or drop (None) the queue's SLA overrides per priority, noting each that changes."""
+    for priority, target in targets.items():
+        row = SlaTarget.objects.filter(queue=queue, priority=priority).first()
+        old = (
+            sla.Targets(
+                row.first_response_minutes, row.next_response_minutes, row.resolution_minutes
+            )
+            if row
+            else None
+        )
+        if old == target:
+            continue
+        key = f"sla.{priority}"
+        before[key] = dataclasses.asdict(old) if old else None
+        after[key] = dataclasses.asdict(target) if target else None
+        if target is None:
+            SlaTarget.objects.filter(queue=queue, priority=priority).delete()
+        else:
+            SlaTarget.objects.update_or_create(
+                queue=queue,
+                priority=priority,
+                defaults={
+                    "first_response_minutes": target.first_response,
+                    "next_response_minutes": target.next_response,
+                    "resolution_minutes": target.resolution,
+                },
+            )
+
+
 def queue_update(
     *,
     actor: Operator | None,
@@ -198,64 +263,23 @@ def queue_update(
             else capacity_per_operator,
         )
         old_capacity = queue.capacity_per_operator
-        before: dict[str, object] = {}
-        after: dict[str, object] = {}
-        fields = {
-            "name": new_name,
-            "slug": new_slug,
-            "description": queue.description if description is None else description.strip()[:300],
-            "capacity_per_operator": queue.capacity_per_operator
-            if capacity_per_operator is None
-            else capacity_per_operator,
-        }
-        for field, value in fields.items():
-            if getattr(queue, field) != value:
-                before[field], after[field] = getattr(queue, field), value
-                setattr(queue, field, value)
-        if after:
-            queue.save(update_fields=list(after))
-
+        before, after = _settings_change(
+            queue,
+            {
+                "name": new_name,
+                "slug": new_slug,
+                "description": queue.description
+                if description is None
+                else description.strip()[:300],
+                "capacity_per_operator": old_capacity
+                if capacity_per_operator is None
+                else capacity_per_operator,
+            },
+        )
         added: set[int] = set()
         if member_ids is not None:
-            current = set(
-                QueueMembership.objects.filter(queue=queue).values_list("operator_id", flat=True)
-            )
-            wanted = set(member_ids)
-            added, removed = wanted - current, current - wanted
-            if added or removed:
-                _members(added)
-                QueueMembership.objects.bulk_create(
-                    [QueueMembership(queue=queue, operator_id=pk) for pk in sorted(added)]
-                )
-                QueueMembership.objects.filter(queue=queue, operator_id__in=removed).delete()
-                before["members"], after["members"] = sorted(current), sorted(wanted)
-
-        for priority, target in (targets or {}).items():
-            row = SlaTarget.objects.filter(queue=queue, priority=priority).first()
-            old = (
-                sla.Targets(
-                    row.first_response_minutes, row.next_response_minutes, row.resolution_minutes
-                )
-                if row
-                else None
-            )
-            if old == target:
-                continue
-            key = f"sla.{priority}"
-            before[key] = dataclasses.asdict(old) if old else None
-            after[key] = dataclasses.asdict(target) if target else None
-            if target is None:
-                SlaTarget.objects.filter(queue=queue, priority=priority).delete()
-            else:
-                SlaTarget.objects.update_or_create(
-                    queue=queue,
-                    priority=priority,
-                    defaults={
-                        "first_response_minutes": target.first_response,
-                        "next_response_minutes": target.next_response,
-                        "resolution_minutes": target.resolution,
-                    },
-                )
+            added = _members_change(queue, set(member_ids), before, after)
+        _targets_change(queue, targets or {}, before, after)
 
         if not after:
             return QueueChange(queue=queue, changed=[], routed=[])

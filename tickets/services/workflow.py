@@ -1,28 +1,25 @@
-"""Changing a ticket: owner, status, priority, tags, merge, and the same in bulk."""
+"""Changing a ticket: owner, status, priority, tags. A merge is in `merges`, the same
+changes to many tickets in `bulk`."""
 
 from __future__ import annotations
 
-import dataclasses
 import datetime as dt
 
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from backoffice.errors import DomainError, Forbidden, ValidationFailed
+from backoffice.errors import Forbidden, ValidationFailed
 from identity.audit import audit_record
 from identity.models import Operator, OperatorKind
 from tickets import access, routing, sla
 from tickets.models import (
     ACTIVE_STATUSES,
     PAUSED_STATUSES,
-    Message,
-    MessageKind,
     NotificationKind,
     Priority,
     QueueMembership,
     Status,
-    Tag,
     Ticket,
     TicketEventKind,
 )
@@ -343,179 +340,3 @@ def ticket_tags_set(
             after={"tags": names, "version": ticket.version},
         )
     return ticket
-
-
-def ticket_merge(
-    *,
-    actor: Operator,
-    source_id: int,
-    target_id: int,
-    expected_source_version: int | None,
-    expected_target_version: int | None,
-) -> Ticket:
-    """Merge `source` into `target` (supervisors only; both tickets of the same customer).
-
-    The source's messages move to the target, each marked with the ticket it came from;
-    each ticket keeps its own timeline; the source is closed with a pointer to the target;
-    tags are combined. Returns the target."""
-    if source_id == target_id:
-        raise ValidationFailed(
-            gettext("A ticket cannot be merged into itself."),
-            fields={"target": [gettext("Same ticket.")]},
-        )
-    with transaction.atomic():
-        # Lock in id order so two merges of the same pair cannot deadlock.
-        first, second = sorted([source_id, target_id])
-        locked = {first: common.lock_ticket(first), second: common.lock_ticket(second)}
-        source = access.ensure_view(actor, locked[source_id])
-        target = access.ensure_view(actor, locked[target_id])
-        if not access.can_merge(actor):
-            raise Forbidden(gettext("Only a supervisor may merge tickets."))
-        common.check_version(source, expected_source_version)
-        common.check_version(target, expected_target_version)
-        if source.customer_id != target.customer_id:
-            raise ValidationFailed(
-                gettext("Only tickets of the same customer can be merged."),
-                fields={"target": [gettext("This ticket belongs to another customer.")]},
-            )
-        for ticket in (source, target):
-            if ticket.merged_into_id:
-                raise ValidationFailed(
-                    gettext("Ticket #%(pk)s was already merged.") % {"pk": ticket.pk}
-                )
-        if target.status == Status.CLOSED:
-            raise ValidationFailed(gettext("Merge into an open ticket, not a closed one."))
-        now = timezone.now()
-        moved = Message.objects.filter(ticket=source).count()
-        Message.objects.filter(ticket=source, merged_from__isnull=True).update(merged_from=source)
-        Message.objects.filter(ticket=source).update(ticket=target)
-        target_tags = set(target.tags.values_list("name", flat=True))
-        source_tags = set(source.tags.values_list("name", flat=True))
-        if source_tags - target_tags:
-            target.tags.set(common.tags_get_or_create(sorted(source_tags | target_tags)))
-        if source.last_customer_message_at and (
-            target.last_customer_message_at is None
-            or source.last_customer_message_at > target.last_customer_message_at
-        ):
-            target.last_customer_message_at = source.last_customer_message_at
-        common.save_ticket(target, ["last_customer_message_at"], now)
-        old_source_status = source.status
-        if old_source_status not in DONE:
-            routing.lock_queues_of([source.assignee_id])  # closing it frees the owner's slot
-        clock = sla.resolve(sla.resume(common.clock_of(source), now))
-        source.status = Status.CLOSED
-        source.closed_at = now
-        source.merged_into = target
-        common.save_ticket(
-            source,
-            ["status", "closed_at", "merged_into", *common.apply_clock(source, clock, now)],
-            now,
-        )
-        Message.objects.create(
-            ticket=target,
-            kind=MessageKind.SYSTEM,
-            author_label="System",
-            body=f"{actor} merged ticket #{source.pk} into this ticket ({moved} messages moved).",
-            created_at=now,
-        )
-        common.event(
-            source,
-            kind=TicketEventKind.MERGE,
-            actor=actor,
-            summary=f"Merged into #{target.pk}",
-            now=now,
-            before={"status": old_source_status},
-            after={"merged_into": target.pk, "status": Status.CLOSED},
-        )
-        common.event(
-            target,
-            kind=TicketEventKind.MERGE,
-            actor=actor,
-            summary=f"Ticket #{source.pk} merged into this one",
-            now=now,
-            after={"merged_from": source.pk, "messages": moved},
-        )
-        routed: list[routing.Routed] = []
-        if source.assignee_id and old_source_status not in DONE:
-            routed = routing.route_queues(routing.queues_of(source.assignee_id), now=now)
-        audit_record(
-            actor=actor,
-            action="ticket.merge",
-            target=target,
-            before={"source": source.pk, "source_status": old_source_status},
-            after={
-                "source": source.pk,
-                "merged_into": target.pk,
-                "messages_moved": moved,
-                "routed": [r.ticket_id for r in routed],
-            },
-        )
-    return target
-
-
-BULK_ACTIONS = ("assign", "status", "priority", "tag")
-
-
-@dataclasses.dataclass
-class BulkResult:
-    updated: list[int] = dataclasses.field(default_factory=list)
-    skipped: dict[int, str] = dataclasses.field(default_factory=dict)
-
-
-def ticket_bulk_update(
-    *, actor: Operator, items: list[tuple[int, int]], action: str, value: str
-) -> BulkResult:
-    """Apply one change to many tickets, each given with the version the operator saw.
-
-    Each ticket goes through the single-ticket service in its own savepoint, so it gets the
-    same checks and writes its own audit event (one audit event per ticket changed, which
-    keeps the trail searchable by ticket). A ticket that is stale, forbidden or already in
-    that state is skipped with the reason; the others are still changed."""
-    if action not in BULK_ACTIONS:
-        raise ValidationFailed(
-            gettext("Unknown bulk action."),
-            fields={
-                "action": [gettext("Not one of %(BULK_ACTIONS)s.") % {"BULK_ACTIONS": BULK_ACTIONS}]
-            },
-        )
-    if not items:
-        raise ValidationFailed(
-            gettext("Select at least one ticket."),
-            fields={"tickets": [gettext("Nothing selected.")]},
-        )
-    if len(items) > 200:
-        raise ValidationFailed(
-            gettext("At most 200 tickets at once."), fields={"tickets": [gettext("Too many.")]}
-        )
-    result = BulkResult()
-    with transaction.atomic():
-        for ticket_id, version in items:
-            try:
-                with transaction.atomic():
-                    _bulk_one(actor, ticket_id, version, action, value)
-                result.updated.append(ticket_id)
-            except DomainError as error:
-                result.skipped[ticket_id] = error.message
-    return result
-
-
-def _bulk_one(actor: Operator, ticket_id: int, version: int, action: str, value: str) -> None:
-    if action == "assign":
-        try:
-            assignee_id = int(value)
-        except (TypeError, ValueError) as exc:
-            raise ValidationFailed(gettext("Choose an operator.")) from exc
-        ticket_assign(
-            actor=actor, ticket_id=ticket_id, assignee_id=assignee_id, expected_version=version
-        )
-    elif action == "status":
-        ticket_status_set(actor=actor, ticket_id=ticket_id, status=value, expected_version=version)
-    elif action == "priority":
-        ticket_priority_set(
-            actor=actor, ticket_id=ticket_id, priority=value, expected_version=version
-        )
-    else:
-        current = list(Tag.objects.filter(tickets__pk=ticket_id).values_list("name", flat=True))
-        ticket_tags_set(
-            actor=actor, ticket_id=ticket_id, tags=[*current, value], expected_version=version
-        )

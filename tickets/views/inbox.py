@@ -18,12 +18,13 @@ from django.views.decorators.http import require_GET, require_POST
 
 from backoffice.context import landing_url
 from backoffice.errors import Conflict, DomainError, NotFound
-from backoffice.http import request_operator
+from backoffice.pagination import CappedCountPaginator
 from backoffice.params import query_id_or_none
+from backoffice.request_operator import request_operator
 from identity.models import Operator
 from payments_sandbox import access as payments_access
 from payments_sandbox import selectors as payments_selectors
-from tickets import access, forms, page_selectors, selectors, services
+from tickets import access, forms, selectors, services
 from tickets import search as ticket_search
 from tickets.models import (
     ACTIVE_STATUSES,
@@ -102,7 +103,9 @@ def inbox(request: HttpRequest) -> HttpResponse:
         search=search,
         sort=sort,
     )
-    page = Paginator(tickets, PAGE_SIZE).get_page(request.GET.get("page"))
+    # A search's count stops at a cap and reads "1,000+" beyond it (see CappedCountPaginator).
+    paginator_class = CappedCountPaginator if search else Paginator
+    page = paginator_class(tickets, PAGE_SIZE).get_page(request.GET.get("page"))
     query = request.GET.copy()
     query.pop("page", None)
     base_query = {k: v for k, v in query.items() if isinstance(v, str) and v}
@@ -220,7 +223,7 @@ def _detail_context(request: HttpRequest, ticket_id: int, **extra: Any) -> dict[
         "can_reply_publicly": access.can_reply_publicly(ticket),
         "others": selectors.presence_others(ticket_id=ticket.pk, operator=operator),
         "next_ticket": selectors.ticket_next_for(operator=operator, after_id=ticket.pk),
-        "related": page_selectors.merge_candidates(operator=operator, ticket=ticket),
+        "related": selectors.merge_candidates(operator=operator, ticket=ticket),
         "customer_payments": _customer_payments(request, ticket),
         "kinds": MessageKind,
         "reply_draft": "",

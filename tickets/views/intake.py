@@ -11,7 +11,7 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods
 
 from backoffice.errors import DomainError
-from tickets import forms, page_selectors, selectors
+from tickets import forms, selectors
 from tickets.models import Customer
 from tickets.services.intake import ticket_open_for_customer
 from tickets.views.inbox import inbox_user
@@ -70,9 +70,9 @@ def ticket_new(request: HttpRequest) -> HttpResponse:
     if form.is_bound:
         raw_id = str(form.data.get("customer_id", ""))
         if raw_id.isdigit():
-            picked = page_selectors.customer_get(customer_id=int(raw_id))
+            picked = selectors.customer_get(customer_id=int(raw_id))
         if picked is None and query:
-            matches = page_selectors.customer_search(query=query)
+            matches = selectors.customer_search(query=query)
     return render(
         request,
         "tickets/ticket_new.html",
@@ -95,5 +95,5 @@ def customer_lookup(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "tickets/_customer_matches.html",
-        {"customers": page_selectors.customer_search(query=query), "query": query},
+        {"customers": selectors.customer_search(query=query), "query": query},
     )

@@ -17,10 +17,10 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from backoffice.errors import DomainError
-from backoffice.http import request_operator
+from backoffice.request_operator import request_operator
 from identity.models import Operator
 from identity.stepup import stepup_required
-from tickets import access, forms, page_selectors
+from tickets import access, forms, selectors
 from tickets.models import Queue
 from tickets.services import operator_duty_set
 from tickets.services.queues import can_manage_queues, queue_create, queue_update
@@ -47,7 +47,7 @@ def queue_list(request: HttpRequest) -> HttpResponse:
         request,
         "tickets/queue_list.html",
         {
-            "queues": page_selectors.queue_list_for_admin(),
+            "queues": selectors.queue_list_for_admin(),
             # Putting someone else on or off duty is a supervisor's call (operator_duty_set).
             "can_set_duty": access.can_reassign(request_operator(request)),
             # Admins manage queues without an inbox: figures, but no links into tickets.
@@ -75,7 +75,7 @@ def member_duty(request: HttpRequest) -> HttpResponse:
     except DomainError as error:
         messages.error(request, error.message)
     else:
-        name = page_selectors.operator_label(operator_id=form.cleaned_data["operator"])
+        name = selectors.operator_label(operator_id=form.cleaned_data["operator"])
         if on_duty:
             messages.success(
                 request,
@@ -99,7 +99,7 @@ def _form_page(
 def _candidates(queue: Queue | None) -> list[Operator]:
     """Who may work tickets, plus current members who no longer may (so they stay visible
     and can be removed)."""
-    candidates = page_selectors.queue_member_candidates()
+    candidates = selectors.queue_member_candidates()
     if queue is not None:
         known = {op.pk for op in candidates}
         candidates += [m.operator for m in queue.memberships.all() if m.operator_id not in known]
@@ -137,7 +137,7 @@ def queue_new(request: HttpRequest) -> HttpResponse:
 @manager_required
 @stepup_required
 def queue_edit(request: HttpRequest, queue_id: int) -> HttpResponse:
-    queue = page_selectors.queue_get_for_admin(queue_id=queue_id)
+    queue = selectors.queue_get_for_admin(queue_id=queue_id)
     if queue is None:
         raise Http404("No such queue.")
     if request.method != "POST":

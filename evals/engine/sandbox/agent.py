@@ -30,6 +30,7 @@ from evals.engine.messages import Message, Role, Signal, ToolCall
 from evals.engine.persona import Language
 from evals.engine.policy import customer_answer
 from evals.engine.tools import Actor, ToolKind
+from evals.engine.understanding import money
 from evals.engine.understanding.answers import Answer
 from evals.engine.understanding.utterances import ActKind, UtteranceReader
 
@@ -122,13 +123,15 @@ OWED: dict[str, tuple[str, str]] = {
 }
 
 _ITEM_ID = re.compile(r'"item_id":"([^"]+)"')
-_AMOUNT = re.compile(r"^\d+\.\d{2}$")
 
 
 def amount_argument(arguments: Mapping[str, Any]) -> str:
-    """The argument the wrong-amount fault changes: the first whose value is an amount
-    ("12.50"); "" when there is none. `evals.engine.faults` reads tasks the same way."""
-    return next((k for k, v in arguments.items() if isinstance(v, str) and _AMOUNT.match(v)), "")
+    """The argument the wrong-amount fault changes: the first whose value is an amount in
+    the call's currency (its `currency` argument: "3200" in JPY, "11.437" in KWD; "12.50"
+    when the call names none); "" when there is none. `evals.engine.faults` reads tasks the
+    same way."""
+    currency = money.currency_of(arguments)
+    return next((k for k, v in arguments.items() if money.is_amount(v, currency)), "")
 
 
 def item_argument(arguments: Mapping[str, Any]) -> str:
@@ -142,11 +145,12 @@ def item_argument(arguments: Mapping[str, Any]) -> str:
     return ""
 
 
-def _other_amount(value: str) -> str:
-    """A different amount: one less (never below a cent), or one more for amounts up to 1."""
+def _other_amount(value: str, currency: str = "") -> str:
+    """A different amount in the same form: one unit less, or one more for amounts up to 1
+    ("12.50" -> "11.50", "3200" JPY -> "3199", "0.500" KWD -> "1.500")."""
     amount = Decimal(value)
-    step = Decimal("1.00")
-    return str(amount - step if amount > step else amount + step)
+    other = amount - 1 if amount > 1 else amount + 1
+    return money.quantized(other, currency) if currency else str(other.quantize(amount))
 
 
 @dataclass(frozen=True, slots=True)
@@ -333,7 +337,7 @@ class ReferenceAgentBase(ABC):
         if self.fault is Fault.WRONG_AMOUNT:
             key = amount_argument(args)
             if key:
-                args[key] = _other_amount(args[key])
+                args[key] = _other_amount(args[key], money.currency_of(args))
         elif self.fault is Fault.WRONG_ITEM:
             key = item_argument(args)
             if key:

@@ -131,10 +131,15 @@ def numbers_in(text: str) -> set[Decimal]:
 
 
 def repair_typos(text: str) -> str:
-    """`text` with each lower-case word that is one swap of adjacent letters away from a word
-    of the lexicons (and is not itself one) put back: "huryr" -> "hurry"."""
+    """`text` with each lower-case word that is one or two swaps of adjacent letters away from
+    a word of the lexicons (and is not itself one) put back: "huryr" -> "hurry", and "rhury"
+    (a slip typed twice) -> "hurry". A slip that could come from two words is left alone."""
     fixes = _typo_fixes()
     return re.sub(r"\b[a-z]{4,}\b", lambda m: fixes.get(m.group(0), m.group(0)), text)
+
+
+def _swaps(word: str) -> set[str]:
+    return {word[:i] + word[i + 1] + word[i] + word[i + 2 :] for i in range(len(word) - 1)}
 
 
 @cache
@@ -144,10 +149,11 @@ def _typo_fixes() -> dict[str, str]:
         vocabulary.update(re.findall(r"[a-z]{4,}", pattern.pattern))
     candidates: dict[str, set[str]] = {}
     for word in vocabulary:
-        for i in range(len(word) - 1):
-            swapped = word[:i] + word[i + 1] + word[i] + word[i + 2 :]
-            if swapped != word and swapped not in vocabulary:
-                candidates.setdefault(swapped, set()).add(word)
+        once = _swaps(word) - {word}
+        twice = {w for slip in once for w in _swaps(slip)} - once - {word}
+        for slip in once | twice:
+            if slip not in vocabulary:
+                candidates.setdefault(slip, set()).add(word)
     return {typo: next(iter(words)) for typo, words in candidates.items() if len(words) == 1}
 
 

@@ -93,7 +93,7 @@ class BillingReferenceAgent(ReferenceAgentBase):
         return bool(
             vocab.EMAIL.search(text)
             or vocab.POSTCODE.search(text)
-            or vocab.MONEY.search(text)
+            or vocab.moneys(text)
             or vocab.DATE.search(text)
             or vocab.intent_of(text)
         )

@@ -8,8 +8,8 @@ from __future__ import annotations
 import re
 
 from evals.engine.sandbox.agent import EMAIL  # noqa: F401  (vocab.EMAIL for both models)
+from evals.engine.understanding import money
 from evals.engine.understanding.utterances import EntityPattern, UtteranceReader
-from payments_sandbox.domain import AmountError, CurrencyError, Money
 
 DATE = re.compile(r"\b(\d{4}-\d{2}-\d{2})\b")
 # Names are capitalised ("This is so frustrating" names nobody).
@@ -18,9 +18,7 @@ NAME = re.compile(r"(?i:name is|i am|i'm|this is|我叫|名字是|我是)\s*([A-
 LOOSE_NAME = re.compile(r"(?<![A-Za-z*])([A-Z][a-z]+) ([A-Z][a-z]+)(?![A-Za-z*])")
 POSTCODE = re.compile(r"(?:post ?code|zip(?: code)?|邮编)\D{0,12}?(\d{5})\b", re.I)
 # A postcode said alone ("it's 40369, not 04369"): five digits that are not an amount.
-BARE_POSTCODE = re.compile(r"(?<![\d.])(\d{5})(?!\d|\.\d)(?!\s?(?:JPY|EUR|USD|KWD|BHD|GBP))")
-CODES = "JPY|EUR|USD|KWD|BHD|GBP"
-MONEY = re.compile(rf"(?<![\d.])(\d+(?:\.\d{{1,3}})?)\s?({CODES})\b")
+BARE_POSTCODE = re.compile(rf"(?<![\d.])(\d{{5}})(?!\d|\.\d)(?!\s?(?:{'|'.join(money.CODES)}))")
 MERCHANT = re.compile(r"\b([A-Z]{2,}\*[A-Z]+)\b")
 LAST4 = re.compile(
     r"(?:ending(?: in)?|last (?:four|4) digits(?: are)?|尾号(?:是|为)?)\s*(\d{4})\b", re.I
@@ -60,23 +58,9 @@ DECISION_DAYS = {"Nadia Brooks": 2, "Tom Becker": 5}
 TRANSFER = "YOU ARE BEING TRANSFERRED TO A HUMAN AGENT. PLEASE HOLD ON."
 
 
-def canonical_money(raw: str) -> str:
-    """ "21.5 EUR" -> "21.50 EUR", "3200 JPY" -> "3200 JPY": the currency's own decimals."""
-    m = MONEY.search(raw)
-    if not m:
-        return raw.strip()
-    try:
-        return Money.parse(m.group(1), m.group(2).upper()).format()
-    except (AmountError, CurrencyError):
-        return raw.strip()
-
-
-# What the customer reads in an agent's message beyond the core entities: amounts in any of
-# the desk's currencies (the core reader does not know KWD or BHD), with their own decimals.
+# What the customer reads in an agent's message beyond the core entities (whose money is read
+# with each currency's own decimals, KWD and BHD included: `evals.engine.understanding.money`).
 ENTITIES = (
-    EntityPattern(
-        "money", re.compile(rf"((?<![\d.])\d+(?:\.\d{{1,3}})?\s?(?:{CODES})\b)"), canonical_money
-    ),
     EntityPattern("charge_id", re.compile(r"(?<![A-Za-z0-9])(CH-\d{6})(?!\d)")),
     EntityPattern("customer_id", re.compile(r"(?<![A-Za-z0-9-])(C\d{5})(?!\d)")),
 )
@@ -100,4 +84,4 @@ def intent_of(sentence: str) -> str:
 
 def moneys(text: str) -> list[tuple[str, str]]:
     """Every amount in `text`, as (decimal string, currency), in order."""
-    return [(m.group(1), m.group(2).upper()) for m in MONEY.finditer(text)]
+    return money.amounts(text)

@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable, Iterator, Sequence
 from decimal import Decimal, InvalidOperation
 
+from evals.engine.understanding import money
 from evals.engine.understanding.utterances.gate import Gate
 from evals.engine.understanding.utterances.model import Entity, EntityPattern
 
@@ -66,6 +67,9 @@ def number(text: str) -> Decimal | None:
 
 _SYMBOLS = {"us$": "USD", "$": "USD", "€": "EUR", "£": "GBP", "￥": "CNY", "hk$": "HKD", "c$": "CAD", "a$": "AUD"}  # fmt: skip
 _CODES = "USD|EUR|GBP|JPY|CNY|RMB|HKD|CAD|AUD|CHF|SGD|INR"
+# Every other ISO code the payments rules know ("KWD", "BHD", "SEK"...), in capitals only:
+# "try 3" or "all 2" are not money.
+_MORE_CODES = "|".join(c for c in money.CODES if c not in _CODES.split("|"))
 _WORDS = {"dollar": "USD", "buck": "USD", "euro": "EUR", "pound": "GBP", "yen": "JPY", "yuan": "CNY"}  # fmt: skip
 _ZH_CURRENCY = {
     "美元": "USD", "美金": "USD", "欧元": "EUR", "英镑": "GBP", "日元": "JPY", "港币": "HKD",
@@ -73,8 +77,8 @@ _ZH_CURRENCY = {
 }  # fmt: skip
 _MONEY = re.compile(
     rf"(?P<sym>US\$|HK\$|C\$|A\$|\$|€|£|¥|￥)\s?(?P<n1>{NUM})"
-    rf"|(?<![A-Za-z])(?P<code1>{_CODES})\s?(?P<n2>{NUM})(?![\d])"
-    rf"|(?<![\w.,])(?P<n3>{NUM})\s?(?P<code2>{_CODES})(?![A-Za-z])"
+    rf"|(?<![A-Za-z])(?P<code1>{_CODES}|(?-i:{_MORE_CODES}))\s?(?P<n2>{NUM})(?![\d])"
+    rf"|(?<![\w.,])(?P<n3>{NUM})\s?(?P<code2>{_CODES}|(?-i:{_MORE_CODES}))(?![A-Za-z])"
     rf"|(?<![\w.,])(?P<n4>{NUM})\s(?P<word>dollar|buck|euro|pound|yen|yuan)s?(?![A-Za-z])"
     rf"|(?:人民币\s?)?(?<![\d.,])(?P<n5>{NUM}|{ZH_NUM})\s?(?P<zh>美元|美金|欧元|英镑|日元|港币|港元|块钱|元|块|人民币)",
     re.IGNORECASE,
@@ -99,8 +103,7 @@ def _money(m: re.Match[str], zh: bool) -> str | None:
     amount = number(raw)
     if amount is None:
         return None
-    exponent = Decimal(1) if currency == "JPY" else Decimal("0.01")
-    return f"{amount.quantize(exponent)} {currency}"
+    return f"{money.quantized(amount, currency)} {currency}"
 
 
 # -- dates and times -----------------------------------------------------------------------

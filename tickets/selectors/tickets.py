@@ -1,21 +1,20 @@
-"""Every read of the inbox. Lists use select_related/prefetch_related so that a page costs
-the same handful of queries whatever its length."""
+"""Reads of tickets: the inbox list and its search, a ticket's page and API detail, the
+dashboard's counts and a ticket's merge candidates. Lists use select_related /
+prefetch_related so that a page costs the same handful of queries whatever its length."""
 
 from __future__ import annotations
 
 import dataclasses
-import datetime as dt
 from typing import Any
 
 from django.db import connection
 from django.db.models import Count, F, Prefetch, Q, QuerySet, prefetch_related_objects
 from django.db.models.expressions import RawSQL
-from django.utils import timezone
 from django.utils.functional import Promise
 from django.utils.translation import gettext, gettext_lazy
 
 from backoffice.errors import Forbidden
-from identity.models import Operator, OperatorKind
+from identity.models import Operator
 from tickets import access
 from tickets import search as ticket_search
 from tickets.models import (
@@ -23,14 +22,10 @@ from tickets.models import (
     Message,
     MessageKind,
     NoteRevision,
-    Notification,
-    OperatorAvailability,
-    Queue,
     QueueMembership,
     Tag,
     Ticket,
     TicketEvent,
-    TicketPresence,
 )
 
 VIEWS: dict[str, str | Promise] = {
@@ -350,60 +345,6 @@ def ticket_versions(*, ticket_ids: list[int]) -> dict[int, int]:
     return dict(Ticket.objects.filter(pk__in=ticket_ids).values_list("pk", "version"))
 
 
-def queue_list_for(*, operator: Operator) -> QuerySet[Queue]:
-    if access.sees_all(operator):
-        return Queue.objects.order_by("name")
-    return Queue.objects.filter(memberships__operator=operator).order_by("name")
-
-
-def assignable_operators(*, operator: Operator, ticket: Ticket | None = None) -> list[Operator]:
-    """Who `operator` may pick as an owner: supervisors anyone who works tickets, agents
-    the members of the ticket's queue (or of their own queues, for bulk)."""
-    workers = Operator.objects.filter(
-        is_active=True,
-        kind=OperatorKind.HUMAN,
-        groups__permissions__codename__in=["work_tickets"],
-        groups__permissions__content_type__app_label="tickets",
-    ).distinct()
-    if not operator.has_perm(access.ASSIGN):
-        queues = (
-            [ticket.queue_id]
-            if ticket is not None
-            else QueueMembership.objects.filter(operator=operator).values_list(
-                "queue_id", flat=True
-            )
-        )
-        workers = workers.filter(queue_memberships__queue_id__in=queues)
-    return list(workers.order_by("username"))
-
-
-def availability_of(*, operator: Operator) -> OperatorAvailability | None:
-    return OperatorAvailability.objects.filter(operator=operator).first()
-
-
-def presence_others(
-    *, ticket_id: int, operator: Operator, window_seconds: int = 60
-) -> list[Operator]:
-    since = timezone.now() - dt.timedelta(seconds=window_seconds)
-    rows = (
-        TicketPresence.objects.filter(ticket_id=ticket_id, last_seen_at__gte=since)
-        .exclude(operator=operator)
-        .select_related("operator")
-    )
-    return [row.operator for row in rows]
-
-
-def notification_list(*, operator: Operator, unread_only: bool = False) -> QuerySet[Notification]:
-    rows = Notification.objects.filter(recipient=operator)
-    if unread_only:
-        rows = rows.filter(read_at__isnull=True)
-    return rows.order_by("-created_at", "-id")
-
-
-def notification_unread_count(*, operator: Operator) -> int:
-    return Notification.objects.filter(recipient=operator, read_at__isnull=True).count()
-
-
 def inbox_counts(*, operator: Operator) -> dict[str, int]:
     """Figures for the dashboard panel: my open tickets, unowned ones I can see, and my
     tickets near or past an SLA deadline."""
@@ -413,3 +354,16 @@ def inbox_counts(*, operator: Operator) -> dict[str, int]:
         "unassigned": visible.filter(assignee__isnull=True).count(),
         "breaching": visible.filter(Q(sla_near_breach=True) | Q(sla_breached=True)).count(),
     }
+
+
+def merge_candidates(*, operator: Operator, ticket: Ticket, limit: int = 10) -> list[Ticket]:
+    """The same customer's other tickets the operator can see and that are not merged
+    away: what a merge of this ticket can target."""
+    return list(
+        Ticket.objects.filter(
+            access.visible_q(operator), customer_id=ticket.customer_id, merged_into__isnull=True
+        )
+        .exclude(pk=ticket.pk)
+        .only("id", "subject", "status", "created_at", "version")
+        .order_by("-created_at")[:limit]
+    )
