@@ -212,3 +212,16 @@ def test_the_verdict_panel_shows_the_selftest_the_gate_read(rita, make_suite) ->
     html = verified_client(rita).get(reverse("evals:run_detail", args=[run.pk])).content.decode()
     assert 'data-testid="selftest-newest"' in html and f"#{later.pk}" in html
     assert "no longer stored" in html and run.verdict == "pass"
+
+
+def test_the_selftest_page_and_panel_read_in_chinese(rita, failing_run) -> None:
+    selftest = _with_misses(failing_run)
+    client = verified_client(rita)
+    url = reverse("evals:selftest_detail", args=[selftest.pk])
+    html = client.get(f"{url}?run={failing_run.pk}", HTTP_ACCEPT_LANGUAGE="zh-hans").content
+    text = html.decode()
+    assert "每个故障的发现 / 适用" in text and "未达标" in text and "1 次漏检" in text
+    page = client.get(
+        reverse("evals:run_detail", args=[failing_run.pk]), HTTP_ACCEPT_LANGUAGE="zh-hans"
+    ).content.decode()
+    assert "将报告下载为单个 HTML 文件" in page and "完全发现的故障" in page
