@@ -157,6 +157,7 @@ def main() -> None:
         "compare": f"/evals/compare/?a={baseline.pk}&b={candidate.pk}",
         "trial_list": f"/evals/{candidate.pk}/trials/",
         "trial_list_search": f"/evals/{candidate.pk}/trials/?q=confirm",
+        "report_file": f"/evals/{candidate.pk}/report.html",
     }
     results: dict[str, Any] = {
         "trials_per_run": {

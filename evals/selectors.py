@@ -99,6 +99,10 @@ def trial_get(*, run_id: int, trial_id: int) -> TrialResult:
     return trial
 
 
+def selftest_get(*, selftest_id: int) -> EvalSelftest | None:
+    return EvalSelftest.objects.select_related("started_by").filter(pk=selftest_id).first()
+
+
 def selftest_latest(*, domains: list[str] | None = None) -> EvalSelftest | None:
     """The newest selftest covering all of `domains` (any, when None)."""
     for selftest in EvalSelftest.objects.select_related("started_by")[:50]:

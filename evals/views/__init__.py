@@ -8,9 +8,11 @@ from evals.views.reports import (
     run_import,
     run_list,
     run_progress,
+    run_report_file,
     run_resume,
     run_selftest,
     run_start,
+    selftest_detail,
 )
 from evals.views.trials import run_rerun_errors, trial_cell, trial_detail, trial_ticket
 
@@ -21,11 +23,13 @@ __all__ = [
     "run_import",
     "run_list",
     "run_progress",
+    "run_report_file",
     "run_rerun_errors",
     "run_resume",
     "run_selftest",
     "run_start",
     "run_trial_list",
+    "selftest_detail",
     "trial_cell",
     "trial_detail",
     "trial_ticket",

@@ -20,8 +20,9 @@ from backoffice.request_operator import request_operator
 from evals import access, charts, selectors, services
 from evals.comparison import BOOTSTRAP_MAX_CELLS, run_comparison
 from evals.exports import trial_lines
-from evals.models import EvalRun, Executor, RunStatus
-from evals.services.gate import published_line, weakest_cells
+from evals.models import EvalRun, EvalSelftest, Executor, RunStatus
+from evals.report_file import report_html
+from evals.services.gate import MIN_SENSITIVITY, published_line, weakest_cells
 from evals.services.imports import MAX_BYTES, eval_run_import
 from evals.views.forms import StartRunForm
 
@@ -307,6 +308,7 @@ def run_detail(request: HttpRequest, run_id: int) -> HttpResponse:
             "failing": selectors.run_failing_trials(run_id=run.pk, limit=100),
             **_live_context(run),
             "selftest": selftest,
+            **_selftest_panel(run, selftest),
             "run_domains": domains,
             "can_selftest": can_start,
             "error_rows": _error_rows(run),
@@ -319,6 +321,43 @@ def run_detail(request: HttpRequest, run_id: int) -> HttpResponse:
             **_history(run),
         },
     )
+
+
+def _selftest_panel(run: Any, latest: Any) -> dict[str, Any]:
+    """The self-test in the verdict panel: the gate's sensitivity check and, per domain, the
+    self-test it read (caught / applicable over its faults, misses), linked to its page; the
+    newest covering self-test when the gate read none (a run judged before one was stored)."""
+    check = next(
+        (c for c in run.verdict_reasons or [] if c.get("check") == "oracle_sensitivity"), None
+    )
+    found = ((run.summary or {}).get("selftest") or {}).get("domains") or {}
+    ids = {f["selftest"] for f in found.values() if f}
+    stored = {s.pk: s for s in EvalSelftest.objects.filter(pk__in=ids)}
+    rows = []
+    for domain, evidence in found.items():
+        if not evidence:
+            rows.append({"domain": domain, "selftest": None})
+            continue
+        faults = [r for r in evidence["faults"].values() if r["applicable"]]
+        test = stored.get(evidence["selftest"])
+        results = (test.results or {}).get(domain, {}) if test else {}
+        rows.append(
+            {
+                "domain": domain,
+                "selftest": evidence["selftest"],
+                "stored": test is not None,
+                "faults": len(faults),
+                "full": sum(1 for r in faults if r["caught"] >= MIN_SENSITIVITY * r["applicable"]),
+                "caught": sum(r["caught"] for r in faults),
+                "applicable": sum(r["applicable"] for r in faults),
+                "misses": sum(len(r.get("missed") or []) for r in results.values()),
+            }
+        )
+    return {
+        "sensitivity": check,
+        "selftest_rows": rows,
+        "selftest_other": latest if latest is not None and latest.pk not in ids else None,
+    }
 
 
 def _history(run: Any) -> dict[str, Any]:
@@ -427,6 +466,19 @@ def run_export(request: HttpRequest, run_id: int) -> StreamingHttpResponse:
 
 
 @require_GET
+def run_report_file(request: HttpRequest, run_id: int) -> HttpResponse:
+    """The report as one self-contained HTML file (evals.report_file), as a download."""
+    _require(access.can_view_runs(request.user))
+    run = _run_or_404(run_id)
+    response = HttpResponse(
+        report_html(run, request.build_absolute_uri(reverse("evals:run_detail", args=[run.pk]))),
+        content_type="text/html; charset=utf-8",
+    )
+    response["Content-Disposition"] = f'attachment; filename="golive-run-{run.pk}.html"'
+    return response
+
+
+@require_GET
 def compare(request: HttpRequest) -> HttpResponse:
     _require(access.can_view_runs(request.user))
     a, b = request.GET.get("a", ""), request.GET.get("b", "")
@@ -446,4 +498,79 @@ def compare(request: HttpRequest) -> HttpResponse:
         request,
         "evals/compare.html",
         {"c": comparison, "sections": sections, "bootstrap_max": BOOTSTRAP_MAX_CELLS},
+    )
+
+
+def selftest_matrix(selftest: Any, run: Any = None) -> dict[str, Any]:
+    """A self-test as a fault x domain table (caught / applicable) and every miss, each
+    linked, when `run` is given, to that run's trials of the task the fault got through on."""
+    results = selftest.results or {}
+    domains = list(results)
+    faults = list(dict.fromkeys(f for d in domains for f in results[d]))
+    rows = []
+    misses = []
+    for fault in faults:
+        cells: list[dict[str, Any] | None] = []
+        expected = ""
+        for domain in domains:
+            r = results[domain].get(fault)
+            if r is None:
+                cells.append(None)
+                continue
+            expected = r.get("expected", expected)
+            applicable = r.get("applicable", 0)
+            caught = r.get("caught", 0)
+            cells.append(
+                {
+                    "domain": domain,
+                    "caught": caught,
+                    "applicable": applicable,
+                    "tasks": r.get("tasks"),
+                    "named": r.get("named", 0),
+                    "percent": 100 * caught / applicable if applicable else None,
+                    "ok": not applicable or caught / applicable >= MIN_SENSITIVITY,
+                    "missed": len(r.get("missed") or []),
+                }
+            )
+            for m in r.get("missed") or []:
+                misses.append(
+                    {
+                        "domain": domain,
+                        "fault": fault,
+                        "task": m.get("task", ""),
+                        "failure": m.get("failure", ""),
+                        "url": trials_url(run.pk, domain=domain, task=m.get("task", ""))
+                        if run is not None and domain in run_domains(run)
+                        else "",
+                    }
+                )
+        rows.append({"fault": fault, "expected": expected, "cells": cells})
+    short = [c for row in rows for c in row["cells"] if c and not c["ok"]]
+    return {"domains": domains, "rows": rows, "misses": misses, "short": short}
+
+
+@require_GET
+def selftest_detail(request: HttpRequest, selftest_id: int) -> HttpResponse:
+    """One stored self-test: caught / applicable per domain and fault, and every task a fault
+    got through on (linked to the trials of that task in `?run=N`, the run it is read for)."""
+    _require(access.can_view_runs(request.user))
+    selftest = selectors.selftest_get(selftest_id=selftest_id)
+    if selftest is None:
+        raise Http404
+    run_id = request.GET.get("run", "")
+    run = _run_or_404(int(run_id)) if run_id.isdigit() else None
+    used_by_run = run is not None and any(
+        (found or {}).get("selftest") == selftest.pk
+        for found in (((run.summary or {}).get("selftest") or {}).get("domains") or {}).values()
+    )
+    return render(
+        request,
+        "evals/selftest_detail.html",
+        {
+            "selftest": selftest,
+            "run": run,
+            "used_by_run": used_by_run,
+            "min_percent": 100 * MIN_SENSITIVITY,
+            **selftest_matrix(selftest, run),
+        },
     )

@@ -48,6 +48,8 @@ evals:run_list                               GET    login  otp    404    404    
 evals:run_list                               POST   login  otp    405    405    405    405    405    405    405    login  login
 evals:run_progress                           GET    login  otp    404    404    404    404    200    200    404    login  login
 evals:run_progress                           POST   login  otp    405    405    405    405    405    405    405    login  login
+evals:run_report_file                        GET    login  otp    404    404    404    404    200    200    404    login  login
+evals:run_report_file                        POST   login  otp    405    405    405    405    405    405    405    login  login
 evals:run_rerun_errors                       GET    login  otp    405    405    405    405    405    405    405    login  login
 evals:run_rerun_errors                       POST   login  otp    404    404    404    404    404    302    404    login  login
 evals:run_resume                             GET    login  otp    405    405    405    405    405    405    405    login  login
@@ -58,6 +60,8 @@ evals:run_start                              GET    login  otp    405    405    
 evals:run_start                              POST   login  otp    404    404    404    404    404    400    404    login  login
 evals:run_trial_list                         GET    login  otp    404    404    404    404    200    200    404    login  login
 evals:run_trial_list                         POST   login  otp    405    405    405    405    405    405    405    login  login
+evals:selftest_detail                        GET    login  otp    404    404    404    404    200    200    404    login  login
+evals:selftest_detail                        POST   login  otp    405    405    405    405    405    405    405    login  login
 evals:trial_cell                             GET    login  otp    404    404    404    404    200    200    404    login  login
 evals:trial_cell                             POST   login  otp    405    405    405    405    405    405    405    login  login
 evals:trial_detail                           GET    login  otp    404    404    404    404    200    200    404    login  login

@@ -26,7 +26,7 @@ from identity.models import ApiToken, Operator, OperatorSession
 from payments_sandbox.models import Refund, RefundStatus, SandboxProviderRefund
 from payments_sandbox.services.reconciliation import reconcile_run
 from tests.conftest import make_service_token, verified_client
-from tests.evals.conftest import suite_dict
+from tests.evals.conftest import store_selftest, suite_dict
 from tickets.models import Message, MessageKind, Ticket
 
 # Who asks. Each is a column of the matrix, in this order.
@@ -147,6 +147,7 @@ def build() -> World:
         "refund_id": refund.pk,
         "run_id": run.pk,
         "trial_id": trial.pk,
+        "selftest_id": store_selftest().pk,
         "item_id": item_id,
         "report_id": report_id,
         # `pk` differs per page: see PK_PARAM below.

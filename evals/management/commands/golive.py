@@ -6,6 +6,7 @@ import json
 import sys
 from typing import Any
 
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from evals import selectors
@@ -70,11 +71,13 @@ class Command(BaseCommand):
         show.add_argument("--json", action="store_true", help="print JSON")
         show.add_argument(
             "--format",
-            choices=["text", "json", "md"],
+            choices=["text", "json", "md", "html"],
             default="text",
-            help="md: a Markdown summary for a CI comment",
+            help="md: a Markdown summary for a CI comment; html: the report as one "
+            "self-contained HTML file (in LANGUAGE_CODE, or --language)",
         )
         show.add_argument("--base-url", default="http://127.0.0.1:8000")
+        show.add_argument("--language", default="", help="html: e.g. zh-hans")
         compare = sub.add_parser("compare", help="Paired per-task differences, regressions first.")
         compare.add_argument("run_a", type=int)
         compare.add_argument("run_b", type=int)
@@ -171,6 +174,14 @@ class Command(BaseCommand):
             from evals.exports import report_markdown
 
             self._out(report_markdown(run, cli.report_url(run, o["base_url"])).rstrip("\n"))
+            return 0
+        if o["format"] == "html":
+            from django.utils import translation
+
+            from evals.report_file import report_html
+
+            with translation.override(o["language"] or settings.LANGUAGE_CODE):
+                self._out(report_html(run, cli.report_url(run, o["base_url"])).rstrip("\n"))
             return 0
         if o["json"] or o["format"] == "json":
             self._out(json.dumps(cli.run_json(run, o["base_url"]), indent=2, default=str))
