@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
-from re import _constants as sre  # type: ignore[attr-defined]
-from re import _parser  # type: ignore[attr-defined]
+from re import _constants as sre  # type: ignore[attr-defined, unused-ignore]
+from re import _parser  # type: ignore[attr-defined, unused-ignore]
 from typing import Any
 
 CJK = "\x00cjk"  # stands for "some CJK character"
