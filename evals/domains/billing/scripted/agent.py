@@ -26,7 +26,6 @@ from evals.engine.errors import EngineError
 from evals.engine.messages import Message
 from evals.engine.persona import Language
 from evals.engine.sandbox import ReferenceAgentBase
-from evals.engine.sandbox.agent import Fault
 
 DISPUTE_WINDOW_DAYS = 120
 
@@ -252,12 +251,6 @@ class BillingReferenceAgent(ReferenceAgentBase):
             r.searched = ""
 
     # -- deciding ------------------------------------------------------------------------
-
-    def propose(self, name: str, args: dict[str, Any], summary: str) -> Message:
-        if self.fault is Fault.SKIP_CONFIRMATION:
-            return self.write(name, args)
-        self.pending = (name, args, summary)
-        return self.say(self.t("proceed", summary=summary))
 
     def proceed_text(self, summary: str) -> str:
         return self.t("proceed", summary=summary)

@@ -27,7 +27,6 @@ from evals.engine.errors import EngineError
 from evals.engine.messages import Message
 from evals.engine.persona import Language
 from evals.engine.sandbox import ReferenceAgentBase
-from evals.engine.sandbox.agent import Fault
 
 # Last: a transfer ends the conversation, so every other request is handled before it.
 TRANSFERS = {
@@ -130,12 +129,6 @@ class ClinicReferenceAgent(ReferenceAgentBase):
 
     def reassure_text(self, summary: str) -> str:
         return self.t("reassure", summary=summary)
-
-    def propose(self, name: str, args: dict[str, Any], summary: str) -> Message:
-        if self.fault is Fault.SKIP_CONFIRMATION:
-            return self.write(name, args)
-        self.pending = (name, args, summary)
-        return self.say(self.t("proceed", summary=summary))
 
     # -- reading the caller ----------------------------------------------------------------
 

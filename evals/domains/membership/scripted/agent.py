@@ -24,7 +24,6 @@ from evals.engine.errors import EngineError
 from evals.engine.messages import Message
 from evals.engine.persona import Language
 from evals.engine.sandbox import ReferenceAgentBase
-from evals.engine.sandbox.agent import Fault
 
 MAX_FREEZES = 2
 MAX_WAIVERS = 1
@@ -227,13 +226,6 @@ class MembershipReferenceAgent(ReferenceAgentBase):
         )
 
     # -- deciding ------------------------------------------------------------------------
-
-    def propose(self, name: str, args: dict[str, Any], summary: str) -> Message:
-        """The base's proposal, its question in this agent's wording."""
-        if self.fault is Fault.SKIP_CONFIRMATION:
-            return self.write(name, args)
-        self.pending = (name, args, summary)
-        return self.say(self.t("proceed", summary=summary))
 
     def proceed_text(self, summary: str) -> str:
         return self.t("proceed", summary=summary)

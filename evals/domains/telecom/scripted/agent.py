@@ -32,7 +32,6 @@ from evals.engine.errors import EngineError
 from evals.engine.messages import Message
 from evals.engine.persona import Language
 from evals.engine.sandbox import ReferenceAgentBase
-from evals.engine.sandbox.agent import Fault
 from evals.engine.tools import Actor
 
 DEVICE_INTENTS = {
@@ -125,12 +124,6 @@ class TelecomReferenceAgent(ReferenceAgentBase):
 
     def reassure_text(self, summary: str) -> str:
         return self.t("reassure", summary=summary)
-
-    def propose(self, name: str, args: dict[str, Any], summary: str) -> Message:
-        if self.fault is Fault.SKIP_CONFIRMATION:
-            return self.write(name, args)
-        self.pending = (name, args, summary)
-        return self.say(self.t("proceed", summary=summary))
 
     # -- reading the customer ---------------------------------------------------------------
 
