@@ -201,6 +201,47 @@ def resolved_models(rows: Iterable[Row]) -> dict[str, list[str]]:
     return {"agent": sorted(agent), "user": sorted(user)}
 
 
+# The columns of a summary's "cells": one row per measured cell (domain, task, persona) with
+# its measured trials, passes, first trial and first failing trial (ids, the latter None when
+# every trial passed), and the cost, agent turns and seconds of those trials. The compare
+# page reads these instead of every trial row (evals.comparison).
+CELL_COLUMNS = (
+    "domain",
+    "task_id",
+    "persona",
+    "n",
+    "c",
+    "first",
+    "first_failing",
+    "cost_micros",
+    "agent_turns",
+    "seconds",
+)
+
+
+def cell_rows(rows: Iterable[Row]) -> list[list[Any]]:
+    """Per measured cell, CELL_COLUMNS, in (domain, task, persona) order; infrastructure and
+    simulator errors left out as they are of n and c."""
+    cells: dict[tuple[str, str, str], list[Any]] = {}
+    for r in rows:
+        if r.excluded:
+            continue
+        key = (r.domain, r.task_id, r.persona)
+        cell = cells.get(key)
+        if cell is None:
+            cell = cells[key] = [*key, 0, 0, r.id, None, 0, 0, 0.0]
+        passed = r.reward >= 1.0
+        cell[3] += 1
+        cell[4] += passed
+        cell[5] = min(cell[5], r.id)
+        if not passed and (cell[6] is None or r.id < cell[6]):
+            cell[6] = r.id
+        cell[7] += r.agent_cost_micros + r.user_cost_micros
+        cell[8] += r.agent_turns
+        cell[9] += r.seconds
+    return [cells[key] for key in sorted(cells)]
+
+
 def summarise_rows(rows: Iterable[Row], suite: Suite) -> tuple[Report, dict[str, Any]]:
     rows = list(rows)
     agg = Aggregator()
@@ -240,6 +281,7 @@ def summarise_rows(rows: Iterable[Row], suite: Suite) -> tuple[Report, dict[str,
         "failures_by_domain": {d: dict(c.most_common()) for d, c in failures_by_domain.items()},
         "slowest": [{"id": r.id, "key": r.key, "seconds": round(r.seconds, 4)} for r in slowest],
         "trial_seconds": round(sum(r.seconds for r in rows), 3),
+        "cells": cell_rows(rows),
     }
     return report, extra
 

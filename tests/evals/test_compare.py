@@ -6,11 +6,15 @@ of every trial."""
 from __future__ import annotations
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from evals import services
-from evals.comparison import paired_row, run_comparison
-from evals.models import TrialResult
+from evals.comparison import _load, paired_row, run_comparison
+from evals.models import EXCLUDED_OUTCOMES, EvalRun, RunStatus, TrialOutcome, TrialResult
+from evals.services.gate import cell_rows
+from evals.services.runs import run_rows
 from tests.conftest import verified_client
 from tests.evals.conftest import golive
 
@@ -87,3 +91,68 @@ def test_many_cells_use_the_paired_t_interval_with_the_same_meaning() -> None:
     assert row is not None and row.worse
     assert row.a.low == row.a.high == 1.0
     assert row.b.high < 1.0 and row.delta_high < 0
+
+
+def _cells_and_usage(c) -> tuple:
+    return (c.shared, c.only_a, c.only_b, c.flips, c.flips_total, c.overall, c.usage)
+
+
+def test_a_finished_runs_summary_gives_the_comparison_its_trial_rows_give(rita, make_suite) -> None:
+    """The compare page reads a finished run's per-cell figures from its summary (written at
+    finalise); a run still going is aggregated from its trial rows. Both give the same
+    comparison, errors left out of n and c alike."""
+    baseline = _run(rita, make_suite())
+    candidate = _run(rita, make_suite(agent={"model": "sandbox/fault:skip_confirmation"}))
+    cells = candidate.summary["cells"]
+    assert len(cells) == c_len(candidate) and all(len(row) == 10 for row in cells)
+    finished = run_comparison(run_a=baseline.pk, run_b=candidate.pk)
+    assert finished.flips and finished.regressions
+    # The same rows, aggregated live: the run is marked running, so its summary is not read
+    # (were it read, the summary's cells would still say what they said above).
+    EvalRun.objects.filter(pk__in=[baseline.pk, candidate.pk]).update(status=RunStatus.RUNNING)
+    live = run_comparison(run_a=baseline.pk, run_b=candidate.pk)
+    assert _cells_and_usage(live) == _cells_and_usage(finished)
+
+
+def c_len(run) -> int:
+    return (
+        TrialResult.objects.filter(run=run)
+        .exclude(outcome__in=EXCLUDED_OUTCOMES)
+        .values("domain", "task_id", "persona")
+        .distinct()
+        .count()
+    )
+
+
+def test_the_summary_cells_leave_errors_out_as_the_trial_rows_do(rita, make_suite) -> None:
+    run = _run(rita, make_suite(agent={"model": "sandbox/fault:skip_confirmation"}))
+    # Two trials become infrastructure errors: one leaves its cell with one trial, the other
+    # was its cell's first failing trial.
+    rows = list(TrialResult.objects.filter(run=run).order_by("id"))
+    failing = next(r for r in rows if r.reward < 1.0)
+    passing = next(r for r in rows if r.reward >= 1.0)
+    TrialResult.objects.filter(pk__in=[failing.pk, passing.pk]).update(
+        outcome=TrialOutcome.INFRASTRUCTURE, infrastructure=True
+    )
+    from_rows = cell_rows(run_rows(run.pk))
+    run.status = RunStatus.RUNNING  # read from the trial rows
+    live = _load(run)
+    run.status = RunStatus.COMPLETED
+    run.summary = {**run.summary, "cells": from_rows}
+    summarised = _load(run)
+    assert summarised.cells == live.cells
+    assert dict(summarised.usage) == dict(live.usage)
+    key = (failing.domain, failing.task_id, failing.persona)
+    assert summarised.cells[key].first_failing != failing.pk
+    assert sum(c.n for c in summarised.cells.values()) == len(rows) - 2
+
+
+def test_the_compare_page_of_two_finished_runs_reads_no_trial_row(rita, make_suite) -> None:
+    baseline = _run(rita, make_suite())
+    candidate = _run(rita, make_suite(agent={"model": "sandbox/fault:skip_confirmation"}))
+    client = verified_client(rita)
+    url = reverse("evals:compare") + f"?a={baseline.pk}&b={candidate.pk}"
+    with CaptureQueriesContext(connection) as captured:
+        page = client.get(url)
+    assert page.status_code == 200 and 'data-testid="flip-b"' in page.content.decode()
+    assert not [q for q in captured.captured_queries if "evals_trialresult" in q["sql"]]
