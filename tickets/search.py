@@ -8,8 +8,8 @@ any run of two or more characters is the phrase of its pairs ("没有到账" →
 found on the same index as the other words. A single character is not searchable.
 
 `cjk_bigrams` is the one definition of those pairs: PostgreSQL has the same function in SQL
-(`tickets_cjk_bigrams`, migrations 0009 and 0011); SQLite's triggers call this one, registered on every
-connection (tickets.apps).
+(`tickets_cjk_bigrams`, migrations 0009 and 0011); SQLite's triggers call this one,
+registered on every connection (tickets.apps).
 """
 
 from __future__ import annotations
