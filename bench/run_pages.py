@@ -3,6 +3,8 @@ page, the compare page and the trial list.
 
     .venv/bin/python bench/run_pages.py                 # SQLite (a temporary file)
     .venv/bin/python bench/run_pages.py --trials 18 --requests 10
+    .venv/bin/python bench/run_pages.py --postgres      # database bo_bench_run_pages
+    .venv/bin/python bench/run_pages.py --sqlite-path /tmp/pages.sqlite3 --reuse
 
 Builds two runs of the same cells (retail and membership, every task, four personas): a
 baseline with the reference agent and a candidate that skips confirmations. Each is first
@@ -11,7 +13,10 @@ cell's two stored trials are copied to --trials per task (about 10,000 trials pe
 18) and the run's summary is computed again from all stored rows, as finalise does. Pages
 are fetched with Django's test client as a signed-in release manager (full middleware,
 templates, no network). Prints one JSON document: per page the wall and CPU milliseconds
-(p50, p95) and the bytes of the HTML.
+(p50, p95), the SQL statements of one request and the bytes of the HTML.
+
+--reuse measures the two runs an earlier invocation left in --sqlite-path or
+--postgres-db (migrations still run) instead of building them again.
 """
 
 from __future__ import annotations
@@ -29,6 +34,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 PERSONAS = ["baseline", "impatient", "skeptical", "confused"]
+PG_SERVER = "postgresql://postgres@127.0.0.1:5432"
+AGENTS = ("sandbox/reference", "sandbox/fault:skip_confirmation")
 
 
 def log(message: str) -> None:
@@ -40,9 +47,41 @@ def percentile(samples: list[float], pct: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(pct / 100 * len(ordered)) - 1))]
 
 
+def configure(args: argparse.Namespace) -> str:
+    if args.postgres:
+        import psycopg
+
+        if not args.reuse:
+            with psycopg.connect(f"{PG_SERVER}/postgres", autocommit=True) as c:
+                c.execute(f'DROP DATABASE IF EXISTS "{args.postgres_db}"')
+                c.execute(f'CREATE DATABASE "{args.postgres_db}"')
+        os.environ["DATABASE_URL"] = f"{PG_SERVER}/{args.postgres_db}"
+        return "postgresql"
+    if args.sqlite_path:
+        path = Path(args.sqlite_path)
+        if not args.reuse:
+            for leftover in path.parent.glob(path.name + "*"):
+                leftover.unlink()
+    else:
+        path = Path(tempfile.mkdtemp(prefix="bench-run-pages-")) / "bench.sqlite3"
+    os.environ["DATABASE_URL"] = f"sqlite:///{path}"
+    return "sqlite"
+
+
+def statements(client: Any, url: str) -> int:
+    """SQL statements one request of `url` sends (session and user included)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as captured:
+        assert client.get(url).status_code == 200, url
+    return len(captured.captured_queries)
+
+
 def measure(client: Any, url: str, n: int) -> dict[str, Any]:
     for _ in range(2):
         assert client.get(url).status_code == 200, url
+    queries = statements(client, url)
     wall, cpu, size = [], [], 0
     for _ in range(n):
         start, start_cpu = time.perf_counter(), time.process_time()
@@ -57,50 +96,40 @@ def measure(client: Any, url: str, n: int) -> dict[str, Any]:
         "p50_ms": round(statistics.median(wall), 1),
         "p95_ms": round(percentile(wall, 95), 1),
         "cpu_p50_ms": round(statistics.median(cpu), 1),
+        "statements": queries,
         "bytes": size,
         "n": n,
     }
 
 
-def build_run(actor: Any, agent: str, trials: int) -> Any:
-    from evals import services
-    from evals.models import EvalRun, TrialResult
+def bench_suite(agent: str, trials: int) -> Any:
+    from evals.services.suites import suite_from_mapping
+
+    return suite_from_mapping(
+        {
+            "name": "bench",
+            "seed": 7,
+            "trials": trials,
+            "workers": 1,
+            "personas": PERSONAS,
+            "domains": [{"name": "retail"}, {"name": "membership"}],
+            "agent": {"model": agent},
+            "guard_mode": "observe",
+            "gate": {"pass_hat_k_lower": 0.9, "pass_hat_1": 0.95},
+        }
+    )
+
+
+def summarise(run_id: int, agent: str, trials: int) -> Any:
+    """The run's summary and verdict computed again from every stored row, as finalise
+    does (with --reuse: by the code installed now)."""
+    from evals.models import EvalRun
     from evals.services.gate import gate_evaluate, summarise_rows
     from evals.services.runs import run_rows
     from evals.services.selftest import selftest_evidence
-    from evals.services.suites import suite_from_mapping
 
-    def suite(n: int) -> Any:
-        return suite_from_mapping(
-            {
-                "name": "bench",
-                "seed": 7,
-                "trials": n,
-                "workers": 1,
-                "personas": PERSONAS,
-                "domains": [{"name": "retail"}, {"name": "membership"}],
-                "agent": {"model": agent},
-                "guard_mode": "observe",
-                "gate": {"pass_hat_k_lower": 0.9, "pass_hat_1": 0.95},
-            }
-        )
-
-    started = time.perf_counter()
-    run = services.eval_run_create(actor=actor, suite=suite(2))
-    run = services.eval_run_execute(actor=actor, run_id=run.pk)
-    log(f"run #{run.pk} ({agent}): 2 trials per task in {time.perf_counter() - started:.1f} s")
-    copies = []
-    for row in TrialResult.objects.filter(run=run):
-        for n in range(2 + row.trial, trials, 2):
-            row.pk = None
-            row.trial = n
-            copies.append(
-                TrialResult(
-                    **{f.attname: getattr(row, f.attname) for f in row._meta.concrete_fields}
-                )
-            )
-    TrialResult.objects.bulk_create(copies, batch_size=500)
-    full = suite(trials)
+    run = EvalRun.objects.get(pk=run_id)
+    full = bench_suite(agent, trials)
     rows = run_rows(run.pk)
     report, extra = summarise_rows(rows, full)
     extra["selftest"] = selftest_evidence(domains=full.domains, code_version=run.code_version)
@@ -118,13 +147,48 @@ def build_run(actor: Any, agent: str, trials: int) -> Any:
     return EvalRun.objects.get(pk=run.pk)
 
 
+def build_run(actor: Any, agent: str, trials: int) -> Any:
+    from evals import services
+    from evals.models import TrialResult
+
+    started = time.perf_counter()
+    run = services.eval_run_create(actor=actor, suite=bench_suite(agent, 2))
+    run = services.eval_run_execute(actor=actor, run_id=run.pk)
+    log(f"run #{run.pk} ({agent}): 2 trials per task in {time.perf_counter() - started:.1f} s")
+    copies = []
+    for row in TrialResult.objects.filter(run=run):
+        for n in range(2 + row.trial, trials, 2):
+            row.pk = None
+            row.trial = n
+            copies.append(
+                TrialResult(
+                    **{f.attname: getattr(row, f.attname) for f in row._meta.concrete_fields}
+                )
+            )
+    TrialResult.objects.bulk_create(copies, batch_size=500)
+    return summarise(run.pk, agent, trials)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--trials", type=int, default=18, help="trials per task (18: ~10,000)")
     parser.add_argument("--requests", type=int, default=5)
+    parser.add_argument("--postgres", action="store_true")
+    parser.add_argument(
+        "--postgres-db", default="bo_bench_run_pages", help="database name (with --postgres)"
+    )
+    parser.add_argument("--sqlite-path", help="SQLite file to use (default: a temporary one)")
+    parser.add_argument(
+        "--reuse", action="store_true", help="measure the runs an earlier invocation built"
+    )
+    parser.add_argument(
+        "--without-cells",
+        action="store_true",
+        help="drop the summaries' per-cell figures, as a run finalised before they existed:"
+        " the compare page aggregates the trial rows on each request",
+    )
     args = parser.parse_args()
-    path = Path(tempfile.mkdtemp(prefix="bench-run-pages-")) / "bench.sqlite3"
-    os.environ["DATABASE_URL"] = f"sqlite:///{path}"
+    backend = configure(args)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tests.settings")
     import django
 
@@ -136,16 +200,27 @@ def main() -> None:
     call_command("migrate", verbosity=0)
     from django_otp.plugins.otp_totp.models import TOTPDevice
 
-    from evals.models import TrialOutcome, TrialResult
+    from evals.models import EvalRun, TrialOutcome, TrialResult
     from identity import roles
     from identity.models import Operator, Role
     from tests.conftest import verified_client
 
-    rita = Operator.objects.create_user(username="rita", password="x" * 20, display_name="Rita")
-    roles.grant(rita, Role.RELEASE_MANAGER)
-    TOTPDevice.objects.create(user=rita, name="default", confirmed=True)
-    baseline = build_run(rita, "sandbox/reference", args.trials)
-    candidate = build_run(rita, "sandbox/fault:skip_confirmation", args.trials)
+    if args.reuse and Operator.objects.filter(username="rita").exists():
+        log(f"{backend}: reusing the runs built before")
+        rita = Operator.objects.get(username="rita")
+        baseline, candidate = (
+            summarise(run.pk, run.agent_model, run.trials_per_task)
+            for run in (EvalRun.objects.filter(agent_model=a).latest("pk") for a in AGENTS)
+        )
+    else:
+        rita = Operator.objects.create_user(username="rita", password="x" * 20, display_name="Rita")
+        roles.grant(rita, Role.RELEASE_MANAGER)
+        TOTPDevice.objects.create(user=rita, name="default", confirmed=True)
+        baseline, candidate = (build_run(rita, agent, args.trials) for agent in AGENTS)
+    if args.without_cells:
+        for run in (baseline, candidate):
+            run.summary.pop("cells", None)
+            EvalRun.objects.filter(pk=run.pk).update(summary=run.summary)
     failing = (
         TrialResult.objects.filter(run=candidate, outcome=TrialOutcome.FAIL).order_by("id").first()
     )
@@ -160,6 +235,8 @@ def main() -> None:
         "report_file": f"/evals/{candidate.pk}/report.html",
     }
     results: dict[str, Any] = {
+        "backend": backend,
+        "cells_in_summaries": not args.without_cells,
         "trials_per_run": {
             "baseline": baseline.total_units,
             "candidate": candidate.total_units,
