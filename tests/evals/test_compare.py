@@ -62,6 +62,8 @@ def test_a_planted_regression_is_marked_and_its_cells_flip(rita, make_suite) -> 
     assert page.status_code == 200
     assert 'data-separated="true"' in html
     assert f"/evals/{candidate.pk}/trials/{flip.b_trial}/" in html
+    for run, trial in ((baseline, flip.a_trial), (candidate, flip.b_trial)):
+        assert f'href="{reverse("evals:trial_detail", args=[run.pk, trial])}"' in html
     # No flat table: the page links only to the flipped cells' trials.
     assert html.count(f"/evals/{candidate.pk}/trials/") == len(c.flips)
 
