@@ -311,6 +311,23 @@ def test_list_pages_keep_the_sort_order_and_a_fixed_query_count(
     assert [row["id"] for row in page2["results"]] == [created[3], created[0]]
 
 
+def test_a_search_page_matches_the_text_for_its_count_and_its_ids_not_again_for_its_rows(
+    sam, queue, make_ticket
+) -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    found = [make_ticket(queue, subject=f"Parcel lost {n}").pk for n in range(3)]
+    make_ticket(queue, subject="Something else", customer_message="Hello")
+    client = api(sam)
+    with CaptureQueriesContext(connection) as captured:
+        body = client.get("/api/v1/tickets?view=all&q=parcel").json()
+    assert sorted(row["id"] for row in body["results"]) == sorted(found)
+    assert body["results"][0]["subject"].startswith("Parcel lost")
+    table = "tickets_ticketsearch" if connection.vendor == "postgresql" else "tickets_ticket_search"
+    assert sum(table in q["sql"] for q in captured.captured_queries) == 2
+
+
 def test_api_detail_matches_the_documented_serializer_with_edited_notes(ticket, alice, sam) -> None:
     from tickets import selectors
     from tickets import serializers as s
