@@ -417,7 +417,7 @@ def seed(n_tickets: int, per_ticket: int) -> dict[str, Any]:
     with sqlite_bulk_load(), search_documents_built_after():
         for offset in range(0, n_tickets, batch):
             size = min(batch, n_tickets - offset)
-            tickets = []
+            tickets: list[dict[str, Any]] = []
             for i in range(offset, offset + size):
                 created = now - dt.timedelta(seconds=(n_tickets - i) * 60)
                 assignee = None if i % 10 == 0 else agents[rng.randrange(20)].pk

@@ -15,6 +15,7 @@ import functools
 import math
 import random
 from collections import defaultdict
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -74,14 +75,14 @@ class _RunCells:
     usage: dict[str, _Usage] = field(default_factory=lambda: defaultdict(_Usage))
 
 
-def _add_cell(out: _RunCells, r: dict[str, Any]) -> None:
+def _add_cell(out: _RunCells, r: Mapping[str, Any]) -> None:
     out.cells[(r["domain"], r["task_id"], r["persona"])] = _Cell(
         n=r["n"], c=r["c"], first=r["first"], first_failing=r["first_failing"]
     )
     for scope in ("", r["domain"]):
         u = out.usage[scope]
         u.trials += r["n"]
-        u.cost_micros += r["cost_micros"] or 0
+        u.cost_micros += r["cost"] or 0
         u.agent_turns += r["agent_turns"] or 0
         u.seconds += r["seconds"] or 0.0
 
@@ -110,7 +111,7 @@ def _load(run: EvalRun) -> _RunCells:
             c=Count("id", filter=passed),
             first=Min("id"),
             first_failing=Min("id", filter=~passed),
-            cost_micros=Sum("agent_cost_micros") + Sum("user_cost_micros"),
+            cost=Sum("agent_cost_micros") + Sum("user_cost_micros"),
             agent_turns=Sum("agent_turns"),
             seconds=Sum("seconds"),
         )

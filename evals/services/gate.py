@@ -203,8 +203,8 @@ def resolved_models(rows: Iterable[Row]) -> dict[str, list[str]]:
 
 # The columns of a summary's "cells": one row per measured cell (domain, task, persona) with
 # its measured trials, passes, first trial and first failing trial (ids, the latter None when
-# every trial passed), and the cost, agent turns and seconds of those trials. The compare
-# page reads these instead of every trial row (evals.comparison).
+# every trial passed), and the cost (micro-USD), agent turns and seconds of those trials.
+# The compare page reads these instead of every trial row (evals.comparison).
 CELL_COLUMNS = (
     "domain",
     "task_id",
@@ -213,7 +213,7 @@ CELL_COLUMNS = (
     "c",
     "first",
     "first_failing",
-    "cost_micros",
+    "cost",
     "agent_turns",
     "seconds",
 )
