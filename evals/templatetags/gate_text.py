@@ -1,0 +1,17 @@
+"""{{ check|check_words }}: a stored go-live check's message in the reader's language."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django import template
+
+from evals import gate_words
+
+register = template.Library()
+
+
+@register.filter
+def check_words(check: Mapping[str, Any]) -> str:
+    return gate_words.check_words(check)
