@@ -13,12 +13,15 @@ rows, so a writer and the words it needs are reviewed together.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.utils import translation
 from django.utils.functional import Promise
+from django.utils.html import escape, format_html
+from django.utils.safestring import SafeString, mark_safe
 
 Labeller = Callable[[Any], str]
 
@@ -51,6 +54,37 @@ def render(catalogue: Catalogue, key: str, params: Mapping[str, Any] | None, leg
         return legacy
 
 
+def render_html(
+    catalogue: Catalogue,
+    key: str,
+    params: Mapping[str, Any] | None,
+    legacy: str,
+    *,
+    code: frozenset[str] = frozenset(),
+) -> SafeString:
+    """`render` for a page: the values escaped, the parameters named in `code` (a version, an
+    identifier) and any `quoted` span of the phrase set as code, so a reader — and a check
+    for untranslated words — tells identifiers from words."""
+    phrase = catalogue.get(key) if key else None
+    if phrase is None:
+        return _code_spans(escape(legacy))
+    values: dict[str, Any] = {}
+    for name, value in (params or {}).items():
+        shown = phrase.labels[name](value) if name in phrase.labels else value
+        if isinstance(shown, str):
+            shown = format_html("<code>{}</code>", shown) if name in code else escape(shown)
+        values[name] = shown
+    try:
+        return _code_spans(mark_safe(escape(str(phrase.text)) % values))  # noqa: S308
+    except (KeyError, TypeError, ValueError):
+        return _code_spans(escape(legacy))
+
+
+def _code_spans(html: SafeString) -> SafeString:
+    # Escaped text holds no backtick of markup: `…` is the phrase's own mark for a command.
+    return mark_safe(re.sub(r"`([^`<>]+)`", r"<code>\1</code>", html))  # noqa: S308
+
+
 def render_english(
     catalogue: Catalogue, key: str, params: Mapping[str, Any] | None, legacy: str = ""
 ) -> str:
@@ -60,4 +94,4 @@ def render_english(
         return render(catalogue, key, params, legacy)
 
 
-__all__ = ["Catalogue", "Labeller", "Phrase", "render", "render_english"]
+__all__ = ["Catalogue", "Labeller", "Phrase", "render", "render_english", "render_html"]

@@ -12,10 +12,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from backoffice.phrases import Catalogue, Phrase, render
+from backoffice.phrases import Catalogue, Phrase, render, render_html
 from evals.engine.gate import LISTED
 
 
@@ -138,15 +139,26 @@ CHECKS: Catalogue = {
 }
 
 
-def check_words(check: Mapping[str, Any]) -> str:
-    """A stored check's message in the active language; a check stored before checks had
-    codes (or with a code this version does not know) shows its stored message."""
+def _params(check: Mapping[str, Any]) -> dict[str, Any]:
     params = dict(check.get("params") or {})
     if check.get("code") == "selftest_missing":
         # One stored list, shown twice: as prose and as the command's argument.
         domains = list(params.get("domains") or [])
         params = params | {"domains": _joined(domains), "csv": _csv(domains)}
-    return render(CHECKS, str(check.get("code") or ""), params, str(check.get("message", "")))
+    return params
 
 
-__all__ = ["CHECKS", "check_words", "fault_line"]
+def check_words(check: Mapping[str, Any]) -> str:
+    """A stored check's message in the active language; a check stored before checks had
+    codes (or with a code this version does not know) shows its stored message."""
+    code, legacy = str(check.get("code") or ""), str(check.get("message", ""))
+    return render(CHECKS, code, _params(check), legacy)
+
+
+def check_html(check: Mapping[str, Any]) -> SafeString:
+    """check_words() for a page: the code version set as code, as the command is."""
+    code, legacy = str(check.get("code") or ""), str(check.get("message", ""))
+    return render_html(CHECKS, code, _params(check), legacy, code=frozenset({"version"}))
+
+
+__all__ = ["CHECKS", "check_html", "check_words", "fault_line"]

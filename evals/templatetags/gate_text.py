@@ -1,4 +1,5 @@
-"""{{ check|check_words }}: a stored go-live check's message in the reader's language."""
+"""{{ check|check_words }}: a stored go-live check's message in the reader's language (HTML:
+its values escaped, identifiers set as code)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from django import template
+from django.utils.safestring import SafeString
 
 from evals import gate_words
 
@@ -13,5 +15,5 @@ register = template.Library()
 
 
 @register.filter
-def check_words(check: Mapping[str, Any]) -> str:
-    return gate_words.check_words(check)
+def check_words(check: Mapping[str, Any]) -> SafeString:
+    return gate_words.check_html(check)
