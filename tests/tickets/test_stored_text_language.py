@@ -311,7 +311,15 @@ def test_the_migration_rewords_old_notifications_and_escalation_subjects(
     assert kept.subject == "Dispute: something else"
 
 
-@pytest.mark.parametrize("title", ["Bob assigned ticket #4 to you", "Ticket #4 assigned to you"])
+@pytest.mark.parametrize(
+    "title",
+    [
+        "Bob assigned ticket #4 to you",
+        "Ticket #4 assigned to you",
+        "Refund #3 of $12.00 approved by Bob",
+        "Refund #3 of ¥1,200 rejected by Bob",
+    ],
+)
 def test_the_migration_reads_back_assignment_titles(title: str) -> None:
     found = legacy.recognise_notification(title, "Subject")
     assert found is not None

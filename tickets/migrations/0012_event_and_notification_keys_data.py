@@ -145,6 +145,13 @@ def recognise_notification(title: str, body: str) -> tuple[str, Params, str] | N
     match = re.fullmatch(r"(?P<actor>.+) mentioned you on ticket #(?P<ticket>\d+)", title)
     if match:
         return "mentioned_you", {"actor": match["actor"], "ticket": int(match["ticket"])}, body
+    match = re.fullmatch(
+        r"Refund #(?P<refund>\d+) of (?P<amount>.+) (?P<verb>approved|rejected) by (?P<actor>.+)",
+        title,
+    )
+    if match:
+        params = {"refund": int(match["refund"]), "amount": match["amount"], "actor": match["actor"]}
+        return f"refund.{match['verb']}", params, body
     match = re.fullmatch(r"SLA (?P<what>breached|near breach): ticket #(?P<ticket>\d+)", title)
     due = re.fullmatch(r"(?P<subject>.*)\nDue (?P<due>[\d: -]+) UTC\.", body, re.DOTALL)
     if match and due:
@@ -159,6 +166,9 @@ NOTIFICATION_ENGLISH: dict[str, Callable[[Params], str]] = {
     "mentioned_you": lambda p: f"{p['actor']} mentioned you on ticket #{p['ticket']}",
     "sla_breached": lambda p: f"SLA breached: ticket #{p['ticket']} (due {p['due']} UTC)",
     "sla_near_breach": lambda p: f"SLA near breach: ticket #{p['ticket']} (due {p['due']} UTC)",
+    # payments' decisions (payments_sandbox.phrases), on the inbox's notification rows
+    "refund.approved": lambda p: f"Refund #{p['refund']} of {p['amount']} approved by {p['actor']}",
+    "refund.rejected": lambda p: f"Refund #{p['refund']} of {p['amount']} rejected by {p['actor']}",
 }
 
 
