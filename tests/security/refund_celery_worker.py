@@ -38,7 +38,7 @@ def _instrument(stop: str, marker: Path) -> None:
                 reached(stop)
             return super().create_refund(**kwargs)
 
-    execution.get_adapter = Instrumented  # type: ignore[assignment]
+    execution.get_adapter = Instrumented
     if stop == "before-commit":
         real_audit = execution.audit_record
 
@@ -48,7 +48,7 @@ def _instrument(stop: str, marker: Path) -> None:
                 reached(stop)  # inside refund_settle's transaction, before its commit
             return event
 
-        execution.audit_record = audit_then_hold  # type: ignore[assignment]
+        execution.audit_record = audit_then_hold
 
 
 def main() -> None:
