@@ -17,6 +17,7 @@ import sys
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.html import format_html
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views import defaults
 
@@ -91,7 +92,10 @@ def service_unavailable(request: HttpRequest) -> HttpResponse:
     else:
         response = HttpResponse(
             format_html(
-                "<!doctype html><title>{}</title><h1>{}</h1><p>{}</p>",
+                '<!doctype html><html lang="{}"><meta charset="utf-8">'
+                '<meta name="viewport" content="width=device-width, initial-scale=1">'
+                "<title>{}</title><h1>{}</h1><p>{}</p></html>",
+                get_language() or "en",
                 _("Service unavailable"),
                 _("The database is unavailable for a moment"),
                 _(
