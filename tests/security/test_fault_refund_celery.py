@@ -11,7 +11,9 @@ and docs/operations.md promise:
   idempotency key towards the provider);
 - the refund ends `succeeded` and the payment is refunded once;
 - `payments reconcile` finds nothing to report;
-- the recovery job, run meanwhile (a second worker path to the same refund), adds nothing.
+- the recovery job and the redelivered message both run (two worker paths to the same
+  refund, in whichever order the fresh worker takes them): whichever settles the refund, the
+  other finds it settled and adds nothing.
 
 Runs in the Celery leg of .ci/run (GOLIVE_CELERY_WORKER=1, PostgreSQL, Redis).
 """
