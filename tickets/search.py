@@ -8,7 +8,7 @@ any run of two or more characters is the phrase of its pairs ("没有到账" →
 found on the same index as the other words. A single character is not searchable.
 
 `cjk_bigrams` is the one definition of those pairs: PostgreSQL has the same function in SQL
-(`tickets_cjk_bigrams`, migrations 0009 and 0011); SQLite's triggers call this one,
+(`tickets_cjk_bigrams`, migrations 0009 and 0013); SQLite's triggers call this one,
 registered on every connection (tickets.apps).
 """
 
@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 
 # Kana, CJK ideographs (extension A, unified, compatibility) and Hangul syllables. The same
-# ranges are written in SQL in migrations 0009 and 0011; change both together.
+# ranges are written in SQL in migrations 0009 and 0013; change both together.
 CJK_CLASS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
 _CJK = re.compile(f"[{CJK_CLASS}]")
 _CJK_RUN = re.compile(f"[{CJK_CLASS}]+")

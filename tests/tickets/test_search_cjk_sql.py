@@ -1,4 +1,4 @@
-"""The database's `tickets_cjk_bigrams` (SQL on PostgreSQL since migration 0011, the Python
+"""The database's `tickets_cjk_bigrams` (SQL on PostgreSQL since migration 0013, the Python
 function registered on each SQLite connection) gives exactly tickets.search.cjk_bigrams:
 the search documents the triggers write are searched with queries built in Python."""
 

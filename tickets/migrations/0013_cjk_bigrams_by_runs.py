@@ -46,5 +46,5 @@ def backwards(apps, schema_editor) -> None:
 
 
 class Migration(migrations.Migration):
-    dependencies = [("tickets", "0010_message_tool_calls")]
+    dependencies = [("tickets", "0012_event_and_notification_keys_data")]
     operations = [migrations.RunPython(forwards, backwards)]
