@@ -106,29 +106,21 @@ class RunOut(serializers.ModelSerializer):
 
 
 class RunDeadlineOut(serializers.Serializer):
-    at = serializers.DateTimeField(
-        help_text=(
-            "When the run counts as stalled if no further trial is stored; every stored trial "
-            "moves it on (EVALS_RUN_STALL_SECONDS after that trial)."
-        )
-    )
-    then = serializers.ChoiceField(
-        choices=DeadlineStep.values,
-        help_text=(
-            "What the watchdog does at `at`: `redispatch` sends the missing units to the "
-            "workers again, once, and sets a new deadline; `end` ends the run `failed`, "
-            "resumable (POST .../resume), finished trials kept."
-        ),
-    )
+    """Set while the run is `running`, null otherwise. `at`: when the run counts as stalled
+    if no further trial is stored (every stored trial moves it on by EVALS_RUN_STALL_SECONDS).
+    `then`: what the watchdog does at `at` — `redispatch` sends the missing units to the
+    workers again, once, and sets a new deadline; `end` ends the run `failed`, resumable
+    (POST .../resume), finished trials kept."""
+
+    at = serializers.DateTimeField()
+    then = serializers.ChoiceField(choices=DeadlineStep.choices)
 
 
 class RunDetailOut(RunOut):
     summary = serializers.JSONField()
     suite_snapshot = serializers.JSONField()
     finished_units = serializers.SerializerMethodField()
-    deadline = serializers.SerializerMethodField(
-        help_text="Set while the run is `running`, null otherwise."
-    )
+    deadline = serializers.SerializerMethodField()
 
     class Meta(RunOut.Meta):
         fields = [*RunOut.Meta.fields, "summary", "suite_snapshot", "finished_units", "deadline"]

@@ -115,8 +115,8 @@ class CredentialResetRequestForm(forms.Form):
         ),
     }
 
-    def __init__(self, *args: Any, kind: CredentialKind, **kwargs: Any) -> None:
-        super().__init__(*args, prefix=str(kind), **kwargs)
+    def __init__(self, data: Any = None, *, kind: CredentialKind) -> None:
+        super().__init__(data, prefix=str(kind))
         self.fields["reason"].help_text = self.HELP[kind]
 
 
