@@ -81,19 +81,48 @@ def recipe_rows(
     ]
 
 
+def by_compound(
+    single: Sequence[str], compound: Sequence[str]
+) -> Callable[[Row[Any, Any]], Sequence[str]]:
+    """A row's variants: `single` for a single request, `compound` for a compound."""
+    return lambda row: compound if row.compound else single
+
+
+class Built(NamedTuple):
+    """What a domain makes of one row and variant: the parts (the row's recipes on the customer
+    the variant talks to), the scenario from the parts' requests, and the world's seed."""
+
+    parts: Sequence[Part]
+    scenario: Callable[[list[Request]], Scenario]
+    world_seed: int
+
+
 def compose(
+    domain: str,
     rows: Sequence[Row[K, R]],
     *,
     variants: Callable[[Row[K, R]], Sequence[str]],
-    make: Callable[[int, int, Row[K, R], int, str], Task],
+    make: Callable[[int, Row[K, R], int, str], Built],
     smoke: set[str] | frozenset[str],
+    handoff: tuple[str, str] = ("transfer_to_human", "category"),
 ) -> tuple[Task, ...]:
-    """Every row crossed with its variants, numbered in that order: `make(n, row_index, row,
-    variant_index, variant)` builds task n; "name/variant" in `smoke` joins the smoke split."""
+    """Every row crossed with its variants, numbered in that order: `make(row_index, row,
+    variant_index, variant)` builds each task's parts and scenario (`compose_task`);
+    "name/variant" in `smoke` joins the smoke split."""
     tasks: list[Task] = []
     for k, row in enumerate(rows):
         for v_index, variant in enumerate(variants(row)):
-            task = make(len(tasks), k, row, v_index, variant)
+            built = make(k, row, v_index, variant)
+            task = compose_task(
+                domain=domain,
+                n=len(tasks),
+                name=row.name,
+                variant=variant,
+                parts=built.parts,
+                scenario=built.scenario,
+                world_seed=built.world_seed,
+                handoff=handoff,
+            )
             if f"{row.name}/{variant}" in smoke:
                 task = with_split(task, "smoke")
             tasks.append(task)

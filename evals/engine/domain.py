@@ -105,10 +105,10 @@ def domain_tasks(domain: Domain, split: str, task_ids: Sequence[str] = ()) -> li
 
 def package_domain(
     package: str,
-    *,
     description: str,
     reference_agent: AgentFactory,
     scripted_user: UserFactory,
+    *,
     world_module: str = "world",
 ) -> Domain:
     """The Domain of a package laid out as docs/domains.md says (evals/domains/<name>/): its

@@ -2,7 +2,7 @@
 share (evals.engine.identity), the world's record lookups and the package layout a domain is
 registered from (evals.engine.domain.package_domain)."""
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import pytest
 
@@ -12,7 +12,9 @@ from evals.domains.telecom.tools import ASSERTIONS
 from evals.engine.composition import (
     FORGOT_EMAIL,
     REFUSAL_MARKERS,
+    Built,
     Part,
+    by_compound,
     by_profile,
     compose,
     compose_task,
@@ -136,28 +138,43 @@ def test_the_customers_own_writes_and_assertions_are_carried_in_order():
     assert task.user_gold == (mine, mine) and task.assertions == (check,)
 
 
-def test_compose_crosses_every_row_with_its_variants_and_tags_the_smoke_tasks():
-    rows = recipe_rows({"a": ("k", ()), "b": ("k", ())}, {"c": ("k", (), False)})
+def test_compose_crosses_every_row_with_its_variants_numbers_and_tags_the_smoke_tasks():
+    rows = recipe_rows({"a": ("k", ()), "b": ("k", ())}, {"c": ("k", (), True)})
     made = []
+    write = GoldCall("w", {})
 
-    def make(n, k, row, v_index, variant):
-        made.append((n, k, row.name, v_index, variant))
-        return replace(_task([]), id=f"{row.name}/{variant}")
+    def make(k, row, v_index, variant):
+        made.append((k, row.name, v_index, variant))
+        scenario = lambda requests: Scenario(reason=f"{row.name} {variant}")  # noqa: E731
+        return Built([_part(write)], scenario, 5)
 
-    tasks = compose(
-        rows,
-        variants=lambda row: ("x",) if row.compound else ("x", "y"),
-        make=make,
-        smoke={"b/y"},
-    )
+    tasks = compose("d", rows, variants=by_compound(("x", "y"), ("x",)), make=make, smoke={"b/y"})
     assert made == [
-        (0, 0, "a", 0, "x"),
-        (1, 0, "a", 1, "y"),
-        (2, 1, "b", 0, "x"),
-        (3, 1, "b", 1, "y"),
-        (4, 2, "c", 0, "x"),
+        (0, "a", 0, "x"),
+        (0, "a", 1, "y"),
+        (1, "b", 0, "x"),
+        (1, "b", 1, "y"),
+        (2, "c", 0, "x"),
     ]
-    assert [t.id for t in tasks if "smoke" in t.splits] == ["b/y"]
+    assert [t.id for t in tasks] == [
+        "d-000-a-x",
+        "d-001-a-y",
+        "d-002-b-x",
+        "d-003-b-y",
+        "d-004-c-x",
+    ]
+    assert [t.id for t in tasks if "smoke" in t.splits] == ["d-003-b-y"]
+    assert tasks[4].scenario.reason == "c x" and {t.world_seed for t in tasks} == {5}
+    desk = GoldCall("transfer_to_staff", {"desk": "billing"})
+    staffed = compose(
+        "d",
+        rows[:1],
+        variants=lambda row: ("x",),
+        make=lambda *a: Built([_part(desk)], lambda r: Scenario(reason=""), 0),
+        smoke=set(),
+        handoff=("transfer_to_staff", "desk"),
+    )
+    assert staffed[0].kind is TaskKind.HANDOFF and staffed[0].handoff_category == "billing"
 
 
 def test_rows_are_cut_into_profiles_in_order():

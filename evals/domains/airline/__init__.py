@@ -12,9 +12,7 @@ from evals.engine.domain import Domain, package_domain
 def load() -> Domain:
     from evals.domains.airline.scripted import AirlineReferenceAgent, AirlineScriptedUser
 
+    about = "Customer service of an airline: changes, cancellations, bags, compensation."
     return package_domain(
-        __name__,
-        description="Customer service of an airline: changes, cancellations, bags, compensation.",
-        reference_agent=AirlineReferenceAgent.factory,
-        scripted_user=AirlineScriptedUser.factory,
+        __name__, about, AirlineReferenceAgent.factory, AirlineScriptedUser.factory
     )

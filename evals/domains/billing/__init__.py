@@ -13,9 +13,7 @@ from evals.engine.domain import Domain, package_domain
 def load() -> Domain:
     from evals.domains.billing.scripted import BillingReferenceAgent, BillingScriptedUser
 
+    about = "Charge disputes and refunds at a payment service."
     return package_domain(
-        __name__,
-        description="Charge disputes and refunds at a payment service.",
-        reference_agent=BillingReferenceAgent.factory,
-        scripted_user=BillingScriptedUser.factory,
+        __name__, about, BillingReferenceAgent.factory, BillingScriptedUser.factory
     )

@@ -13,9 +13,5 @@ from evals.engine.domain import Domain, package_domain
 def load() -> Domain:
     from evals.domains.clinic_admin.scripted import ClinicReferenceAgent, ClinicScriptedUser
 
-    return package_domain(
-        __name__,
-        description="Administrative front desk of a medical clinic (no clinical advice).",
-        reference_agent=ClinicReferenceAgent.factory,
-        scripted_user=ClinicScriptedUser.factory,
-    )
+    about = "Administrative front desk of a medical clinic (no clinical advice)."
+    return package_domain(__name__, about, ClinicReferenceAgent.factory, ClinicScriptedUser.factory)

@@ -11,10 +11,11 @@ from evals.engine.domain import Domain, package_domain
 def load() -> Domain:
     from evals.domains.membership.scripted import MembershipReferenceAgent, MembershipScriptedUser
 
+    about = "Member services for a chain of gym clubs."
     return package_domain(
         __name__,
-        description="Member services for a chain of gym clubs.",
-        reference_agent=MembershipReferenceAgent.factory,
-        scripted_user=MembershipScriptedUser.factory,
+        about,
+        MembershipReferenceAgent.factory,
+        MembershipScriptedUser.factory,
         world_module="population",
     )

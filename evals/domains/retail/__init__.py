@@ -9,9 +9,5 @@ from evals.engine.domain import Domain, package_domain
 def load() -> Domain:
     from evals.domains.retail.scripted import RetailReferenceAgent, RetailScriptedUser
 
-    return package_domain(
-        __name__,
-        description="After-sales for an online store.",
-        reference_agent=RetailReferenceAgent.factory,
-        scripted_user=RetailScriptedUser.factory,
-    )
+    about = "After-sales for an online store."
+    return package_domain(__name__, about, RetailReferenceAgent.factory, RetailScriptedUser.factory)

@@ -11,9 +11,7 @@ from evals.engine.domain import Domain, package_domain
 def load() -> Domain:
     from evals.domains.telecom.scripted import TelecomReferenceAgent, TelecomScriptedUser
 
+    about = "Mobile carrier customer care, dual control (the customer's own phone)."
     return package_domain(
-        __name__,
-        description="Mobile carrier customer care, dual control (the customer's own phone).",
-        reference_agent=TelecomReferenceAgent.factory,
-        scripted_user=TelecomScriptedUser.factory,
+        __name__, about, TelecomReferenceAgent.factory, TelecomScriptedUser.factory
     )

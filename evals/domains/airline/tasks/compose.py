@@ -24,11 +24,12 @@ from evals.domains.airline.world import (
 )
 from evals.engine.composition import (
     IN_ORDER,
+    Built,
     Part,
     Row,
+    by_compound,
     by_profile,
     compose,
-    compose_task,
     recipe_rows,
     wants,
 )
@@ -153,21 +154,14 @@ def generate_tasks() -> tuple[Task, ...]:
     world = build_world(WORLD_SEED)
     contexts = _contexts(world)
 
-    def make(n: int, k: int, row: Row[str, Recipe], v_index: int, variant: str) -> Task:
+    def make(k: int, row: Row[str, Recipe], v_index: int, variant: str) -> Built:
         ctx = contexts[row.key][v_index % CUSTOMERS_PER_PROFILE]
-        return compose_task(
-            domain="airline",
-            n=n,
-            name=row.name,
-            variant=variant,
-            parts=_parts(ctx, row.recipes),
-            scenario=lambda requests: _scenario(ctx, requests, variant, row.ordered),
-            world_seed=WORLD_SEED,
+        return Built(
+            _parts(ctx, row.recipes),
+            lambda requests: _scenario(ctx, requests, variant, row.ordered),
+            WORLD_SEED,
         )
 
-    return compose(
-        recipe_rows(SINGLES, COMPOUNDS),
-        variants=lambda row: COMPOUND_VARIANTS if row.compound else VARIANTS,
-        make=make,
-        smoke=SMOKE,
-    )
+    variants = by_compound(VARIANTS, COMPOUND_VARIANTS)
+    rows = recipe_rows(SINGLES, COMPOUNDS)
+    return compose("airline", rows, variants=variants, make=make, smoke=SMOKE)

@@ -14,9 +14,10 @@ from evals.domains.billing.tasks.recipes import COMPOUNDS, SINGLES, WHY, WORLD_S
 from evals.domains.billing.world import BillingWorld, Customer, build_world
 from evals.engine.composition import (
     ACCEPT_REFUSAL_OR_TRANSFER,
+    Built,
     Row,
+    by_compound,
     compose,
-    compose_task,
     identity_scenario,
     recipe_rows,
     slip,
@@ -113,25 +114,16 @@ def generate_tasks() -> tuple[Task, ...]:
     world = build_world(WORLD_SEED)
     pools = customers_by_pool(world)
 
-    def make(n: int, k: int, row: Row[tuple[str, ...], Recipe], v_index: int, variant: str) -> Task:
+    def make(k: int, row: Row[tuple[str, ...], Recipe], v_index: int, variant: str) -> Built:
         currencies = row.key
         pool = pools[currencies[v_index % len(currencies)]]
         pick = v_index if currencies == ("sandbox",) else k + v_index
         customer = pool[pick % len(pool)]
-        ctx = Ctx(world, customer, pool[(pick + 1) % len(pool)])
-        return compose_task(
-            domain="billing",
-            n=n,
-            name=row.name,
-            variant=variant,
-            parts=[r(ctx) for r in row.recipes],
-            scenario=lambda requests: _scenario(customer, requests, variant, row.ordered),
-            world_seed=WORLD_SEED,
+        parts = [r(Ctx(world, customer, pool[(pick + 1) % len(pool)])) for r in row.recipes]
+        return Built(
+            parts, lambda requests: _scenario(customer, requests, variant, row.ordered), WORLD_SEED
         )
 
-    return compose(
-        recipe_rows(SINGLES, COMPOUNDS),
-        variants=lambda row: COMPOUND_VARIANTS if row.compound else VARIANTS,
-        make=make,
-        smoke=SMOKE,
-    )
+    variants = by_compound(VARIANTS, COMPOUND_VARIANTS)
+    rows = recipe_rows(SINGLES, COMPOUNDS)
+    return compose("billing", rows, variants=variants, make=make, smoke=SMOKE)

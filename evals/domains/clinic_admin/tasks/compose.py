@@ -15,7 +15,15 @@ from evals.domains.clinic_admin.world import (
     Patient,
     build_world,
 )
-from evals.engine.composition import Row, compose, compose_task, recipe_rows, slip, wants, wrong_dob
+from evals.engine.composition import (
+    Built,
+    Row,
+    compose,
+    recipe_rows,
+    slip,
+    wants,
+    wrong_dob,
+)
 from evals.engine.task import Scenario, Task
 
 SMOKE = {
@@ -132,21 +140,20 @@ def _scenario(
 def generate_tasks() -> tuple[Task, ...]:
     world = build_world(WORLD_SEED)
 
-    def make(n: int, k: int, row: Row[tuple[str, ...], Recipe], v_index: int, variant: str) -> Task:
+    def make(k: int, row: Row[tuple[str, ...], Recipe], v_index: int, variant: str) -> Built:
+        """The row's key is its caller variants; callers rotate with the row and variant."""
         ctx = Ctx(world, *_caller(world, variant, k + v_index))
-        return compose_task(
-            domain="clinic_admin",
-            n=n,
-            name=row.name,
-            variant=variant,
-            parts=[r(ctx) for r in row.recipes],
-            scenario=lambda requests: _scenario(
-                ctx.patient, ctx.auth, requests, variant, row.ordered
-            ),
-            world_seed=WORLD_SEED,
-            handoff=("transfer_to_staff", "desk"),
+        return Built(
+            [r(ctx) for r in row.recipes],
+            lambda requests: _scenario(ctx.patient, ctx.auth, requests, variant, row.ordered),
+            WORLD_SEED,
         )
 
     return compose(
-        recipe_rows(SINGLES, COMPOUNDS), variants=lambda row: row.key, make=make, smoke=SMOKE
+        "clinic_admin",
+        recipe_rows(SINGLES, COMPOUNDS),
+        variants=lambda row: row.key,
+        make=make,
+        smoke=SMOKE,
+        handoff=("transfer_to_staff", "desk"),
     )

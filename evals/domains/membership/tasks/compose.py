@@ -16,10 +16,11 @@ from evals.domains.membership.world import Member
 from evals.engine.composition import (
     ACCEPT_REFUSAL_OR_TRANSFER,
     IN_ORDER,
+    Built,
     Row,
+    by_compound,
     by_profile,
     compose,
-    compose_task,
     identity_scenario,
     recipe_rows,
     slip,
@@ -106,22 +107,15 @@ def generate_tasks() -> tuple[Task, ...]:
     world = build_world(WORLD_SEED)
     members = by_profile(list(world.tables["members"].values()), PROFILES, MEMBERS_PER_PROFILE)
 
-    def make(n: int, k: int, row: Row[str, Recipe], v_index: int, variant: str) -> Task:
+    def make(k: int, row: Row[str, Recipe], v_index: int, variant: str) -> Built:
         member = members[row.key][v_index % MEMBERS_PER_PROFILE]
         ctx = Ctx(world, member)
-        return compose_task(
-            domain="membership",
-            n=n,
-            name=row.name,
-            variant=variant,
-            parts=[r(ctx) for r in row.recipes],
-            scenario=lambda requests: _scenario(member, requests, variant, row.ordered),
-            world_seed=WORLD_SEED,
+        return Built(
+            [r(ctx) for r in row.recipes],
+            lambda requests: _scenario(member, requests, variant, row.ordered),
+            WORLD_SEED,
         )
 
-    return compose(
-        recipe_rows(SINGLES, COMPOUNDS),
-        variants=lambda row: COMPOUND_VARIANTS if row.compound else VARIANTS,
-        make=make,
-        smoke=SMOKE,
-    )
+    variants = by_compound(VARIANTS, COMPOUND_VARIANTS)
+    rows = recipe_rows(SINGLES, COMPOUNDS)
+    return compose("membership", rows, variants=variants, make=make, smoke=SMOKE)

@@ -12,9 +12,10 @@ from evals.domains.telecom.tasks.recipes import COMPOUNDS, SINGLES, Ctx, Recipe
 from evals.domains.telecom.world import Customer, TelecomWorld, build_world, customer_index
 from evals.engine.composition import (
     IN_ORDER,
+    Built,
     Row,
+    by_compound,
     compose,
-    compose_task,
     identity_scenario,
     recipe_rows,
     slip,
@@ -99,23 +100,18 @@ def _scenario(c: Customer, requests: list[dict[str, Any]], variant: str, ordered
 
 @lru_cache(maxsize=1)
 def generate_tasks() -> tuple[Task, ...]:
-    def make(n: int, k: int, row: Row[str, Recipe], v_index: int, variant: str) -> Task:
+    def make(k: int, row: Row[str, Recipe], v_index: int, variant: str) -> Built:
+        """Each customer of a profile lives in a world of its own: its seed is its index + 1."""
         index = customer_index(row.key, v_index)
-        seed = index + 1
-        world = build_world(seed)
+        world = build_world(index + 1)
         assert isinstance(world, TelecomWorld)
         customer = list(world.tables["customers"].values())[index]
-        ctx = Ctx(world, customer, v_index)
-        return compose_task(
-            domain="telecom",
-            n=n,
-            name=row.name,
-            variant=variant,
-            parts=[r(ctx) for r in row.recipes],
-            scenario=lambda requests: _scenario(customer, requests, variant, row.ordered),
-            world_seed=seed,
+        parts = [r(Ctx(world, customer, v_index)) for r in row.recipes]
+        return Built(
+            parts, lambda requests: _scenario(customer, requests, variant, row.ordered), index + 1
         )
 
+    rows = recipe_rows(SINGLES, COMPOUNDS)
     return compose(
-        recipe_rows(SINGLES, COMPOUNDS), variants=lambda row: VARIANTS, make=make, smoke=SMOKE
+        "telecom", rows, variants=by_compound(VARIANTS, VARIANTS), make=make, smoke=SMOKE
     )
