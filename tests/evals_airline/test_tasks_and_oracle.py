@@ -16,17 +16,7 @@ from evals.engine.messages import Message
 from evals.engine.oracle import FailureClass
 from evals.engine.runner import MemorySink, RunSpec, run
 from evals.engine.task import TaskKind
-from tests.support.domain_kit import (
-    GoldAgent,
-    assert_fault_caught,
-    assert_gold_changes_the_state_unless_refused,
-    assert_gold_path_scores_one,
-    assert_loads_without_django,
-    assert_same_seed_same_trajectory,
-    run_one,
-    task_id,
-    tool_arguments,
-)
+from tests.support import domain_kit as kit
 
 airline = get_domain("airline")
 TASKS = airline.tasks()
@@ -34,12 +24,8 @@ POLICY_BLIND = "test/airline-policy-blind"
 
 
 def test_the_generator_gives_at_least_60_tasks_of_every_kind_and_a_smoke_split_of_5():
-    assert len(TASKS) >= 60
-    assert {t.kind for t in TASKS} == {TaskKind.ACTION, TaskKind.REFUSAL, TaskKind.HANDOFF}
-    smoke = airline.tasks("smoke")
-    assert len(smoke) == 5
+    smoke = kit.assert_a_full_task_set(airline)
     assert {TaskKind.ACTION, TaskKind.REFUSAL, TaskKind.HANDOFF} <= {t.kind for t in smoke}
-    assert sum(len(t.intents) >= 2 for t in TASKS) >= 10
     assert {t.id.rsplit("-", 2)[-2] + "-" + t.id.rsplit("-", 1)[-1] for t in TASKS} >= {
         "ref-name",
         "ref-unknown",
@@ -62,7 +48,7 @@ def test_a_customer_without_its_booking_reference_holds_none_in_its_scenario():
 
 @pytest.mark.parametrize("task", TASKS, ids=lambda t: t.id)
 def test_the_gold_replay_changes_the_state_unless_the_task_is_a_refusal(task):
-    assert_gold_changes_the_state_unless_refused(airline, task)
+    kit.assert_gold_changes_the_state_unless_refused(airline, task)
     if task.kind is TaskKind.REFUSAL:
         assert task.required_reads
 
@@ -70,19 +56,19 @@ def test_the_gold_replay_changes_the_state_unless_the_task_is_a_refusal(task):
 @pytest.mark.parametrize("task", TASKS, ids=lambda t: t.id)
 def test_the_gold_path_passes_the_guard_and_scores_one(task):
     email = task.scenario.data["identity"]["email"]
-    agent = GoldAgent(airline, task, opening=[("find_customer_by_email", {"email": email})])
-    assert_gold_path_scores_one(airline, task, agent, "Hello, I need help with my booking.")
+    agent = kit.GoldAgent(airline, task, opening=[("find_customer_by_email", {"email": email})])
+    kit.assert_gold_path_scores_one(airline, task, agent, "Hello, I need help with my booking.")
 
 
 # -- the offline models and adversaries on this domain --------------------------------------
 
 
 def _run(agent: str, task_id: str, persona: str = "baseline", seed: int = 0) -> Any:
-    return run_one("airline", agent, task_id, persona, seed=seed)
+    return kit.run_one("airline", agent, task_id, persona, seed=seed)
 
 
 def _task(prefix: str) -> str:
-    return task_id(TASKS, prefix)
+    return kit.task_id(TASKS, prefix)
 
 
 def _all(agent: str, kind: TaskKind | None = None) -> list[Any]:
@@ -196,12 +182,12 @@ MUTATIONS = [
 
 @pytest.mark.parametrize(("fault", "task_prefix", "failure"), MUTATIONS)
 def test_the_oracle_catches_each_injected_fault_with_its_failure_class(fault, task_prefix, failure):
-    assert_fault_caught("airline", fault, _task(task_prefix), failure)
+    kit.assert_fault_caught("airline", fault, _task(task_prefix), failure)
 
 
 @pytest.mark.parametrize("persona", ["baseline", "confused", "angry-urgent"])
 def test_the_same_seed_gives_an_identical_trajectory(persona):
-    assert_same_seed_same_trajectory(
+    kit.assert_same_seed_same_trajectory(
         "airline", _task("compensation+cancel-cancelled-flight-ref-unknown"), persona
     )
 
@@ -221,7 +207,7 @@ def test_a_customer_without_its_reference_is_told_which_trip_by_route_and_date()
 
 def test_a_mistyped_last_name_is_corrected_and_the_agent_retries():
     record = _run("sandbox/reference", _task("add-paid-bag-ref-name"), "confused", seed=2)
-    calls = [a["last_name"] for a in tool_arguments(record, "find_reservation")]
+    calls = [a["last_name"] for a in kit.tool_arguments(record, "find_reservation")]
     assert record.reward == 1.0
     assert len(calls) in (1, 2)
     if len(calls) == 2:
@@ -229,4 +215,4 @@ def test_a_mistyped_last_name_is_corrected_and_the_agent_retries():
 
 
 def test_importing_the_airline_domain_does_not_import_django():
-    assert_loads_without_django("airline")
+    kit.assert_loads_without_django("airline")

@@ -8,31 +8,15 @@ import pytest
 from evals.domains import get_domain
 from evals.engine.faults import EXPECTED, agent_name
 from evals.engine.task import GoldCall, TaskKind
-from tests.support.domain_kit import (
-    GoldAgent,
-    assert_fault_caught,
-    assert_gold_changes_the_state_unless_refused,
-    assert_gold_path_scores_one,
-    assert_loads_without_django,
-    assert_same_seed_same_trajectory,
-    assistant_text,
-    run_every_task,
-    run_one,
-    task_id,
-    tool_arguments,
-)
+from tests.support import domain_kit as kit
 
 billing = get_domain("billing")
 TASKS = billing.tasks()
 
 
 def test_the_generator_gives_at_least_60_tasks_of_every_kind_and_a_smoke_split_of_5():
-    assert len(TASKS) >= 60
-    assert {t.kind for t in TASKS} == {TaskKind.ACTION, TaskKind.REFUSAL, TaskKind.HANDOFF}
-    smoke = billing.tasks("smoke")
-    assert len(smoke) == 5
+    smoke = kit.assert_a_full_task_set(billing)
     assert {TaskKind.ACTION, TaskKind.REFUSAL} <= {t.kind for t in smoke}
-    assert sum(len(t.intents) >= 2 for t in TASKS) >= 10
     suffixes = {
         v
         for t in TASKS
@@ -63,7 +47,7 @@ def test_refunds_come_in_zero_two_and_three_decimal_currencies_and_both_modes():
 
 @pytest.mark.parametrize("task", TASKS, ids=lambda t: t.id)
 def test_the_gold_replay_changes_the_state_unless_the_task_is_a_refusal(task):
-    assert_gold_changes_the_state_unless_refused(billing, task)
+    kit.assert_gold_changes_the_state_unless_refused(billing, task)
 
 
 def test_a_repeated_refund_has_exactly_one_request_in_the_gold():
@@ -85,29 +69,29 @@ def test_the_gold_path_passes_the_guard_and_scores_one(task):
     email = task.scenario.data["identity"]["email"]
     # The last alternative of each read: get_charge by id (the gold agent knows it; a search
     # needs facts).
-    agent = GoldAgent(
+    agent = kit.GoldAgent(
         billing,
         task,
         opening=[("find_customer_by_email", {"email": email})],
         read=-1,
         before=_rehearsal,
     )
-    assert_gold_path_scores_one(billing, task, agent, "Hello, I need help with a charge.")
+    kit.assert_gold_path_scores_one(billing, task, agent, "Hello, I need help with a charge.")
 
 
 # -- the offline models on this domain ------------------------------------------------------
 
 
 def _run(agent: str, task_id: str, persona: str = "baseline", seed: int = 0) -> Any:
-    return run_one("billing", agent, task_id, persona, seed=seed)
+    return kit.run_one("billing", agent, task_id, persona, seed=seed)
 
 
 def _task(name: str) -> str:
-    return task_id(TASKS, name)
+    return kit.task_id(TASKS, name)
 
 
 def test_the_reference_agent_passes_every_task_with_a_baseline_customer():
-    records = run_every_task("billing")
+    records = kit.run_every_task("billing")
     # Measured 1.0 (60/60) at commit time.
     assert [r.task_id for r in records if r.reward < 1.0] == []
 
@@ -117,17 +101,17 @@ def test_the_reference_agent_rehearses_then_names_the_approver_and_the_time():
     assert record.reward == 1.0
     names = [c["name"] for m in record.trajectory["messages"] for c in m.get("tool_calls", ())]
     assert names.index("rehearse_refund") < names.index("request_refund")
-    (request,) = tool_arguments(record, "request_refund")
+    (request,) = kit.tool_arguments(record, "request_refund")
     assert len(request["amount"].partition(".")[2]) == 3
-    texts = assistant_text(record)
+    texts = kit.assistant_text(record)
     assert "Nadia Brooks" in texts and "2 business days" in texts
 
 
 def test_a_repeated_request_in_the_same_conversation_creates_one_refund():
     record = _run("sandbox/reference", _task("refund-then-repeat-email"))
     assert record.reward == 1.0
-    assert len(tool_arguments(record, "request_refund")) == 1
-    assert "creates no second refund" in assistant_text(record)
+    assert len(kit.tool_arguments(record, "request_refund")) == 1
+    assert "creates no second refund" in kit.assistant_text(record)
 
 
 MUTATIONS = [
@@ -140,28 +124,28 @@ MUTATIONS = [
 
 @pytest.mark.parametrize(("fault", "task_prefix"), MUTATIONS)
 def test_the_oracle_catches_each_injected_fault_with_its_failure_class(fault, task_prefix):
-    assert_fault_caught("billing", fault, _task(task_prefix), EXPECTED[fault])
+    kit.assert_fault_caught("billing", fault, _task(task_prefix), EXPECTED[fault])
 
 
 def test_the_do_nothing_agent_and_the_blanket_refuser_score_zero_on_every_task():
     for agent in (agent_name("do_nothing"), "sandbox/adversary:blanket_refuser"):
-        records = run_every_task("billing", agent)
+        records = kit.run_every_task("billing", agent)
         assert [r.task_id for r in records if r.reward > 0.0] == [], agent
 
 
 @pytest.mark.parametrize("persona", ["baseline", "confused", "angry-urgent"])
 def test_the_same_seed_gives_an_identical_trajectory(persona):
-    assert_same_seed_same_trajectory(
+    kit.assert_same_seed_same_trajectory(
         "billing", _task("refund+update-email-wrong-postcode-first"), persona
     )
 
 
 def test_a_wrong_postcode_is_corrected_and_the_agent_retries():
     record = _run("sandbox/reference", _task("refund-partial-zero-decimals-wrong-postcode-first"))
-    calls = tool_arguments(record, "find_customer_by_name")
+    calls = kit.tool_arguments(record, "find_customer_by_name")
     assert len(calls) == 2 and calls[0]["postcode"] != calls[1]["postcode"]
     assert record.reward == 1.0
 
 
 def test_importing_the_billing_domain_does_not_import_django():
-    assert_loads_without_django("billing")
+    kit.assert_loads_without_django("billing")

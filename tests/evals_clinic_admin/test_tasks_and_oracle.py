@@ -8,33 +8,19 @@ from evals.domains import get_domain
 from evals.engine.faults import EXPECTED, agent_name
 from evals.engine.oracle import FailureClass
 from evals.engine.task import TaskKind
-from tests.support.domain_kit import (
-    GoldAgent,
-    assert_fault_caught,
-    assert_gold_changes_the_state_unless_refused,
-    assert_gold_path_scores_one,
-    assert_loads_without_django,
-    assert_same_seed_same_trajectory,
-    run_every_task,
-    run_one,
-    task_id,
-    tool_arguments,
-)
+from tests.support import domain_kit as kit
 
 clinic = get_domain("clinic_admin")
 TASKS = clinic.tasks()
 
 
 def _task(prefix: str) -> str:
-    return task_id(TASKS, prefix)
+    return kit.task_id(TASKS, prefix)
 
 
 def test_the_generator_gives_at_least_60_tasks_of_every_kind_and_every_caller():
-    assert len(TASKS) >= 60
-    assert {t.kind for t in TASKS} == {TaskKind.ACTION, TaskKind.REFUSAL, TaskKind.HANDOFF}
-    smoke = clinic.tasks("smoke")
-    assert len(smoke) == 5 and {TaskKind.ACTION, TaskKind.REFUSAL} <= {t.kind for t in smoke}
-    assert sum(len(t.intents) >= 2 for t in TASKS) >= 10
+    smoke = kit.assert_a_full_task_set(clinic)
+    assert {TaskKind.ACTION, TaskKind.REFUSAL} <= {t.kind for t in smoke}
     callers = {t.id.rsplit("-", 1)[-1] for t in TASKS} | {
         v
         for t in TASKS
@@ -56,7 +42,7 @@ def test_the_generator_gives_at_least_60_tasks_of_every_kind_and_every_caller():
 
 @pytest.mark.parametrize("task", TASKS, ids=lambda t: t.id)
 def test_the_gold_replay_changes_the_state_unless_the_task_is_a_refusal(task):
-    assert_gold_changes_the_state_unless_refused(clinic, task)
+    kit.assert_gold_changes_the_state_unless_refused(clinic, task)
     if task.kind is TaskKind.REFUSAL:
         assert task.required_reads
     ids = json.dumps(dict(task.scenario.data))
@@ -75,19 +61,19 @@ def test_the_gold_path_passes_the_guard_and_scores_one(task):
         "relationship": ident["relationship"],
     }
     opening = [] if "emergency" in task.intents else [("verify_caller", verify)]
-    agent = GoldAgent(clinic, task, opening=opening, question="OK?")
-    assert_gold_path_scores_one(clinic, task, agent, "Hello, I need the clinic's help.")
+    agent = kit.GoldAgent(clinic, task, opening=opening, question="OK?")
+    kit.assert_gold_path_scores_one(clinic, task, agent, "Hello, I need the clinic's help.")
 
 
 # -- the offline models on this domain ------------------------------------------------------
 
 
 def _run(agent: str, task_id: str, persona: str = "baseline", seed: int = 0, **params: str):
-    return run_one("clinic_admin", agent, task_id, persona, seed=seed, agent_params=params)
+    return kit.run_one("clinic_admin", agent, task_id, persona, seed=seed, agent_params=params)
 
 
 def _all(agent: str, persona: str = "baseline", **params: str) -> list[Any]:
-    return run_every_task(
+    return kit.run_every_task(
         "clinic_admin", agent, personas=(persona,), agent_params=params, include_trajectory=True
     )
 
@@ -140,29 +126,29 @@ MUTATIONS = [
 
 @pytest.mark.parametrize(("fault", "task_prefix", "failure"), MUTATIONS)
 def test_the_oracle_catches_each_injected_fault_with_its_failure_class(fault, task_prefix, failure):
-    assert_fault_caught("clinic_admin", fault, _task(task_prefix), failure)
+    kit.assert_fault_caught("clinic_admin", fault, _task(task_prefix), failure)
 
 
 @pytest.mark.parametrize("agent", [agent_name("do_nothing"), "sandbox/adversary:blanket_refuser"])
 def test_do_nothing_and_the_blanket_refuser_score_zero_on_every_task(agent):
-    assert all(r.reward == 0.0 for r in run_every_task("clinic_admin", agent))
+    assert all(r.reward == 0.0 for r in kit.run_every_task("clinic_admin", agent))
 
 
 @pytest.mark.parametrize(
     "persona", ["baseline", "confused", "angry-urgent", "baseline,language=zh-Hans"]
 )
 def test_the_same_seed_gives_an_identical_trajectory(persona):
-    assert_same_seed_same_trajectory(
+    kit.assert_same_seed_same_trajectory(
         "clinic_admin", _task("symptom-book+sick-note-guardian"), persona
     )
 
 
 def test_a_wrong_date_of_birth_is_corrected_and_the_desk_retries():
     record = _run("sandbox/reference", _task("book-wrong-dob-first"))
-    calls = tool_arguments(record, "verify_caller")
+    calls = kit.tool_arguments(record, "verify_caller")
     assert len(calls) == 2 and calls[0]["date_of_birth"] != calls[1]["date_of_birth"]
     assert record.reward == 1.0
 
 
 def test_importing_the_clinic_domain_does_not_import_django():
-    assert_loads_without_django("clinic_admin")
+    kit.assert_loads_without_django("clinic_admin")

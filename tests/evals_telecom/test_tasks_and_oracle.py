@@ -16,10 +16,7 @@ from evals.engine.policy import PolicyGuard
 from evals.engine.runner import RunSpec, plan, run_unit
 from evals.engine.task import TaskKind
 from tests.evals_telecom.conftest import DOMAIN
-from tests.support.domain_kit import (
-    assert_gold_changes_the_state_unless_refused,
-    assert_loads_without_django,
-)
+from tests.support import domain_kit as kit
 
 TASKS = DOMAIN.tasks()
 SECRET_ARGUMENTS = ("puk", "activation_code")
@@ -33,13 +30,9 @@ def records(agent="sandbox/reference", persona="baseline", split="all", **kw):
 
 
 def test_the_generator_gives_at_least_60_tasks_of_every_kind_and_a_smoke_split_of_5():
-    assert len(TASKS) >= 60
-    assert {t.kind for t in TASKS} == {TaskKind.ACTION, TaskKind.REFUSAL, TaskKind.HANDOFF}
-    smoke = DOMAIN.tasks("smoke")
-    assert len(smoke) == 5
+    smoke = kit.assert_a_full_task_set(DOMAIN)
     assert {TaskKind.ACTION, TaskKind.REFUSAL} <= {t.kind for t in smoke}
     assert any(t.user_gold for t in smoke)
-    assert sum(len(t.intents) >= 2 for t in TASKS) >= 10
     assert {t.scenario.data["identity"]["gives"] for t in TASKS} == {"email", "phone"}
     assert any(t.scenario.data["identity"]["wrong_dob"] for t in TASKS)
     assert len(DUAL) >= 30
@@ -47,7 +40,7 @@ def test_the_generator_gives_at_least_60_tasks_of_every_kind_and_a_smoke_split_o
 
 @pytest.mark.parametrize("task", TASKS, ids=lambda t: t.id)
 def test_gold_and_the_customers_part_make_every_assertion_true_and_neither_alone_does(task):
-    assert_gold_changes_the_state_unless_refused(DOMAIN, task)
+    kit.assert_gold_changes_the_state_unless_refused(DOMAIN, task)
     if not task.assertions:
         assert not task.user_gold
         return
@@ -175,7 +168,7 @@ def test_the_reference_agent_reworded_scores_within_two_points_of_the_original()
 
 
 def test_importing_the_telecom_domain_does_not_import_django():
-    assert_loads_without_django("telecom")
+    kit.assert_loads_without_django("telecom")
 
 
 def test_the_transfer_proposer_fails_every_task_with_a_write_it_hands_away():

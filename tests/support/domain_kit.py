@@ -94,6 +94,18 @@ class YesUser:
         return Message.user("Yes, go ahead.")
 
 
+def assert_a_full_task_set(domain: Domain, *, compounds: int = 10) -> list[Task]:
+    """At least 60 tasks, of every kind (action, refusal, hand-off), at least `compounds` of
+    two requests or more, and a smoke split of 5, which it returns."""
+    tasks = domain.tasks()
+    assert len(tasks) >= 60
+    assert {t.kind for t in tasks} == {TaskKind.ACTION, TaskKind.REFUSAL, TaskKind.HANDOFF}
+    assert sum(len(t.intents) >= 2 for t in tasks) >= compounds
+    smoke = domain.tasks("smoke")
+    assert len(smoke) == 5
+    return smoke
+
+
 def assert_gold_path_scores_one(domain: Domain, task: Task, agent: GoldAgent, hello: str) -> None:
     """The gold path, walked in a conversation, passes the guard and scores 1.0."""
     world = domain.fresh_world(task.world_seed)
