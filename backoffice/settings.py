@@ -336,6 +336,7 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "TicketStatusEnum": "tickets.models.Status",
         "RunStatusEnum": "evals.models.RunStatus",
+        "RunDeadlineStepEnum": "evals.models.DeadlineStep",
     },
 }
 
@@ -347,8 +348,8 @@ OTP_TOTP_ISSUER = os.environ.get("OTP_TOTP_ISSUER", "Backoffice")
 OTP_TOTP_THROTTLE_FACTOR = 0
 OTP_STATIC_THROTTLE_FACTOR = 0
 STEP_UP_SECONDS = int(os.environ.get("STEP_UP_SECONDS", "300"))
-# A two-factor reset waits this long for a second admin's approval, then lapses.
-TOTP_RESET_REQUEST_HOURS = int(os.environ.get("TOTP_RESET_REQUEST_HOURS", "24"))
+# A password or two-factor reset waits this long for a second admin's approval, then lapses.
+CREDENTIAL_RESET_REQUEST_HOURS = int(os.environ.get("CREDENTIAL_RESET_REQUEST_HOURS", "24"))
 LOGIN_MAX_FAILURES = int(os.environ.get("LOGIN_MAX_FAILURES", "5"))
 LOGIN_LOCKOUT_SECONDS = int(os.environ.get("LOGIN_LOCKOUT_SECONDS", "900"))
 LOGIN_IP_MAX_FAILURES = int(os.environ.get("LOGIN_IP_MAX_FAILURES", "20"))

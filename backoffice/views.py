@@ -16,6 +16,7 @@ from backoffice import dashboard
 FAVICON = (Path(__file__).resolve().parent / "static" / "favicon.ico").read_bytes()
 
 
+@require_GET
 @login_required
 def home(request: HttpRequest) -> HttpResponse:
     return render(request, "home.html", {"panels": dashboard.panels_for(request.user)})

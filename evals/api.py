@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import serializers
 from rest_framework import status as http
 from rest_framework.permissions import IsAuthenticated
@@ -31,7 +31,7 @@ from backoffice.idempotency import idempotent
 from backoffice.pagination import StandardPagination
 from backoffice.request_operator import request_operator
 from evals import access, selectors, services
-from evals.models import EvalRun
+from evals.models import DeadlineStep, EvalRun
 from identity.authentication import allowed
 
 IDEMPOTENCY_SCOPE = "evals"
@@ -105,16 +105,35 @@ class RunOut(serializers.ModelSerializer):
         return request.build_absolute_uri(path) if request else path
 
 
+class RunDeadlineOut(serializers.Serializer):
+    """Set while the run is `running`, null otherwise. `at`: when the run counts as stalled
+    if no further trial is stored (every stored trial moves it on by EVALS_RUN_STALL_SECONDS).
+    `then`: what the watchdog does at `at` — `redispatch` sends the missing units to the
+    workers again, once, and sets a new deadline; `end` ends the run `failed`, resumable
+    (POST .../resume), finished trials kept."""
+
+    at = serializers.DateTimeField()
+    then = serializers.ChoiceField(choices=DeadlineStep.choices)
+
+
 class RunDetailOut(RunOut):
     summary = serializers.JSONField()
     suite_snapshot = serializers.JSONField()
     finished_units = serializers.SerializerMethodField()
+    deadline = serializers.SerializerMethodField()
 
     class Meta(RunOut.Meta):
-        fields = [*RunOut.Meta.fields, "summary", "suite_snapshot", "finished_units"]
+        fields = [*RunOut.Meta.fields, "summary", "suite_snapshot", "finished_units", "deadline"]
 
     def get_finished_units(self, run: EvalRun) -> int:
         return selectors.run_trials_done(run_id=run.pk)
+
+    @extend_schema_field(RunDeadlineOut(allow_null=True))
+    def get_deadline(self, run: EvalRun) -> dict[str, Any] | None:
+        deadline = selectors.run_deadline(run=run)
+        if deadline is None:
+            return None
+        return dict(RunDeadlineOut({"at": deadline.at, "then": deadline.then}).data)
 
 
 def _overridden(suite: services.Suite, v: Mapping[str, Any]) -> services.Suite:

@@ -37,6 +37,13 @@ class Executor(models.TextChoices):
     CELERY = "celery", gettext_lazy("Celery workers")
 
 
+class DeadlineStep(models.TextChoices):
+    """What the watchdog does with a running run whose deadline passed without progress."""
+
+    REDISPATCH = "redispatch", gettext_lazy("send the missing trials again")
+    END = "end", gettext_lazy("end the run, resumable")
+
+
 class TrialOutcome(models.TextChoices):
     PASS = "pass", gettext_lazy("Pass")
     FAIL = "fail", gettext_lazy("Fail")

@@ -2,15 +2,26 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Count, Q, QuerySet, TextField
+from django.conf import settings
+from django.db.models import Count, Max, Q, QuerySet, TextField
 from django.db.models.functions import Cast
 from django.utils.translation import gettext
 
 from backoffice.errors import NotFound
-from evals.models import ERROR_OUTCOMES, EvalRun, EvalSelftest, TrialOutcome, TrialResult
+from evals.models import (
+    ERROR_OUTCOMES,
+    DeadlineStep,
+    EvalRun,
+    EvalSelftest,
+    Executor,
+    RunStatus,
+    TrialOutcome,
+    TrialResult,
+)
 
 LIST_DEFER = ("trajectory", "diff", "notes", "components", "error")
 
@@ -29,6 +40,52 @@ def run_get(*, run_id: int) -> EvalRun:
     if run is None:
         raise NotFound(gettext("No such run."))
     return run
+
+
+# How many times the watchdog sends a stalled run's missing units again before it ends the run
+# (evals.services.watchdog); here because the run's page and API say which comes next.
+RUN_REDISPATCH_LIMIT = 1
+
+
+def stall_deadline(since: dt.datetime) -> dt.datetime:
+    """When a run that last progressed at `since` counts as stalled."""
+    return since + dt.timedelta(seconds=settings.EVALS_RUN_STALL_SECONDS)
+
+
+def run_last_progress(*, run_id: int) -> dt.datetime | None:
+    """When the run's newest trial was stored."""
+    last: dt.datetime | None = TrialResult.objects.filter(run_id=run_id).aggregate(
+        last=Max("created_at")
+    )["last"]
+    return last
+
+
+@dataclass(frozen=True)
+class RunDeadline:
+    """When a running run counts as stalled if no further trial is stored, and what the
+    watchdog then does: `redispatch` (send the missing units to the workers again, once) or
+    `end` (end the run *failed*, resumable, finished trials kept)."""
+
+    at: dt.datetime
+    then: DeadlineStep
+
+    @property
+    def redispatch(self) -> bool:
+        return self.then == DeadlineStep.REDISPATCH
+
+
+def run_deadline(*, run: EvalRun) -> RunDeadline | None:
+    """The running run's deadline as the watchdog will judge it: the stored `deadline_at`,
+    moved on by the newest stored trial (the watchdog extends rather than acts on a run that
+    progressed). None for a run that is not running."""
+    if run.status != RunStatus.RUNNING or run.deadline_at is None:
+        return None
+    at = run.deadline_at
+    last = run_last_progress(run_id=run.pk)
+    if last is not None:
+        at = max(at, stall_deadline(last))
+    redispatch = run.executor == Executor.CELERY and run.redispatches < RUN_REDISPATCH_LIMIT
+    return RunDeadline(at=at, then=DeadlineStep.REDISPATCH if redispatch else DeadlineStep.END)
 
 
 def run_error_rates(*, run: EvalRun) -> dict[str, dict[str, Any]]:

@@ -6,7 +6,7 @@ from django import forms
 from django.utils.translation import gettext_lazy
 
 from identity import scopes
-from identity.models import ActorType, Operator, OperatorKind, Role
+from identity.models import ActorType, CredentialKind, Operator, OperatorKind, Role
 
 
 class LoginForm(forms.Form):
@@ -98,16 +98,26 @@ class PasswordChangeForm(forms.Form):
         return data
 
 
-class TotpResetRequestForm(forms.Form):
-    reason = forms.CharField(
-        label=gettext_lazy("Reason"),
-        max_length=500,
-        widget=forms.TextInput(),
-        help_text=gettext_lazy(
+class CredentialResetRequestForm(forms.Form):
+    """The reason for a password or two-factor reset; one per kind on an operator's page,
+    told apart by the form prefix (the kind)."""
+
+    reason = forms.CharField(label=gettext_lazy("Reason"), max_length=500, widget=forms.TextInput())
+
+    HELP = {
+        CredentialKind.TOTP: gettext_lazy(
             "Why the operator cannot use their app or backup codes, and how you checked it "
             "was them who asked. The approving admin reads this."
         ),
-    )
+        CredentialKind.PASSWORD: gettext_lazy(
+            "Why the operator cannot sign in with their password, and how you checked it was "
+            "them who asked. The approving admin reads this."
+        ),
+    }
+
+    def __init__(self, data: Any = None, *, kind: CredentialKind) -> None:
+        super().__init__(data, prefix=str(kind))
+        self.fields["reason"].help_text = self.HELP[kind]
 
 
 def _role_choices() -> list[tuple[str, str]]:

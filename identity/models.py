@@ -198,23 +198,34 @@ class OperatorSession(models.Model):
         return f"session of {self.operator_id} from {self.ip}"
 
 
-class TotpResetStatus(models.TextChoices):
+class CredentialResetStatus(models.TextChoices):
     PENDING = "pending", gettext_lazy("Waiting for a second admin")
     APPROVED = "approved", gettext_lazy("Approved and carried out")
     CANCELLED = "cancelled", gettext_lazy("Cancelled")
 
 
-class TotpResetRequest(models.Model):
-    """An admin's request to reset another operator's two-factor setup. It is carried out only
-    when a second admin approves it (four eyes): one admin alone cannot strip an account's
-    second factor. A pending request lapses after TOTP_RESET_REQUEST_HOURS."""
+class CredentialKind(models.TextChoices):
+    """The way in that a reset replaces."""
+
+    TOTP = "totp", gettext_lazy("two-factor setup")
+    PASSWORD = "password", gettext_lazy("password")
+
+
+class CredentialResetRequest(models.Model):
+    """An admin's request to reset another operator's two-factor setup or password. It is
+    carried out only when a second admin approves it (four eyes): one admin alone can neither
+    strip an account's second factor nor set a password they know. A pending request lapses
+    after CREDENTIAL_RESET_REQUEST_HOURS."""
 
     operator = models.ForeignKey(Operator, on_delete=models.CASCADE, related_name="+")
+    kind = models.CharField(max_length=16, choices=CredentialKind.choices)
     requested_by = models.ForeignKey(Operator, on_delete=models.PROTECT, related_name="+")
     reason = models.CharField(max_length=500)
     created_at = models.DateTimeField(auto_now_add=True)
     status = models.CharField(
-        max_length=16, choices=TotpResetStatus.choices, default=TotpResetStatus.PENDING
+        max_length=16,
+        choices=CredentialResetStatus.choices,
+        default=CredentialResetStatus.PENDING,
     )
     decided_by = models.ForeignKey(
         Operator, on_delete=models.PROTECT, related_name="+", null=True, blank=True
@@ -225,11 +236,11 @@ class TotpResetRequest(models.Model):
         ordering = ["-created_at"]
         constraints = [
             models.UniqueConstraint(
-                fields=["operator"],
+                fields=["operator", "kind"],
                 condition=models.Q(status="pending"),
-                name="identity_one_pending_totp_reset",
+                name="identity_one_pending_credential_reset",
             )
         ]
 
     def __str__(self) -> str:
-        return f"2FA reset of {self.operator_id} ({self.status})"
+        return f"{self.kind} reset of {self.operator_id} ({self.status})"

@@ -15,10 +15,10 @@ from identity.models import (
     ActorType,
     ApiToken,
     AuditEvent,
+    CredentialResetRequest,
+    CredentialResetStatus,
     Operator,
     OperatorSession,
-    TotpResetRequest,
-    TotpResetStatus,
 )
 
 
@@ -91,22 +91,25 @@ def audit_event_list(*, filters: AuditFilter) -> QuerySet[AuditEvent]:
     return events.order_by("-seq")
 
 
-def totp_reset_expires_at(reset: TotpResetRequest) -> dt.datetime:
-    return reset.created_at + dt.timedelta(hours=settings.TOTP_RESET_REQUEST_HOURS)
+def credential_reset_expires_at(reset: CredentialResetRequest) -> dt.datetime:
+    return reset.created_at + dt.timedelta(hours=settings.CREDENTIAL_RESET_REQUEST_HOURS)
 
 
-def totp_reset_is_open(reset: TotpResetRequest) -> bool:
+def credential_reset_is_open(reset: CredentialResetRequest) -> bool:
     """Pending and not yet lapsed."""
-    return reset.status == TotpResetStatus.PENDING and timezone.now() < totp_reset_expires_at(reset)
-
-
-def totp_reset_open_list() -> list[TotpResetRequest]:
-    """Two-factor resets waiting for a second admin (lapsed ones left out)."""
-    waiting = TotpResetRequest.objects.filter(status=TotpResetStatus.PENDING).select_related(
-        "operator", "requested_by"
+    return reset.status == CredentialResetStatus.PENDING and (
+        timezone.now() < credential_reset_expires_at(reset)
     )
-    return [reset for reset in waiting if totp_reset_is_open(reset)]
 
 
-def totp_reset_open_for(*, operator: Operator) -> TotpResetRequest | None:
-    return next((r for r in totp_reset_open_list() if r.operator_id == operator.pk), None)
+def credential_reset_open_list() -> list[CredentialResetRequest]:
+    """Password and two-factor resets waiting for a second admin (lapsed ones left out)."""
+    waiting = CredentialResetRequest.objects.filter(
+        status=CredentialResetStatus.PENDING
+    ).select_related("operator", "requested_by")
+    return [reset for reset in waiting if credential_reset_is_open(reset)]
+
+
+def credential_reset_open_for(*, operator: Operator) -> dict[str, CredentialResetRequest]:
+    """The operator's open resets by kind (`CredentialKind` value)."""
+    return {r.kind: r for r in credential_reset_open_list() if r.operator_id == operator.pk}

@@ -9,7 +9,6 @@ trail records.
 
 from __future__ import annotations
 
-import datetime as dt
 import functools
 import subprocess
 import threading
@@ -30,6 +29,7 @@ from evals.engine.errors import EngineError
 from evals.engine.runner import RunSpec, TrialRecord, WorkUnit, plan, run_unit
 from evals.engine.runner.execute import run as engine_run
 from evals.models import EvalRun, Executor, RunStatus, TrialResult
+from evals.selectors import stall_deadline
 from evals.services.fingerprints import (
     agent_key,
     domain_fingerprints,
@@ -296,11 +296,6 @@ def _start(
             after={"status": run.status, "pending": len(pending), "executor": run.executor},
         )
     return run, pending
-
-
-def stall_deadline(since: dt.datetime) -> dt.datetime:
-    """When a run that last progressed at `since` counts as stalled."""
-    return since + dt.timedelta(seconds=settings.EVALS_RUN_STALL_SECONDS)
 
 
 def dispatch_celery(run_id: int, suite_hash: str, pending: list[WorkUnit]) -> None:

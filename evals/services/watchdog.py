@@ -21,21 +21,13 @@ import functools
 from dataclasses import dataclass
 
 from django.db import transaction
-from django.db.models import Max
 from django.utils import timezone
 
 from evals.models import EvalRun, Executor, RunStatus, TrialResult
+from evals.selectors import RUN_REDISPATCH_LIMIT, run_last_progress, stall_deadline
 from evals.services import runs
-from evals.services.runs import (
-    eval_run_finalise,
-    run_suite,
-    run_units,
-    stall_deadline,
-)
+from evals.services.runs import eval_run_finalise, run_suite, run_units
 from identity.audit import audit_record
-
-# How many times a stalled run's missing units are sent again before the run is ended.
-REDISPATCH_LIMIT = 1
 
 
 @dataclass(frozen=True)
@@ -53,13 +45,6 @@ def resume_hint(run_id: int) -> str:
     )
 
 
-def _last_progress(run: EvalRun) -> dt.datetime | None:
-    last: dt.datetime | None = TrialResult.objects.filter(run_id=run.pk).aggregate(
-        last=Max("created_at")
-    )["last"]
-    return last
-
-
 def _check(run_id: int, now: dt.datetime) -> WatchdogAction | None:
     with transaction.atomic():
         run = EvalRun.objects.select_for_update().filter(pk=run_id).first()
@@ -67,7 +52,7 @@ def _check(run_id: int, now: dt.datetime) -> WatchdogAction | None:
             return None
         if run.deadline_at is not None and now < run.deadline_at:
             return None
-        last = _last_progress(run)
+        last = run_last_progress(run_id=run.pk)
         if last is not None and stall_deadline(last) > now:
             # A trial was stored within the stall window: not stalled, move the deadline on.
             run.deadline_at = stall_deadline(last)
@@ -86,7 +71,7 @@ def _check(run_id: int, now: dt.datetime) -> WatchdogAction | None:
             # Every unit is stored but nothing finalised it (a lost chord callback).
             transaction.on_commit(functools.partial(eval_run_finalise, run_id=run.pk))
             return WatchdogAction(run.pk, "finalised")
-        if run.executor == Executor.CELERY and run.redispatches < REDISPATCH_LIMIT:
+        if run.executor == Executor.CELERY and run.redispatches < RUN_REDISPATCH_LIMIT:
             run.redispatches += 1
             run.deadline_at = stall_deadline(now)
             run.save(update_fields=["redispatches", "deadline_at"])

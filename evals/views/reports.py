@@ -401,6 +401,7 @@ def _live_context(run: Any) -> dict[str, Any]:
         "live": run.status in LIVE,
         "counts": selectors.run_live_counts(run=run),
         "latest_failing": selectors.run_latest_failing(run_id=run.pk),
+        "deadline": selectors.run_deadline(run=run),
     }
 
 

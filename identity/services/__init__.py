@@ -2,6 +2,12 @@
 event as its last step (login failures and lockouts included)."""
 
 from identity.services.api_tokens import api_token_create, api_token_revoke
+from identity.services.credential_resets import (
+    approval_refusal,
+    credential_reset_approve,
+    credential_reset_cancel,
+    credential_reset_request,
+)
 from identity.services.login import (
     GENERIC_LOGIN_ERROR,
     LoginRefused,
@@ -25,12 +31,6 @@ from identity.services.second_factor import (
     operator_totp_enroll_start,
 )
 from identity.services.sessions import session_revoke, session_rotate
-from identity.services.totp_resets import (
-    approval_refusal,
-    operator_totp_reset_approve,
-    operator_totp_reset_cancel,
-    operator_totp_reset_request,
-)
 
 __all__ = [
     "GENERIC_LOGIN_ERROR",
@@ -42,6 +42,9 @@ __all__ = [
     "api_token_revoke",
     "approval_refusal",
     "backup_codes_regenerate",
+    "credential_reset_approve",
+    "credential_reset_cancel",
+    "credential_reset_request",
     "login_password_check",
     "logout_record",
     "operator_create",
@@ -52,9 +55,6 @@ __all__ = [
     "operator_roles_set",
     "operator_totp_enroll_confirm",
     "operator_totp_enroll_start",
-    "operator_totp_reset_approve",
-    "operator_totp_reset_cancel",
-    "operator_totp_reset_request",
     "otp_verify",
     "session_revoke",
     "session_rotate",

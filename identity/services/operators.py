@@ -1,10 +1,9 @@
-"""Operator administration: create, roles, deactivate, force logout (2FA resets are in
-identity.services.totp_resets)."""
+"""Operator administration: create, roles, deactivate, force logout (password and two-factor
+resets are in identity.services.credential_resets)."""
 
 from __future__ import annotations
 
 import re
-import secrets
 from collections.abc import Iterable
 
 from django.contrib.auth.models import Group
@@ -15,6 +14,7 @@ from django.utils.translation import gettext
 from backoffice.errors import Conflict, ValidationFailed
 from identity.audit import audit_record
 from identity.models import ApiToken, Operator, OperatorKind, Role
+from identity.services.passwords import temporary_password
 from identity.services.sessions import revoke_all_sessions
 
 USERNAME_RE = re.compile(r"^[a-z0-9][a-z0-9._-]{1,63}$")
@@ -80,7 +80,7 @@ def operator_create(
         if kind == OperatorKind.SERVICE:
             operator.set_unusable_password()
         else:
-            temporary = password or secrets.token_urlsafe(12)
+            temporary = password or temporary_password()
             operator.set_password(temporary)
             # A password someone else chose (the admin sees it) is only a way in to set one's
             # own: nothing else is reachable until the operator replaces it.

@@ -7,6 +7,8 @@ protects the account. Later changes need the current password and a current one-
 
 from __future__ import annotations
 
+import secrets
+
 from django.contrib.auth import password_validation
 from django.contrib.sessions.models import Session
 from django.core.exceptions import ValidationError
@@ -23,6 +25,12 @@ from identity.services.login import _match_device
 
 class PasswordChangeRefused(Forbidden):
     code = "password_change_refused"
+
+
+def temporary_password() -> str:
+    """A password an admin hands over (a new account's, an approved reset's): only a way in to
+    set one's own, since `must_change_password` goes with it."""
+    return secrets.token_urlsafe(12)
 
 
 def _validate_new(operator: Operator, old_password: str, new_password: str) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -11,8 +13,13 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from backoffice.errors import DomainError
 from backoffice.request_operator import request_operator
 from identity import otp, selectors, services
-from identity.forms import OperatorCreateForm, RolesForm, TokenCreateForm, TotpResetRequestForm
-from identity.models import ApiToken, TotpResetRequest
+from identity.forms import (
+    CredentialResetRequestForm,
+    OperatorCreateForm,
+    RolesForm,
+    TokenCreateForm,
+)
+from identity.models import ApiToken, CredentialKind, CredentialResetRequest, Operator
 from identity.stepup import stepup_required
 from identity.views.common import admin_required
 
@@ -31,27 +38,37 @@ def operator_list(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "identity/operator_list.html",
-        {"operators": selectors.operator_list(), "resets": selectors.totp_reset_open_list()},
+        {
+            "operators": selectors.operator_list(),
+            "resets": selectors.credential_reset_open_list(),
+        },
     )
+
+
+def _reset_panel(actor: Operator, operator: Operator, kind: CredentialKind) -> dict[str, Any]:
+    """One card of the operator's page: the open reset of `kind` (who asked, when it lapses,
+    whether this admin may approve it), or the form to ask for one."""
+    reset = selectors.credential_reset_open_for(operator=operator).get(kind)
+    return {
+        "kind": str(kind),
+        "reset": reset,
+        "expires_at": selectors.credential_reset_expires_at(reset) if reset else None,
+        "refusal": services.approval_refusal(actor=actor, reset=reset) if reset else "",
+        "form": CredentialResetRequestForm(kind=kind),
+    }
 
 
 @require_GET
 @admin_required
 def operator_detail(request: HttpRequest, pk: int) -> HttpResponse:
     operator = selectors.operator_get(pk=pk)
-    reset = selectors.totp_reset_open_for(operator=operator)
+    actor = request_operator(request)
     return render(
         request,
         "identity/operator_detail.html",
         {
-            "reset": reset,
-            "reset_expires_at": selectors.totp_reset_expires_at(reset) if reset else None,
-            "reset_refusal": (
-                services.approval_refusal(actor=request_operator(request), reset=reset)
-                if reset
-                else ""
-            ),
-            "reset_form": TotpResetRequestForm(),
+            "totp_reset": _reset_panel(actor, operator, CredentialKind.TOTP),
+            "password_reset": _reset_panel(actor, operator, CredentialKind.PASSWORD),
             "operator": operator,
             "roles_form": RolesForm(initial={"roles": sorted(operator.role_names())}),
             "totp": otp.confirmed_totp(operator),
@@ -97,13 +114,14 @@ def _act(request: HttpRequest, pk: int, done: str, action: str) -> HttpResponse:
             )
         elif action == "force_logout":
             services.operator_force_logout(actor=actor, operator=operator)
-        elif action == "reset_2fa":
-            reset_form = TotpResetRequestForm(request.POST)
+        elif action in CredentialKind.values:
+            kind = CredentialKind(action)
+            reset_form = CredentialResetRequestForm(request.POST, kind=kind)
             if not reset_form.is_valid():
                 messages.error(request, gettext("Say why the reset is needed."))
                 return redirect("identity:operator_detail", pk=pk)
-            services.operator_totp_reset_request(
-                actor=actor, operator=operator, reason=reset_form.cleaned_data["reason"]
+            services.credential_reset_request(
+                actor=actor, operator=operator, kind=kind, reason=reset_form.cleaned_data["reason"]
             )
         else:
             services.operator_deactivate(actor=actor, operator=operator)
@@ -136,42 +154,60 @@ def operator_reset_2fa(request: HttpRequest, pk: int) -> HttpResponse:
         request,
         pk,
         gettext("Reset requested. Another admin must approve it before anything changes."),
-        "reset_2fa",
+        CredentialKind.TOTP,
     )
-
-
-def _reset_decision(request: HttpRequest, pk: int, approve: bool) -> HttpResponse:
-    reset = get_object_or_404(TotpResetRequest, pk=pk)
-    actor = request_operator(request)
-    try:
-        if approve:
-            services.operator_totp_reset_approve(actor=actor, reset=reset)
-        else:
-            services.operator_totp_reset_cancel(actor=actor, reset=reset)
-    except DomainError as exc:
-        messages.error(request, exc.message)
-    else:
-        messages.success(
-            request,
-            gettext("Two-factor reset: the operator enrols again after their next password.")
-            if approve
-            else gettext("Reset request cancelled."),
-        )
-    return redirect("identity:operator_detail", pk=reset.operator_id)
 
 
 @require_POST
 @admin_required
 @stepup_required
-def totp_reset_approve(request: HttpRequest, pk: int) -> HttpResponse:
-    """The second admin's approval (four eyes); see identity.services.totp_resets."""
-    return _reset_decision(request, pk, approve=True)
+def operator_reset_password(request: HttpRequest, pk: int) -> HttpResponse:
+    return _act(
+        request,
+        pk,
+        gettext(
+            "Password reset requested. Another admin must approve it; they alone see the "
+            "temporary password."
+        ),
+        CredentialKind.PASSWORD,
+    )
 
 
 @require_POST
 @admin_required
-def totp_reset_cancel(request: HttpRequest, pk: int) -> HttpResponse:
-    return _reset_decision(request, pk, approve=False)
+@stepup_required
+def credential_reset_approve(request: HttpRequest, pk: int) -> HttpResponse:
+    """The second admin's approval (four eyes); see identity.services.credential_resets. A
+    password reset's temporary password is shown here, once, to this admin only."""
+    reset = get_object_or_404(CredentialResetRequest, pk=pk)
+    try:
+        temporary = services.credential_reset_approve(actor=request_operator(request), reset=reset)
+    except DomainError as exc:
+        messages.error(request, exc.message)
+        return redirect("identity:operator_detail", pk=reset.operator_id)
+    if temporary is not None:
+        return render(
+            request,
+            "identity/password_reset_done.html",
+            {"operator": reset.operator, "password": temporary},
+        )
+    messages.success(
+        request, gettext("Two-factor reset: the operator enrols again after their next password.")
+    )
+    return redirect("identity:operator_detail", pk=reset.operator_id)
+
+
+@require_POST
+@admin_required
+def credential_reset_cancel(request: HttpRequest, pk: int) -> HttpResponse:
+    reset = get_object_or_404(CredentialResetRequest, pk=pk)
+    try:
+        services.credential_reset_cancel(actor=request_operator(request), reset=reset)
+    except DomainError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, gettext("Reset request cancelled."))
+    return redirect("identity:operator_detail", pk=reset.operator_id)
 
 
 @require_POST

@@ -120,7 +120,7 @@ def test_a_two_factor_reset_waits_for_a_second_admin(
     page = sign_in(person_page, ada, PASSWORD)
     page.goto(f"/operators/{alice.pk}/")
     read(page)
-    page.fill("#id_reason", "Lost phone; I called her back on the desk number.")
+    page.fill("#id_totp-reason", "Lost phone; I called her back on the desk number.")
     page.click("button:has-text('Ask to reset two-factor')")
     page.wait_for_selector("[data-testid=totp-reset-pending]")
     read(page)

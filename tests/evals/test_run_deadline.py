@@ -14,11 +14,12 @@ import pytest
 from django.conf import settings
 from django.utils import timezone
 
-from evals import services
+from evals import selectors, services
 from evals.engine.runner import WorkUnit
 from evals.models import EvalRun, Executor, RunStatus, TrialResult
 from evals.services import runs
 from identity.models import AuditEvent
+from tests.conftest import verified_client
 
 pytestmark = pytest.mark.django_db
 
@@ -78,7 +79,11 @@ def test_a_lost_unit_is_sent_again_after_the_deadline_and_the_run_completes(
     assert (
         _watch(django_capture_on_commit_callbacks, run.deadline_at - dt.timedelta(seconds=1)) == []
     )
-    actions = _watch(django_capture_on_commit_callbacks, run.deadline_at + dt.timedelta(seconds=1))
+    # Past the deadline as the watchdog applies it: the stored one, moved on by the trials
+    # stored after the start (on a loaded machine they come in more than a second later).
+    deadline = selectors.run_deadline(run=run)
+    assert deadline is not None and deadline.then == "redispatch"
+    actions = _watch(django_capture_on_commit_callbacks, deadline.at + dt.timedelta(seconds=1))
     assert [(a.action, a.missing) for a in actions] == [("redispatched", 1)]
     assert len(broker.sent) == 2 and len(broker.sent[1]) == 1  # only the missing unit
     run.refresh_from_db()
@@ -186,3 +191,95 @@ def test_every_start_sets_a_deadline_and_a_resume_moves_it(
         assert run.status == RunStatus.COMPLETED
         assert run.deadline_at is not None and before + stall <= run.deadline_at
         assert run.deadline_at <= timezone.now() + stall
+
+
+# The deadline is shown: on the run's page (while it runs) and in the run API's JSON. An
+# operator watching a stuck run, or a CI job polling the API, otherwise cannot tell a run that
+# will be rescued from one that will end, nor when.
+
+
+def _running(rita: Any, make_suite: Any, executor: str, stored: int) -> EvalRun:
+    run = services.eval_run_create(actor=rita, suite=make_suite(), executor=executor)
+    units = services.run_units(suite=services.run_suite(run=run))
+    for unit in units[:stored]:
+        services.trial_execute(run_id=run.pk, suite_hash=run.suite_hash, unit=unit)
+    EvalRun.objects.filter(pk=run.pk).update(
+        status=RunStatus.RUNNING,
+        started_at=timezone.now(),
+        deadline_at=timezone.now() + dt.timedelta(minutes=10),
+    )
+    run.refresh_from_db()
+    return run
+
+
+def test_the_run_page_shows_when_the_deadline_falls_and_that_units_are_sent_again(
+    rita: Any, make_suite: Any
+) -> None:
+    run = _running(rita, make_suite, Executor.CELERY, stored=0)
+    page = verified_client(rita).get(f"/evals/{run.pk}/")
+    html = page.content.decode()
+    assert 'data-testid="progress-deadline"' in html and 'data-then="redispatch"' in html
+    assert run.deadline_at is not None
+    assert f'datetime="{run.deadline_at.isoformat()}"' in html
+    assert "sent to the workers again, once" in html
+    # The polled panel carries it too (the page's live part is replaced by it every 2 s).
+    panel = verified_client(rita).get(f"/evals/{run.pk}/progress/").content.decode()
+    assert 'data-then="redispatch"' in panel
+
+
+def test_after_the_one_redispatch_or_in_process_the_page_says_the_run_will_end(
+    rita: Any, make_suite: Any
+) -> None:
+    celery_run = _running(rita, make_suite, Executor.CELERY, stored=0)
+    EvalRun.objects.filter(pk=celery_run.pk).update(redispatches=1)
+    inline_run = _running(rita, make_suite, Executor.INLINE, stored=0)
+    for run in (celery_run, inline_run):
+        html = verified_client(rita).get(f"/evals/{run.pk}/").content.decode()
+        assert 'data-then="end"' in html and "you can resume it" in html
+
+
+def test_a_stored_trial_moves_the_shown_deadline_on(rita: Any, make_suite: Any) -> None:
+    """The stored `deadline_at` lags progress (the watchdog moves it only when it looks): the
+    page and the API show the deadline the watchdog will actually apply."""
+    run = _running(rita, make_suite, Executor.CELERY, stored=1)
+    stale = timezone.now() - dt.timedelta(minutes=1)
+    EvalRun.objects.filter(pk=run.pk).update(deadline_at=stale)
+    stored_at = timezone.now()
+    TrialResult.objects.filter(run=run).update(created_at=stored_at)
+    body = verified_client(rita, api=True).get(f"/api/v1/evals/runs/{run.pk}").json()
+    shown = dt.datetime.fromisoformat(body["deadline"]["at"])
+    assert shown == stored_at + dt.timedelta(seconds=settings.EVALS_RUN_STALL_SECONDS)
+
+
+def test_the_run_api_gives_the_deadline_while_running_and_null_after(
+    rita: Any, make_suite: Any
+) -> None:
+    run = _running(rita, make_suite, Executor.CELERY, stored=0)
+    client = verified_client(rita, api=True)
+    body = client.get(f"/api/v1/evals/runs/{run.pk}").json()
+    assert run.deadline_at is not None
+    assert body["deadline"] == {
+        "at": run.deadline_at.isoformat().replace("+00:00", "Z"),
+        "then": "redispatch",
+    }
+    EvalRun.objects.filter(pk=run.pk).update(status=RunStatus.FAILED)
+    assert client.get(f"/api/v1/evals/runs/{run.pk}").json()["deadline"] is None
+    html = verified_client(rita).get(f"/evals/{run.pk}/").content.decode()
+    assert "progress-deadline" not in html
+
+
+def test_the_schema_documents_the_deadline() -> None:
+    from drf_spectacular.generators import SchemaGenerator
+
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+    components = schema["components"]["schemas"]
+    deadline = components["RunDetailOut"]["properties"]["deadline"]
+    ref = deadline.get("$ref") or next(
+        (s.get("$ref") for s in deadline.get("allOf", []) + deadline.get("oneOf", [])), None
+    )
+    assert ref is not None and deadline.get("nullable") is True
+    target = components[ref.rsplit("/", 1)[1]]
+    assert set(target["required"]) == {"at", "then"}
+    then = target["properties"]["then"]
+    then_ref = then.get("$ref") or then["allOf"][0]["$ref"]
+    assert components[then_ref.rsplit("/", 1)[1]]["enum"] == ["redispatch", "end"]

@@ -5,7 +5,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from identity.models import AuditEvent, Operator, OperatorSession, TotpResetRequest
+from identity.models import AuditEvent, CredentialResetRequest, Operator, OperatorSession
 from tests.conftest import verified_client
 from tests.identity.helpers import full_login, password_login
 
@@ -57,13 +57,13 @@ def test_admin_reset_of_2fa_sends_the_operator_back_to_enrolment(
 ) -> None:
     alices = Client()
     full_login(alices, alice)
-    reason = {"reason": "lost phone, checked by video call"}
+    reason = {"totp-reason": "lost phone, checked by video call"}
     assert verified_client(ada).post(f"/operators/{alice.pk}/reset-2fa/", reason).status_code == 302
     # Nothing happens until a second admin approves.
     assert alices.get("/security/").status_code == 200
-    reset = TotpResetRequest.objects.get(operator=alice)
+    reset = CredentialResetRequest.objects.get(operator=alice)
     second = verified_client(make_operator("adam", ["admin"]))
-    assert second.post(f"/operators/2fa-resets/{reset.pk}/approve/").status_code == 302
+    assert second.post(f"/operators/resets/{reset.pk}/approve/").status_code == 302
     assert alices.get("/security/").status_code == 302
     fresh = Client()
     password_login(fresh, "alice")

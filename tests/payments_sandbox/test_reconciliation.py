@@ -8,11 +8,11 @@ from io import StringIO
 from typing import Any
 
 import pytest
-from django.core.management import call_command
 from django.utils import timezone
 
 from backoffice.errors import Conflict, Forbidden
 from identity.models import AuditEvent, Operator
+from payments_sandbox.management.commands.payments import Command as PaymentsCommand
 from payments_sandbox.models import (
     MismatchKind,
     Payment,
@@ -123,13 +123,50 @@ def test_refunds_outside_the_period_are_not_compared(sam: Operator, executed: An
     assert report.compared == 0
 
 
-def test_the_management_command_reports_mismatches(executed: Any) -> None:
+def _reconcile_exit(*args: str) -> tuple[int, str, str]:
+    """Run `manage.py payments reconcile ARGS` the way cron does (`run_from_argv`, which
+    turns a CommandError into the process's exit status); return (status, stdout, stderr)."""
+    out, err = StringIO(), StringIO()
+    with pytest.raises(SystemExit) as exit_:
+        PaymentsCommand(stdout=out, stderr=err).run_from_argv(
+            ["manage.py", "payments", "reconcile", *args]
+        )
+        raise SystemExit(0)  # it returned: a zero exit
+    code = exit_.value.code
+    assert isinstance(code, int)
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_the_management_command_reports_mismatches_and_exits_1(executed: Any) -> None:
+    # A nightly cron job would otherwise see success while money disagrees with the provider.
     refund = executed()
     SandboxProviderRefund.objects.update(status=ProviderRefundStatus.FAILED)
-    out = StringIO()
-    call_command(
-        "payments", "reconcile", "--from", TODAY.isoformat(), "--to", TODAY.isoformat(), stdout=out
-    )
-    text = out.getvalue()
-    assert "1 compared, 1 mismatch(es)" in text
-    assert "status" in text and refund.provider_idempotency_key in text
+    code, out, err = _reconcile_exit("--from", TODAY.isoformat(), "--to", TODAY.isoformat())
+    assert code == 1
+    assert "1 compared, 1 mismatch(es)" in out
+    assert "status" in out and refund.provider_idempotency_key in out
+    assert "1 mismatch(es) in reconciliation" in err
+
+
+def test_the_management_command_exits_0_when_everything_agrees(executed: Any) -> None:
+    executed()
+    code, out, err = _reconcile_exit("--from", TODAY.isoformat(), "--to", TODAY.isoformat())
+    assert (code, err) == (0, "")
+    assert "1 compared, 0 mismatch(es)" in out
+
+
+def test_the_management_command_exits_2_when_it_cannot_reconcile(
+    db: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    too_long = (TODAY - dt.timedelta(days=5000)).isoformat()
+    code, _, err = _reconcile_exit("--from", too_long, "--to", TODAY.isoformat())
+    assert code == 2 and err
+    code, _, _ = _reconcile_exit("--from", "yesterday", "--to", TODAY.isoformat())
+    assert code == 2 and "is not a date" in capsys.readouterr().err
+
+
+def test_the_exit_statuses_are_in_the_commands_help(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        PaymentsCommand().run_from_argv(["manage.py", "payments", "reconcile", "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert "0 everything agrees, 1 mismatches found" in help_text

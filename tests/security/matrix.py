@@ -4,6 +4,13 @@ entry by role, and the answer written as a short word.
 
 Each request runs inside a savepoint that is rolled back, so a POST that an admin is allowed
 to make (deactivate an operator, log out) changes nothing for the next role.
+
+Page POSTs carry a valid form (`page_body`), as API operations carry a valid body, so that an
+allowed POST does what it is for and the answer tells it from a refused one: a page answers
+a form with a redirect either way (post/redirect/get), so the word says what happened —
+`done` (the request recorded a change in the audit trail, or flashed only a success), `error`
+(nothing changed and it flashed an error or a warning: the role was refused, or the world's
+state does not allow the action; the table's comments say which).
 """
 
 from __future__ import annotations
@@ -17,11 +24,13 @@ from dataclasses import dataclass
 from http.cookies import SimpleCookie
 from typing import Any
 
+from django.contrib import messages
 from django.db import transaction
 from django.http import HttpResponseBase
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from drf_spectacular.generators import SchemaGenerator
 
+from identity.models import AuditEvent
 from tests.security.world import ROLES, World, kwargs_for
 
 PAGE_METHODS = ("GET", "POST")
@@ -94,20 +103,81 @@ def url_for(entry: Entry, world: World) -> str:
     return SCHEMA_PARAM.sub(lambda m: str(kwargs[m[1]]), entry.key)
 
 
-def answer(response: HttpResponseBase) -> str:
-    """The response in a word: the status code, or where a redirect goes when it is one of
-    the gates (login, OTP, enrolment, step-up)."""
-    if response.status_code in (301, 302, 303):
+GATES = (
+    ("/login/verify/", "otp"),
+    ("/login/enroll/", "enroll"),
+    ("/login/", "login"),
+    ("/security/verify/", "stepup"),
+)
+# Audit actions that record a refusal, not a change.
+REFUSAL_ACTIONS = ("failure", "lockout")
+
+
+def answer(response: HttpResponseBase, *, changed: bool = False, posted: bool = False) -> str:
+    """The response in a word: where a redirect goes when it is one of the gates (login, OTP,
+    enrolment, step-up); `done` or `error` for what a page POST did (see the module's
+    docstring); otherwise the status code."""
+    redirect = response.status_code in (301, 302, 303)
+    if redirect:
         location = response["Location"].split("?")[0]
-        for prefix, word in (
-            ("/login/verify/", "otp"),
-            ("/login/enroll/", "enroll"),
-            ("/login/", "login"),
-            ("/security/verify/", "stepup"),
-        ):
+        for prefix, word in GATES:
             if location.startswith(prefix):
                 return word
+    if not posted:
+        return str(response.status_code)
+    if changed and response.status_code < 400:
+        return "done"
+    request = getattr(response, "wsgi_request", None)
+    if redirect and request is not None:
+        levels = {m.level for m in messages.get_messages(request)}
+        if any(level >= messages.WARNING for level in levels):
+            return "error"  # a refusal, or a bulk action that skipped what it was given
+        if messages.SUCCESS in levels:
+            return "done"
     return str(response.status_code)
+
+
+def _changed_since(seq: int) -> bool:
+    """Whether an audit event other than a refused attempt was written after `seq`."""
+    events = AuditEvent.objects.filter(seq__gt=seq)
+    for ending in REFUSAL_ACTIONS:
+        events = events.exclude(action__endswith=ending)
+    return events.exists()
+
+
+def page_body(entry: Entry, ids: dict[str, int]) -> dict[str, Any]:
+    """A valid form for a page POST, so that the answer is about who asks (`done` for whom
+    may, a refusal for whom may not), not the form's errors for everyone."""
+    v, ticket = ids["version"], ids["ticket_id"]
+    today = dt.date.today().isoformat()
+    bodies: dict[str, dict[str, Any]] = {
+        "identity:operator_roles": {"roles": ["agent", "approver"]},
+        "identity:operator_reset_2fa": {"totp-reason": "lost phone; called them back"},
+        "identity:operator_reset_password": {"password-reason": "forgot it; called them back"},
+        "payments_sandbox:refund_request": {"amount": "1.00", "reason": "matrix"},
+        "payments_sandbox:refund_approve": {"reason": "ok"},
+        "payments_sandbox:refund_reject": {"reason": "no"},
+        "payments_sandbox:refund_cancel": {"reason": "not needed"},
+        "payments_sandbox:reconciliation_run": {"date_from": today, "date_to": today},
+        "payments_sandbox:reconciliation_resolve": {"note": "checked with provider"},
+        "tickets:assign": {"version": v, "assignee": ids["carol"]},
+        "tickets:bulk": {"action": "priority", "priority": "urgent", "t": f"{ticket}:{v}"},
+        "tickets:duty": {"on_duty": "1"},
+        "tickets:member_duty": {"operator": ids["alice"], "on_duty": "1"},
+        "tickets:merge": {
+            "version": v,
+            "target": ids["other_ticket_id"],
+            "target_version": ids["other_version"],
+        },
+        "tickets:note": {"version": v, "body": "looked at it"},
+        "tickets:note_edit": {"version": v, "body": "edited"},
+        "tickets:priority": {"version": v, "priority": "urgent"},
+        "tickets:reply": {"version": v, "body": "on it"},
+        "tickets:status": {"version": v, "status": "on_hold"},
+        "tickets:tags": {"version": v, "tags": "matrix"},
+        "tickets:take": {"version": v},
+    }
+    return bodies.get(entry.key, {})
 
 
 def body(entry: Entry, ids: dict[str, int]) -> dict[str, Any]:
@@ -155,15 +225,22 @@ def body(entry: Entry, ids: dict[str, int]) -> dict[str, Any]:
     return bodies.get(entry.key, {})
 
 
-def ask(entry: Entry, role: str, world: World) -> str:
+def ask(entry: Entry, role: str, world: World, *, pk: int | None = None) -> str:
+    """The answer `role` gets for `entry`; `pk` names another object than the world's usual
+    one for the entry (a page's `<int:pk>`)."""
     client = world.client(role)
-    url = url_for(entry, world)
+    url = url_for(entry, world) if pk is None else reverse(entry.key, kwargs={"pk": pk})
     # Logging out clears the client's cookie; the rollback restores the session row, and
     # this restores the cookie that names it.
     cookies = SimpleCookie()
     cookies.update(client.cookies)
+    seq = AuditEvent.objects.order_by("-seq").values_list("seq", flat=True).first() or 0
+    changed = False
     with transaction.atomic():
-        if entry.page:
+        if entry.page and entry.method == "POST":
+            response = client.post(url, page_body(entry, world.ids))
+            changed = _changed_since(seq)
+        elif entry.page:
             response = client.generic(entry.method, url)
         else:
             data = json.dumps(body(entry, world.ids))
@@ -176,7 +253,7 @@ def ask(entry: Entry, role: str, world: World) -> str:
             )
         transaction.set_rollback(True)
     client.cookies = cookies
-    return answer(response)
+    return answer(response, changed=changed, posted=entry.page and entry.method == "POST")
 
 
 def observe(entry: Entry, world: World) -> tuple[str, ...]:

@@ -20,7 +20,7 @@ from django_otp.plugins.otp_totp.models import TOTPDevice
 from backoffice import settings as production_settings
 from backoffice.errors import Conflict, Forbidden
 from identity import services
-from identity.models import AuditEvent, Operator, OperatorSession, Role, TotpResetRequest
+from identity.models import AuditEvent, CredentialResetRequest, Operator, OperatorSession, Role
 from tests.conftest import PASSWORD, verified_client
 from tests.identity.helpers import code_for, device_of, full_login, password_login
 
@@ -242,16 +242,16 @@ def test_the_change_form_is_no_way_round_the_login_lockout(alice: Operator) -> N
 # Two-factor resets: four eyes.
 
 
-def _request_reset(admin: Operator, target: Operator) -> TotpResetRequest:
+def _request_reset(admin: Operator, target: Operator) -> CredentialResetRequest:
     response = verified_client(admin).post(
-        f"/operators/{target.pk}/reset-2fa/", {"reason": "lost phone; called them back"}
+        f"/operators/{target.pk}/reset-2fa/", {"totp-reason": "lost phone; called them back"}
     )
     assert response.status_code == 302
-    return TotpResetRequest.objects.get(operator=target, status="pending")
+    return CredentialResetRequest.objects.get(operator=target, status="pending")
 
 
-def _approve(admin: Operator, reset: TotpResetRequest) -> Any:
-    return verified_client(admin).post(f"/operators/2fa-resets/{reset.pk}/approve/")
+def _approve(admin: Operator, reset: CredentialResetRequest) -> Any:
+    return verified_client(admin).post(f"/operators/resets/{reset.pk}/approve/")
 
 
 def test_an_admin_cannot_approve_their_own_2fa_reset(ada: Operator, alice: Operator) -> None:
@@ -262,7 +262,7 @@ def test_an_admin_cannot_approve_their_own_2fa_reset(ada: Operator, alice: Opera
     reset.refresh_from_db()
     assert reset.status == "pending"
     page = verified_client(ada).get(f"/operators/{alice.pk}/")
-    assert "asked for this reset" in page.context["reset_refusal"]
+    assert "asked for this reset" in page.context["totp_reset"]["refusal"]
     assert b"Approve the reset" not in page.content
     assert not AuditEvent.objects.filter(action="operator.totp_reset").exists()
 
@@ -281,7 +281,7 @@ def test_a_second_independent_admin_approves_and_the_reset_happens(
     assert event.after["requested_by"] == "ada" and event.after["approved_by"] == "adam"
     # Approved once: the same request cannot be replayed.
     with pytest.raises(Conflict):
-        services.operator_totp_reset_approve(actor=adam, reset=reset)
+        services.credential_reset_approve(actor=adam, reset=reset)
 
 
 def test_an_admin_account_the_requester_created_cannot_approve(
@@ -300,7 +300,7 @@ def test_an_admin_account_the_requester_created_cannot_approve(
         },
     )
     reset = _request_reset(ada, alice)
-    assert sock_browser.post(f"/operators/2fa-resets/{reset.pk}/approve/").status_code == 302
+    assert sock_browser.post(f"/operators/resets/{reset.pk}/approve/").status_code == 302
     assert TOTPDevice.objects.filter(user=alice).exists()
     sock = Operator.objects.get(username="sock")
     assert "not be independent" in services.approval_refusal(actor=sock, reset=reset)
@@ -329,13 +329,13 @@ def test_who_else_cannot_approve(
     # An admin without a second factor of their own (the service checks it too).
     bare = make_operator("bare", [Role.ADMIN], totp=False)
     with pytest.raises(Forbidden):
-        services.operator_totp_reset_approve(actor=bare, reset=reset)
+        services.credential_reset_approve(actor=bare, reset=reset)
     # A deactivated admin.
     gone = make_operator("gone", [Role.ADMIN])
     Operator.objects.filter(pk=gone.pk).update(is_active=False)
     gone.refresh_from_db()
     with pytest.raises(Forbidden):
-        services.operator_totp_reset_approve(actor=gone, reset=reset)
+        services.credential_reset_approve(actor=gone, reset=reset)
     assert TOTPDevice.objects.filter(user=adam).exists()
 
 
@@ -344,7 +344,7 @@ def test_a_request_lapses_and_can_be_withdrawn(
 ) -> None:
     adam = make_operator("adam", [Role.ADMIN])
     reset = _request_reset(ada, alice)
-    TotpResetRequest.objects.filter(pk=reset.pk).update(
+    CredentialResetRequest.objects.filter(pk=reset.pk).update(
         created_at=timezone.now() - dt.timedelta(hours=25)
     )
     _approve(adam, reset)
@@ -352,7 +352,7 @@ def test_a_request_lapses_and_can_be_withdrawn(
     # A lapsed request no longer blocks a new one, which the requester may withdraw.
     again = _request_reset(ada, alice)
     assert again.pk != reset.pk
-    verified_client(ada).post(f"/operators/2fa-resets/{again.pk}/cancel/")
+    verified_client(ada).post(f"/operators/resets/{again.pk}/cancel/")
     again.refresh_from_db()
     assert again.status == "cancelled"
     _approve(adam, again)
@@ -375,4 +375,4 @@ def test_the_operators_page_lists_resets_waiting_for_a_second_admin(
     _request_reset(ada, alice)
     page = verified_client(ada).get("/operators/")
     assert [r.operator.username for r in page.context["resets"]] == ["alice"]
-    assert b'data-testid="totp-resets-waiting"' in page.content
+    assert b'data-testid="resets-waiting"' in page.content

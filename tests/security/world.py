@@ -1,7 +1,9 @@
 """One lived-in backoffice for the permission matrix and schemathesis: the demo seed (operators
 of every role with 2FA, queues, tickets with notes, payments, refunds pending and executed),
-an outsider with 2FA and no role, a failing go-live run with trials, a reconciliation report
-with an open item, and two API tokens of the AI agent's runtime (every scope, and none).
+an outsider with 2FA and no role, a second admin (Adam) and two resets of Erin's way in
+waiting for approval (one Adam asked for, one Ada asked for), a failing go-live run with
+trials, a reconciliation report with an open item, and two API tokens of the AI agent's
+runtime (every scope, and none).
 
 `world.ids` names the object each URL parameter points at, so detail pages answer about a
 real row (200 for who may see it, 404 or 403 for who may not) instead of 404 for everyone.
@@ -22,12 +24,14 @@ from evals import services as evals_services
 from evals.models import EvalRun
 from evals.services.suites import suite_from_mapping
 from identity import roles, scopes
-from identity.models import ApiToken, Operator, OperatorSession
+from identity import services as identity_services
+from identity.models import ApiToken, CredentialKind, Operator, OperatorSession, Role
 from payments_sandbox.models import Refund, RefundStatus, SandboxProviderRefund
 from payments_sandbox.services.reconciliation import reconcile_run
 from tests.conftest import make_service_token, verified_client
 from tests.evals.conftest import store_selftest, suite_dict
 from tickets.models import Message, MessageKind, Ticket
+from tickets.services.intake import ticket_open_for_customer
 
 # Who asks. Each is a column of the matrix, in this order.
 ROLES = (
@@ -73,6 +77,17 @@ def _outsider() -> Operator:
     return olga
 
 
+def _second_admin() -> Operator:
+    """Adam: an admin with 2FA whom Ada neither created nor gave roles to, so that each can
+    approve what the other asks for (four eyes)."""
+    adam = Operator.objects.create_user(
+        username="adam", email="adam@example.test", password="x" * 20, display_name="Adam"
+    )
+    roles.grant(adam, Role.ADMIN)
+    TOTPDevice.objects.create(user=adam, name="default", confirmed=True)
+    return adam
+
+
 def _failing_run(rita: Operator) -> EvalRun:
     suite = suite_from_mapping(
         suite_dict(agent={"model": "sandbox/fault:skip_confirmation"}, guard_mode="observe")
@@ -98,7 +113,17 @@ def build() -> World:
     roles.sync_roles()
     call_command("seed_demo", stdout=_Null())
     _outsider()
+    adam = _second_admin()
     operators = {o.username: o for o in Operator.objects.all()}
+    # Resets of Erin's way in, waiting for a second admin: one Adam asked for (Ada, the admin
+    # column, may approve it) and one Ada asked for (she may not).
+    erin = operators["erin"]
+    reset = identity_services.credential_reset_request(
+        actor=adam, operator=erin, kind=CredentialKind.TOTP, reason="lost phone"
+    )
+    own_reset = identity_services.credential_reset_request(
+        actor=operators["ada"], operator=erin, kind=CredentialKind.PASSWORD, reason="forgot it"
+    )
     run = _failing_run(operators["rita"])
     trial = run.trials.order_by("pk").first()
     assert trial is not None
@@ -134,8 +159,14 @@ def build() -> World:
     carol_session = OperatorSession.objects.create(
         session_key="matrix-carol-session", operator=operators["carol"]
     )
-    other = Ticket.objects.filter(queue=ticket.queue).exclude(pk=ticket.pk).order_by("pk").first()
-    assert other is not None
+    # A second ticket of the same customer in the same queue: what a merge may join.
+    other = ticket_open_for_customer(
+        actor=operators["sam"],
+        subject="Same customer, second ticket",
+        queue_id=ticket.queue_id,
+        customer_id=ticket.customer_id,
+        customer_message="Writing again about the same order.",
+    )
     ids = {
         "ticket_id": ticket.pk,
         "version": ticket.version,
@@ -154,6 +185,10 @@ def build() -> World:
         "operator": operators["carol"].pk,
         "token": token.pk,
         "session": carol_session.pk,
+        "reset": reset.pk,
+        "own_reset": own_reset.pk,
+        "alice": operators["alice"].pk,
+        "carol": operators["carol"].pk,
     }
     return World(ids=ids, clients=clients, raw_tokens={"token": raw_all, "token0": raw_none})
 
@@ -162,6 +197,8 @@ def build() -> World:
 PK_PARAM = {
     "identity:session_revoke": "session",
     "identity:token_revoke": "token",
+    "identity:credential_reset_approve": "reset",
+    "identity:credential_reset_cancel": "reset",
 }
 
 

@@ -421,6 +421,9 @@ def merge(request: HttpRequest, ticket_id: int) -> HttpResponse:
             expected_source_version=form.cleaned_data["version"],
             expected_target_version=target_version,
         )
+    except NotFound as error:
+        # As every other action on a ticket: one the operator may not see does not exist.
+        raise Http404(error.message) from error
     except DomainError as error:
         messages.error(request, error.message)
         return redirect(reverse("tickets:detail", args=[ticket_id]))
