@@ -28,7 +28,7 @@ from evals.domains.telecom.scripted import vocab
 from evals.domains.telecom.scripted.customer_phrases import PERIODS_ZH, PHRASES
 from evals.engine.messages import Message, Role, Signal, ToolCall
 from evals.engine.persona import Language, Level, Persona
-from evals.engine.sandbox.user import RequestListUser
+from evals.engine.sandbox.request_user import RequestListUser, dob_slip
 from evals.engine.understanding.utterances import ActKind
 
 DEVICE_INTENTS = {
@@ -50,14 +50,6 @@ CLOSING = re.compile(
 )
 TELL_ME = re.compile(r"what is wrong|遇到了什么问题", re.IGNORECASE)
 WHY = re.compile(r"\bwhy\b|为什么", re.IGNORECASE)
-
-
-def _slip(dob: str) -> str:
-    year, month, day = dob.split("-")
-    swapped = day[::-1]
-    if swapped != day and 1 <= int(swapped) <= 28:
-        return f"{year}-{month}-{swapped}"
-    return f"{int(year) - 1}-{month}-{day}"
 
 
 class TelecomScriptedUser(RequestListUser):
@@ -268,7 +260,7 @@ class TelecomScriptedUser(RequestListUser):
         wrong = ident.get("wrong_dob") or ""
         if dob not in self.fixed and not self.mistakes:
             if not wrong and self.confused():
-                wrong = _slip(dob)
+                wrong = dob_slip(dob)
             if wrong and wrong != dob:
                 self.mistakes[wrong] = dob
                 dob = wrong
@@ -335,11 +327,9 @@ class TelecomScriptedUser(RequestListUser):
 
     def reply(self, agent_text: str) -> tuple[str, Signal]:
         low = agent_text.lower()
-        for wrong, right in list(self.mistakes.items()):
-            if wrong.lower() in low:
-                del self.mistakes[wrong]
-                self.fixed.add(right)
-                return self.say("my_mistake", right=right, wrong=wrong), Signal.NONE
+        correction = self.correct_mistake(lambda wrong: wrong.lower() in low)
+        if correction is not None:
+            return correction
         if vocab.TRANSFERRED.search(agent_text):
             self.finished = True
             return self.say("transfer_thanks"), Signal.STOP
@@ -354,11 +344,7 @@ class TelecomScriptedUser(RequestListUser):
                 i for i in self._open() if self.requests[i]["intent"] in DEVICE_INTENTS
             )
         if ASK_IDENTITY.search(agent_text):
-            if self.skeptical_now("identity"):
-                return self.say("why_identity"), Signal.NONE
-            if self.asked("identity"):
-                return self.abandon()
-            return self.with_focus_blurted(self._identity()), Signal.NONE
+            return self.verify_identity()
         if PROCEED.search(agent_text):
             return self._proposal(agent_text)
         if not self.solo and self._act_on_phone(agent_text):
