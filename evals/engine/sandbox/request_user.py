@@ -12,6 +12,7 @@ from typing import Any, ClassVar
 from evals.engine.messages import Signal
 from evals.engine.persona import Language, Level, Persona
 from evals.engine.sandbox.user import ScriptedUserBase
+from evals.engine.sandbox.vocab import REFUSAL_CUE
 from evals.engine.understanding.utterances import Act, ActKind, Reading
 
 
@@ -73,6 +74,9 @@ class RequestListUser(ScriptedUserBase):
 
     # -- what such customers do alike ----------------------------------------------------
 
+    # The words in which the customer hears a refusal its reader misses (a domain may set its
+    # own).
+    refusal_cue: re.Pattern[str] = REFUSAL_CUE
     # An incoherent customer sometimes hesitates before its yes (phrase `yes_wait`); a
     # domain whose customers never do sets False (and draws no random number for it).
     HESITATES: ClassVar[bool] = True
@@ -119,18 +123,16 @@ class RequestListUser(ScriptedUserBase):
             return self.say("not_finished", request=self._state(nxt)), Signal.NONE
         return self._state(nxt), Signal.NONE
 
-    @staticmethod
-    def refusal_heard(reading: Reading, cue: re.Pattern[str]) -> bool:
-        """Whether the agent refuses: a refusal the reader sees, or the domain's refusal `cue`
-        in a message that proposes nothing."""
+    def refusal_heard(self, reading: Reading) -> bool:
+        """Whether the agent refuses: a refusal the reader sees, or the refusal cue in a
+        message that proposes nothing."""
         return reading.has(ActKind.REFUSE) or (
-            not reading.has(ActKind.CONFIRM) and bool(cue.search(reading.text))
+            not reading.has(ActKind.CONFIRM) and bool(self.refusal_cue.search(reading.text))
         )
 
     def take_refusal(
         self,
         reading: Reading,
-        cue: re.Pattern[str],
         about: Callable[[Act], int | None],
         *,
         first_only: bool = False,
@@ -140,7 +142,7 @@ class RequestListUser(ScriptedUserBase):
         why once; otherwise the requests refused (`about` each refusal; `first_only`: the
         first of them), or the one in focus, are settled. None when there is nothing to
         say."""
-        if not self.refusal_heard(reading, cue):
+        if not self.refusal_heard(reading):
             return None
         refusals = reading.of(ActKind.REFUSE)
         reason = any(a.reason for a in refusals)

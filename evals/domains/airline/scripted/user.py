@@ -178,7 +178,7 @@ class AirlineScriptedUser(RequestListUser):
             if about is not None:
                 self.done.add(about)
                 self.confirmed = None
-        if not self.refusal_heard(reading, vocab.REFUSAL_CUE) or not self._open():
+        if not self.refusal_heard(reading) or not self._open():
             return None
         about = self._about(reading.of(ActKind.REFUSE))
         if about is None:

@@ -176,7 +176,6 @@ class BillingScriptedUser(RequestListUser):
                     self.confirmed = None
         return self.take_refusal(
             reading,
-            vocab.REFUSAL_CUE,
             lambda act: self._about(act, settles=True),
             first_only=True,
         )

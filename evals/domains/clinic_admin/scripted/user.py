@@ -186,7 +186,7 @@ class ClinicScriptedUser(RequestListUser):
                 s for s in re.split(r"(?<=[.!?。！？])\s*", text) if not vocab.NO_ADVICE.search(s)
             )
         refusals = [a for a in reading.of(ActKind.REFUSE) if not vocab.NO_ADVICE.search(a.text)]
-        cue = vocab.REFUSAL_CUE.search(rest)
+        cue = self.refusal_cue.search(rest)
         if not refusals and not cue:
             return None
         if CONFIRM_CUE.search(rest) and not refusals:

@@ -235,9 +235,7 @@ class MembershipScriptedUser(RequestListUser):
                 r = self.requests[i]
                 if r["intent"] == "balance" and self._named(r, act) and NUMBER.search(act.text):
                     self.done.add(i)
-        return self.take_refusal(
-            reading, vocab.REFUSAL_CUE, lambda act: self._about(act, settles=True)
-        )
+        return self.take_refusal(reading, lambda act: self._about(act, settles=True))
 
     def reply(self, agent_text: str) -> tuple[str, Signal]:
         low = agent_text.lower()

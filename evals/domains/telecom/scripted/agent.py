@@ -32,14 +32,6 @@ from evals.engine.messages import Message
 from evals.engine.sandbox.desk import DeskAgent, Request
 from evals.engine.tools import Actor
 
-DEVICE_INTENTS = {
-    "no_service",
-    "no_data",
-    "no_data_abroad",
-    "app_offline",
-    "sim_locked",
-    "sim_broken",
-}
 PERIODS = {"2025-04": ("April", "4 月"), "2025-05": ("May", "5 月"), "2025-06": ("June", "6 月")}
 MAX_ROUNDS = 5
 
@@ -136,7 +128,7 @@ class TelecomReferenceAgent(DeskAgent[Req]):
                 return None if r.done else r
         r = Req(intent)
         self.reqs.append(r)
-        if intent in DEVICE_INTENTS and not self._device_reqs()[:-1]:
+        if intent in vocab.DEVICE_INTENTS and not self._device_reqs()[:-1]:
             # A new problem on the phone after the others were settled: a fresh round count.
             self.rounds, self.awaiting, self.report = 0, "", {}
         return r
@@ -242,9 +234,9 @@ class TelecomReferenceAgent(DeskAgent[Req]):
             r.account_done = True
         self.active = None
         for r in self.reqs:
-            if r.account_done and r.intent not in DEVICE_INTENTS:
+            if r.account_done and r.intent not in vocab.DEVICE_INTENTS:
                 r.done = True
-        if any(not r.done and r.intent in DEVICE_INTENTS for r in self.reqs):
+        if any(not r.done and r.intent in vocab.DEVICE_INTENTS for r in self.reqs):
             return self._phone()
         return self.say(self.t("anything_else"))
 
@@ -294,7 +286,7 @@ class TelecomReferenceAgent(DeskAgent[Req]):
         """The next step of `r` on the account side; None when its account part is done."""
         line = self.line
         assert line is not None
-        if r.intent in DEVICE_INTENTS and self.diagnosis == "device_only":
+        if r.intent in vocab.DEVICE_INTENTS and self.diagnosis == "device_only":
             return None  # the wrong diagnosis: it is always the phone
         handler = getattr(self, f"_{r.intent}")
         result: Message | None = handler(r, line)
@@ -431,7 +423,7 @@ class TelecomReferenceAgent(DeskAgent[Req]):
     # -- the customer's phone ---------------------------------------------------------------
 
     def _device_reqs(self) -> list[Req]:
-        return [r for r in self.reqs if not r.done and r.intent in DEVICE_INTENTS]
+        return [r for r in self.reqs if not r.done and r.intent in vocab.DEVICE_INTENTS]
 
     def _fixed(self) -> bool:
         rep = self.report

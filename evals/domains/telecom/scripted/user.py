@@ -31,14 +31,6 @@ from evals.engine.persona import Language, Level, Persona
 from evals.engine.sandbox.request_user import RequestListUser, dob_slip
 from evals.engine.understanding.utterances import ActKind
 
-DEVICE_INTENTS = {
-    "no_service",
-    "no_data",
-    "no_data_abroad",
-    "app_offline",
-    "sim_locked",
-    "sim_broken",
-}
 PROCEED = re.compile(r"shall i proceed|go ahead\?|是否继续|\(yes/no\)|（是/否）", re.IGNORECASE)
 ASK_IDENTITY = re.compile(
     r"verify your identity|confirm it's you|验证您的身份|电子邮箱|phone number (?:and|together with)",
@@ -108,7 +100,9 @@ class TelecomScriptedUser(RequestListUser):
             parts.append(self._reported(m))
         self._settle_from_phone()
         fixed = [i for i in before if i not in self._open()]
-        if fixed and not [i for i in self._open() if self.requests[i]["intent"] in DEVICE_INTENTS]:
+        if fixed and not [
+            i for i in self._open() if self.requests[i]["intent"] in vocab.DEVICE_INTENTS
+        ]:
             parts.append(self.style(self.say("works_now")))
         return self.join(*[p for p in parts if p])
 
@@ -341,7 +335,7 @@ class TelecomScriptedUser(RequestListUser):
             self.confirmed = None
         if self.solo and vocab.WORKS_AGAIN.search(agent_text):
             self.done.update(
-                i for i in self._open() if self.requests[i]["intent"] in DEVICE_INTENTS
+                i for i in self._open() if self.requests[i]["intent"] in vocab.DEVICE_INTENTS
             )
         if ASK_IDENTITY.search(agent_text):
             return self.verify_identity()
