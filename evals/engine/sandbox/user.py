@@ -398,6 +398,18 @@ class ScriptedUserBase(ABC):
             return self.verify_identity()
         return None
 
+    def as_given(self, right: str, *, wrong: str = "", slip: Callable[[str], str]) -> str:
+        """`right` as the customer gives it: its first detail given wrong is the scenario's
+        `wrong` value, or a confused customer's `slip` of it (remembered, to be corrected
+        when the agent echoes it); once corrected, or with another mistake open, `right`."""
+        if right not in self.fixed and not self.mistakes:
+            if not wrong and self.confused():
+                wrong = slip(right)
+            if wrong and wrong != right:
+                self.mistakes[wrong] = right
+                return wrong
+        return right
+
     def correct_mistake(self, echoed: Callable[[str], bool]) -> tuple[str, Signal] | None:
         """Correct the first mistake the agent `echoed` (a wrong value the customer gave),
         once; None when it echoed none."""

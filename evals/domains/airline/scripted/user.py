@@ -105,11 +105,7 @@ class AirlineScriptedUser(RequestListUser):
     def _identity(self, slots: tuple[str, ...] = ()) -> str:
         ident = self.identity
         if ident["gives"] == "ref":
-            last = ident["last_name"]
-            if last not in self.fixed and not self.mistakes and self.confused():
-                wrong = _slip(last)
-                self.mistakes[wrong] = last
-                last = wrong
+            last = self.as_given(ident["last_name"], slip=_slip)
             return self.say("ref_name", ref=ident["booking_ref"], last=last)
         if ident["booking_ref"]:
             return self.say("email_ref", email=ident["email"], ref=ident["booking_ref"])

@@ -86,14 +86,9 @@ class BillingScriptedUser(RequestListUser):
 
     def _name_and_postcode(self) -> str:
         ident = self.identity
-        postcode = ident["postcode"]
-        wrong = ident.get("wrong_postcode") or ""
-        if postcode not in self.fixed and not self.mistakes:
-            if not wrong and self.confused():
-                wrong = postcode[:-1] + str((int(postcode[-1]) + 3) % 10)
-            if wrong and wrong != postcode:
-                self.mistakes[wrong] = postcode
-                postcode = wrong
+        postcode = self.as_given(
+            ident["postcode"], wrong=ident.get("wrong_postcode") or "", slip=_postcode_slip
+        )
         values = {"first": ident["first_name"], "last": ident["last_name"], "postcode": postcode}
         if self.persona.incoherence is Level.HIGH:
             return self.say("name_postcode_incoherent", **values)
@@ -244,6 +239,11 @@ class BillingScriptedUser(RequestListUser):
                 return self.abandon()
             return self._state(self.requests.index(r)), Signal.NONE
         return self._unsure()
+
+
+def _postcode_slip(postcode: str) -> str:
+    """A confused customer's slip in its postcode: the last digit off by three."""
+    return postcode[:-1] + str((int(postcode[-1]) + 3) % 10)
 
 
 def _money(r: dict[str, Any]) -> str:

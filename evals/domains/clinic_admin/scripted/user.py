@@ -105,14 +105,7 @@ class ClinicScriptedUser(RequestListUser):
 
     def _identity(self, slots: tuple[str, ...] = ()) -> str:
         ident = self.identity
-        dob = ident["dob"]
-        wrong = ident.get("wrong_dob") or ""
-        if dob not in self.fixed and not self.mistakes:
-            if not wrong and self.confused():
-                wrong = dob_slip(dob)
-            if wrong and wrong != dob:
-                self.mistakes[wrong] = dob
-                dob = wrong
+        dob = self.as_given(ident["dob"], wrong=ident.get("wrong_dob") or "", slip=dob_slip)
         return self.say(
             f"identity_{ident['relationship']}",
             name=ident["caller_name"],

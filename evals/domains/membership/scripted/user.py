@@ -123,14 +123,7 @@ class MembershipScriptedUser(RequestListUser):
 
     def _number_and_dob(self) -> str:
         ident = self.identity
-        dob = ident["dob"]
-        wrong = ident.get("wrong_dob") or ""
-        if dob not in self.fixed and not self.mistakes:
-            if not wrong and self.confused():
-                wrong = dob_slip(dob)
-            if wrong and wrong != dob:
-                self.mistakes[wrong] = dob
-                dob = wrong
+        dob = self.as_given(ident["dob"], wrong=ident.get("wrong_dob") or "", slip=dob_slip)
         number = ident["member_number"]
         if self.persona.incoherence is Level.HIGH:
             return self.say("number_dob_incoherent", dob=dob, number=number)

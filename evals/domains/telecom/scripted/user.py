@@ -250,14 +250,7 @@ class TelecomScriptedUser(RequestListUser):
         ident = self.identity
         if ident["gives"] == "email":
             return self.say("email", email=ident["email"])
-        dob = ident["dob"]
-        wrong = ident.get("wrong_dob") or ""
-        if dob not in self.fixed and not self.mistakes:
-            if not wrong and self.confused():
-                wrong = dob_slip(dob)
-            if wrong and wrong != dob:
-                self.mistakes[wrong] = dob
-                dob = wrong
+        dob = self.as_given(ident["dob"], wrong=ident.get("wrong_dob") or "", slip=dob_slip)
         if self.persona.incoherence is Level.HIGH:
             return self.say("phone_dob_incoherent", dob=dob, phone=ident["phone_number"])
         return self.say("phone_dob", phone=ident["phone_number"], dob=dob)
