@@ -24,7 +24,7 @@ from evals.domains.retail.scripted import RetailReferenceAgent
 from evals.engine.errors import EngineError
 from evals.engine.messages import Signal
 from evals.engine.persona import parse_persona
-from evals.engine.sandbox.desk import DeskAgent
+from evals.engine.sandbox.desk import DeskAgent, tool_data
 from evals.engine.sandbox.request_user import dob_slip
 from evals.engine.sandbox.vocab import REFUSAL_CUE, first_match
 from evals.engine.task import TaskKind
@@ -175,3 +175,10 @@ def test_the_first_pattern_in_priority_order_names_the_sentence():
     assert first_match(table, "refund the wrong charge") == "dispute"
     assert first_match(table, "a refund please") == "refund"
     assert first_match(table, "hello") == ""
+
+
+def test_a_tool_result_is_read_as_json_text_or_nothing_for_an_error():
+    assert tool_data('{"a": 1}', False) == {"a": 1}
+    assert tool_data("[1]", False) == [1]
+    assert tool_data("Done.", False) == "Done."
+    assert tool_data('Error: {"a": 1}', True) is None

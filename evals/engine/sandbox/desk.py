@@ -20,6 +20,7 @@ tightly and its answers with a space).
 
 from __future__ import annotations
 
+import json
 import re
 from abc import abstractmethod
 from collections.abc import Iterable, Mapping
@@ -30,6 +31,15 @@ from evals.engine.errors import EngineError
 from evals.engine.messages import Message
 from evals.engine.persona import Language
 from evals.engine.sandbox.agent import ReferenceAgentBase
+
+
+def tool_data(content: str, error: bool) -> Any:
+    """A tool result as the agent reads it: None for an error, the parsed JSON for an object
+    or a list, else the text."""
+    if error:
+        return None
+    return json.loads(content) if content.startswith(("{", "[")) else content
+
 
 # A customer asking why (the agent then explains why it needs what it asks for).
 _WHY = re.compile(r"why|为什么", re.IGNORECASE)

@@ -14,7 +14,6 @@ Every sentence it says comes from one wording of `phrasings.PHRASINGS`, chosen b
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -23,7 +22,7 @@ from evals.domains.airline.scripted import vocab
 from evals.domains.airline.scripted.phrasings import CAUSES_ZH, PHRASINGS
 from evals.domains.airline.world import CITIES, name_distance
 from evals.engine.messages import Message
-from evals.engine.sandbox.desk import DeskAgent, Request
+from evals.engine.sandbox.desk import DeskAgent, Request, tool_data
 
 MAX_BAGS = 3
 CONTROLLABLE = {"technical", "crew", "operational"}
@@ -126,9 +125,7 @@ class AirlineReferenceAgent(DeskAgent[Req]):
     # -- reading tool results ------------------------------------------------------------
 
     def observe_tool(self, name: str, args: dict[str, Any], content: str, error: bool) -> None:
-        data: Any = (
-            None if error else json.loads(content) if content.startswith(("{", "[")) else content
-        )
+        data = tool_data(content, error)
         if name == "find_reservation":
             if error:
                 self.failed = self.t(

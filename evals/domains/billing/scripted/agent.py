@@ -23,7 +23,7 @@ from typing import Any
 from evals.domains.billing.scripted import vocab
 from evals.domains.billing.scripted.phrasings import PHRASINGS
 from evals.engine.messages import Message
-from evals.engine.sandbox.desk import DeskAgent, Request
+from evals.engine.sandbox.desk import DeskAgent, Request, tool_data
 
 DISPUTE_WINDOW_DAYS = 120
 
@@ -150,9 +150,7 @@ class BillingReferenceAgent(DeskAgent[Req]):
     # -- reading tool results ------------------------------------------------------------
 
     def observe_tool(self, name: str, args: dict[str, Any], content: str, error: bool) -> None:
-        data: Any = (
-            None if error else json.loads(content) if content.startswith(("{", "[")) else content
-        )
+        data = tool_data(content, error)
         r = self.active
         if name.startswith("find_customer"):
             if not error:

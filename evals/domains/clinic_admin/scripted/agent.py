@@ -17,7 +17,6 @@ message rules must catch on every symptom task.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -25,7 +24,7 @@ from evals.domains.clinic_admin.scripted import vocab
 from evals.domains.clinic_admin.scripted.phrasings import DEPARTMENT_NAMES, PHRASINGS
 from evals.engine.errors import EngineError
 from evals.engine.messages import Message
-from evals.engine.sandbox.desk import DeskAgent, Request
+from evals.engine.sandbox.desk import DeskAgent, Request, tool_data
 
 # Last: a transfer ends the conversation, so every other request is handled before it.
 TRANSFERS = {
@@ -154,9 +153,7 @@ class ClinicReferenceAgent(DeskAgent[Req]):
     # -- reading tool results --------------------------------------------------------------
 
     def observe_tool(self, name: str, args: dict[str, Any], content: str, error: bool) -> None:
-        data: Any = (
-            None if error else json.loads(content) if content.startswith(("{", "[")) else content
-        )
+        data = tool_data(content, error)
         if name == "verify_caller":
             if error:
                 self.failed = self.t(

@@ -21,7 +21,7 @@ from typing import Any
 from evals.domains.membership.scripted import vocab
 from evals.domains.membership.scripted.phrasings import PHRASINGS
 from evals.engine.messages import Message
-from evals.engine.sandbox.desk import DeskAgent, Request
+from evals.engine.sandbox.desk import DeskAgent, Request, tool_data
 
 MAX_FREEZES = 2
 MAX_WAIVERS = 1
@@ -110,9 +110,7 @@ class MembershipReferenceAgent(DeskAgent[Req]):
     # -- reading tool results ------------------------------------------------------------
 
     def observe_tool(self, name: str, args: dict[str, Any], content: str, error: bool) -> None:
-        data: Any = (
-            None if error else json.loads(content) if content.startswith(("{", "[")) else content
-        )
+        data = tool_data(content, error)
         if name.startswith("find_member"):
             if not error:
                 self.member_id = data["member_id"]

@@ -20,7 +20,6 @@ ablation tests), `policy` ("blind": proposes what the policy forbids, for the po
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -29,7 +28,7 @@ from evals.domains.telecom.scripted import vocab
 from evals.domains.telecom.scripted.phrasings import PHRASINGS
 from evals.domains.telecom.world import APN, SIM_REPLACEMENT_DAYS
 from evals.engine.messages import Message
-from evals.engine.sandbox.desk import DeskAgent, Request
+from evals.engine.sandbox.desk import DeskAgent, Request, tool_data
 from evals.engine.tools import Actor
 
 PERIODS = {"2025-04": ("April", "4 月"), "2025-05": ("May", "5 月"), "2025-06": ("June", "6 月")}
@@ -145,7 +144,7 @@ class TelecomReferenceAgent(DeskAgent[Req]):
     # -- reading tool results ---------------------------------------------------------------
 
     def observe_tool(self, name: str, args: dict[str, Any], content: str, error: bool) -> None:
-        data: Any = None if error else json.loads(content) if content[:1] in "{[" else content
+        data = tool_data(content, error)
         if name.startswith("find_customer"):
             if not error:
                 self.customer_id = data["customer_id"]
