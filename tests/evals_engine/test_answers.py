@@ -122,7 +122,7 @@ def _user(domain_name: str, task: Any, persona: Persona, rng: random.Random) -> 
 # The domain's own yes to a summary that matches (membership's names the request confirmed,
 # so that a bundled next request is another one).
 SAY_YES: dict[str, Callable[[Any], str]] = {
-    "retail": lambda user: user._affirm(),
+    "retail": lambda user: user.plain_yes(),
     "membership": lambda user: user._affirm(user._focus()),
 }
 

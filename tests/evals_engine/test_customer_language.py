@@ -35,7 +35,7 @@ from evals.engine.persona import PRESETS, Language, parse_persona
 from evals.engine.policy import PolicyGuard
 from evals.engine.runner import MemorySink, RunSpec, TrialRecord, run
 from evals.engine.sandbox.agent import customer_language
-from evals.engine.sandbox.phrases import BASE, Phrasebook
+from evals.engine.sandbox.phrases import BASE, REQUEST_LIST, Phrasebook
 from evals.engine.task import TaskKind
 from tests.evals_engine.test_retail_customer import POLICY_BLIND
 from tests.evals_membership.test_customer import PolicyBlindAgent as MembershipPolicyBlind
@@ -48,6 +48,7 @@ DIGESTED = ("retail", "membership", "tau2_mock")
 ZH = "language=zh-Hans"
 BOOKS: dict[str, Phrasebook] = {
     "base": BASE,
+    "requests": REQUEST_LIST,
     "retail": RETAIL,
     "membership": MEMBERSHIP,
     "tau2_mock": MOCK,

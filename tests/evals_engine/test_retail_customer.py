@@ -228,7 +228,7 @@ class PolicyBlindAgent(RetailReferenceAgent):
     proposes the write anyway (naming the order's products, as a customer who does not know
     its order number needs)."""
 
-    def _refuse(self, r: Req, why: str, **values: Any) -> Message:
+    def _refuse(self, r: Req, key: str, **values: Any) -> Message:
         order = self.orders[r.order_id]
         oid = order["order_id"]
         if r.intent == "cancel":

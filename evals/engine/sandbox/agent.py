@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from enum import StrEnum
-from typing import Any
+from typing import Any, Self
 
 from evals.engine.messages import Message, Role, Signal, ToolCall
 from evals.engine.persona import Language
@@ -208,6 +208,11 @@ class ReferenceAgentBase(ABC):
         self._write_tools = {
             t.name for t in tools or () if t.kind is ToolKind.WRITE and t.actor is Actor.AGENT
         }
+
+    @classmethod
+    def factory(cls, *, domain: Any, params: Mapping[str, Any], seed: int) -> Self:
+        """The registry's maker."""
+        return cls(domain=domain, params=params, seed=seed)
 
     # -- protocol ------------------------------------------------------------------------
 

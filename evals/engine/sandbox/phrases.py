@@ -130,6 +130,55 @@ BASE: Phrasebook = {
     },
 }
 
+# What a customer with a list of requests says the same way in most domains
+# (sandbox/request_user.py): its email, its yes (hesitant, hurried, with the next request), its
+# no to a proposal that is not what it asked, taking in a refusal, and going on or saying
+# goodbye. A domain that words one otherwise sets its own.
+REQUEST_LIST: Phrasebook = {
+    EN: {
+        "email": ("My email is {email}.", "It's {email}."),
+        "forgot_email": "I don't remember which email I used. ",
+        "yes_wait": "yes... wait, yes. that's right",
+        "yes_hurry": "Yes, but hurry up, please.",
+        "yes_also": "{yes} Also, {request}",
+        "not_asked": "No, that's not what I asked for. {request}",
+        "not_right": "No, that's not right. {request}",
+        "said_yes": "But I said yes. {request}",
+        "why_not": ("Why not?", "Can you tell me why?"),
+        "check_yes": "Yes, that's right.",
+        "unsure": (
+            "Sorry, what do you need from me?",
+            "Sorry, I don't follow. What do you need from me?",
+            "I'm not sure what you're asking me.",
+        ),
+        "goodbye": (
+            "No, that's all. Thanks!",
+            "That's everything, thank you.",
+            "Nothing else, bye.",
+        ),
+        "not_finished": "You haven't finished my other request. {request}",
+    },
+    ZH: {
+        "email": ("我的邮箱是 {email}。", "邮箱是 {email}。"),
+        "forgot_email": "我不记得用的是哪个邮箱了。",
+        "yes_wait": "是的……等一下，是的，没错",
+        "yes_hurry": "可以，但请快一点。",
+        "yes_also": "{yes}另外，{request}",
+        "not_asked": "不对，我要的不是这个。{request}",
+        "not_right": "不对。{request}",
+        "said_yes": "可我已经说了可以。{request}",
+        "why_not": ("为什么不行？", "能告诉我为什么吗？"),
+        "check_yes": "对，没错。",
+        "unsure": (
+            "不好意思，你需要我提供什么？",
+            "不好意思，我没听懂。你需要我提供什么？",
+            "我不太明白你在问我什么。",
+        ),
+        "goodbye": ("没有了，就这些。谢谢！", "就这些了，谢谢。", "没别的了，再见。"),
+        "not_finished": "我另一件事你还没处理完。{request}",
+    },
+}
+
 
 def phrasebook(*books: Phrasebook) -> dict[Language, dict[str, Phrase]]:
     """The books merged, later keys over earlier ones, language by language."""

@@ -35,9 +35,9 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Self
 
 from evals.engine.messages import Message, Role, Signal
 from evals.engine.persona import Emotion, Language, Level, Persona
@@ -122,6 +122,13 @@ class ScriptedUserBase(ABC):
         self.verified: set[frozenset[str]] = set()  # proposals already read back
         self._held_finished = False
         self.answers = 0  # agent turns spent answering the customer's moves
+
+    @classmethod
+    def factory(
+        cls, *, domain: Any, scenario: Any, persona: Persona, params: Mapping[str, Any], seed: int
+    ) -> Self:
+        """The registry's maker: a customer for `scenario` (params: none by default)."""
+        return cls(scenario=scenario, persona=persona, seed=seed)
 
     # -- protocol ------------------------------------------------------------------------
 
@@ -381,21 +388,46 @@ class ScriptedUserBase(ABC):
         request-specific part of the agent's text (`low`, lower-cased): correct a mistake the
         agent echoed, thank a transfer to a human, and answer (or question, or walk away
         from) a request to verify its identity. None when none of these applies."""
-        for wrong, right in list(self.mistakes.items()):
-            if wrong.lower() in low:
-                del self.mistakes[wrong]
-                self.fixed.add(right)
-                return self.say("my_mistake", right=right, wrong=wrong), Signal.NONE
+        correction = self.correct_mistake(lambda wrong: wrong.lower() in low)
+        if correction is not None:
+            return correction
         if transfer_text.lower() in low:
             self.finished = True
             return self.say("transfer_thanks"), Signal.STOP
         if "verify your identity" in low:
-            if self.skeptical_now("identity"):
-                return self.say("why_identity"), Signal.NONE
-            if self.asked("identity"):
-                return self.abandon()
-            return self.with_focus_blurted(self._identity()), Signal.NONE
+            return self.verify_identity()
         return None
+
+    def as_given(self, right: str, *, wrong: str = "", slip: Callable[[str], str]) -> str:
+        """`right` as the customer gives it: its first detail given wrong is the scenario's
+        `wrong` value, or a confused customer's `slip` of it (remembered, to be corrected
+        when the agent echoes it); once corrected, or with another mistake open, `right`."""
+        if right not in self.fixed and not self.mistakes:
+            if not wrong and self.confused():
+                wrong = slip(right)
+            if wrong and wrong != right:
+                self.mistakes[wrong] = right
+                return wrong
+        return right
+
+    def correct_mistake(self, echoed: Callable[[str], bool]) -> tuple[str, Signal] | None:
+        """Correct the first mistake the agent `echoed` (a wrong value the customer gave),
+        once; None when it echoed none."""
+        for wrong, right in list(self.mistakes.items()):
+            if echoed(wrong):
+                del self.mistakes[wrong]
+                self.fixed.add(right)
+                return self.say("my_mistake", right=right, wrong=wrong), Signal.NONE
+        return None
+
+    def verify_identity(self, slots: tuple[str, ...] = ()) -> tuple[str, Signal]:
+        """Answer a request to verify its identity (asking for `slots`, or any): a skeptic
+        asks why first, a customer asked too often walks away, else its details."""
+        if self.skeptical_now("identity"):
+            return self.say("why_identity"), Signal.NONE
+        if self.asked("identity"):
+            return self.abandon()
+        return self.with_focus_blurted(self._identity(slots)), Signal.NONE
 
     def with_focus_blurted(self, text: str) -> str:
         """An incoherent customer blurts out the request it is on before what it was asked."""
@@ -410,8 +442,9 @@ class ScriptedUserBase(ABC):
     # -- what each domain implements ---------------------------------------------------------
 
     @abstractmethod
-    def _identity(self) -> str:
-        """The identifying details the agent asked for, as this customer gives them."""
+    def _identity(self, slots: tuple[str, ...] = ()) -> str:
+        """The identifying details the agent asked for (`slots`, or any), as this customer
+        gives them."""
 
     @abstractmethod
     def _open(self) -> list[int]:
@@ -485,50 +518,3 @@ def _restates(reading: Reading, expected: frozenset[str]) -> bool:
 def _gives_reason(reading: Reading) -> bool:
     """A refusal with its reason, or an explanation."""
     return reading.has(ActKind.EXPLAIN) or any(a.reason for a in reading.of(ActKind.REFUSE))
-
-
-class RequestListUser(ScriptedUserBase):
-    """A customer whose scenario lists its requests (`data["requests"]`, stated in order when
-    `data["ordered"]`) and its identity (`data["identity"]`): which requests are open, which
-    it is on, and how it opens the conversation."""
-
-    def __init__(self, *, scenario: Any, persona: Persona, seed: int) -> None:
-        super().__init__(scenario=scenario, persona=persona, seed=seed)
-        self.requests: list[dict[str, Any]] = [dict(r) for r in self.data["requests"]]
-        self.done: set[int] = set()
-        self.identity = self.data["identity"]
-        self.confirmed: int | None = None
-        self._held: tuple[set[int], int | None] = (set(), None)
-
-    def _open(self) -> list[int]:
-        return [i for i in range(len(self.requests)) if i not in self.done]
-
-    def hold(self) -> None:
-        super().hold()
-        self._held = (set(self.done), self.confirmed)
-
-    def restore(self) -> None:
-        super().restore()
-        self.done, self.confirmed = set(self._held[0]), self._held[1]
-
-    def _focus(self) -> int:
-        stated_open = [i for i in self._open() if i in self.stated]
-        return stated_open[0] if stated_open else (self._open() or [0])[0]
-
-    def plain_yes(self) -> str:
-        """A plain yes; one in five of an English customer's in Chinese."""
-        if self.language is Language.EN and self.chance(0.2):
-            return self.pick(self.PHRASES[Language.ZH_HANS]["affirm"])
-        return self.say("affirm")
-
-    def opening(self) -> str:
-        if self.persona.incoherence is Level.HIGH and self.chance(0.7):
-            return self.say("vague_opening")
-        if self.data.get("ordered") or (len(self.requests) > 1 and self.chance(0.5)):
-            parts = [self._state(i) for i in range(len(self.requests))]
-            text = self.say("then" if self.data.get("ordered") else "also").join(parts)
-        else:
-            text = self._state(0)
-        if self.persona.skepticism is Level.LOW and self.chance(0.3):
-            text = self.join(self._identity(), text)
-        return text

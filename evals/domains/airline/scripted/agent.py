@@ -14,18 +14,15 @@ Every sentence it says comes from one wording of `phrasings.PHRASINGS`, chosen b
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
 from evals.domains.airline.scripted import vocab
 from evals.domains.airline.scripted.phrasings import CAUSES_ZH, PHRASINGS
 from evals.domains.airline.world import CITIES, name_distance
-from evals.engine.errors import EngineError
 from evals.engine.messages import Message
-from evals.engine.persona import Language
-from evals.engine.sandbox import ReferenceAgentBase
+from evals.engine.sandbox.desk import DeskAgent, Request, tool_data
 
 MAX_BAGS = 3
 CONTROLLABLE = {"technical", "crew", "operational"}
@@ -48,13 +45,9 @@ WRITES = {
 
 
 @dataclass
-class Req:
-    intent: str
-    text: str = ""
+class Req(Request):
     date: str = ""
     bags: int = 0
-    done: bool = False
-    asked: set[str] = field(default_factory=set)
 
 
 def _minor(text: str) -> tuple[int, int]:
@@ -67,47 +60,27 @@ def _text(minor: int, places: int) -> str:
     return str(Decimal(minor).scaleb(-places)) if places else str(minor)
 
 
-class AirlineReferenceAgent(ReferenceAgentBase):
+class AirlineReferenceAgent(DeskAgent[Req]):
+    DOMAIN = "airline"
+    PHRASINGS = PHRASINGS
+
     def __init__(self, *, domain: Any, params: Any, seed: int) -> None:
         super().__init__(domain=domain, params=params, seed=seed)
-        self.phrasing: str | None = params.get("phrasing")
-        if self.phrasing is not None and self.phrasing not in PHRASINGS:
-            raise EngineError(
-                f"Unknown airline phrasing {self.phrasing!r}; known: {', '.join(sorted(PHRASINGS))}"
-            )
         self.email = ""
         self.ref = ""
         self.last = ""
         self.tried: set[str] = set()
-        self.failed = ""
         self.customer_id = ""
         self.listed: list[dict[str, Any]] | None = None
         self.booking = ""
         self.res: dict[str, Any] | None = None
         self.flights: dict[str, list[dict[str, Any]]] = {}
         self.quotes: dict[str, dict[str, Any]] = {}
-        self.reqs: list[Req] = []
-        self.focus: Req | None = None
-        self.active: Req | None = None
-        self.pool = ""
         self.cities: list[str] = []
-        self.notes: list[str] = []
-        self.explain = False
         self.asked_trip = 0
 
-    @classmethod
-    def factory(cls, *, domain: Any, params: Any, seed: int) -> AirlineReferenceAgent:
-        return cls(domain=domain, params=params, seed=seed)
-
-    @property
-    def zh(self) -> bool:
-        if self.phrasing is not None:
-            return self.phrasing.startswith("zh")
-        return self.language is Language.ZH_HANS
-
-    def t(self, key: str, **values: Any) -> str:
-        words = PHRASINGS[self.phrasing or ("zh" if self.zh else "en")]
-        return words[key].format(**values)
+    def new_request(self, intent: str) -> Req:
+        return Req(intent)
 
     # -- reading the customer ------------------------------------------------------------
 
@@ -120,14 +93,8 @@ class AirlineReferenceAgent(ReferenceAgentBase):
             or vocab.intent_of(text)
         )
 
-    def declined(self, name: str, args: dict[str, Any]) -> None:
-        if self.active is not None and not self.has_new_facts(self.last_user):
-            self.active.done = True
-            self.notes.append(self.t("declined"))
-
     def observe_user(self, text: str) -> None:
-        if "why" in text.lower() or "为什么" in text:
-            self.explain = True
+        self.heard_why(text)
         email = vocab.EMAIL.search(text)
         if email:
             self.email = email.group(0).rstrip(".").lower()
@@ -144,25 +111,7 @@ class AirlineReferenceAgent(ReferenceAgentBase):
         if len(cities) >= 2:
             self.cities = cities
         for sentence in vocab.SENTENCE.split(text):
-            intent = vocab.intent_of(sentence)
-            req = self._request(intent) if intent else (self.active or self.focus)
-            if req is None:
-                self.pool += " " + sentence
-                continue
-            self._absorb(req, sentence)
-
-    def _request(self, intent: str) -> Req:
-        for r in self.reqs:
-            if r.intent == intent and not r.done:
-                self.focus = r
-                return r
-        r = Req(intent)
-        if self.pool:
-            self._absorb(r, self.pool)
-            self.pool = ""
-        self.reqs.append(r)
-        self.focus = r
-        return r
+            self.take(sentence, vocab.intent_of(sentence))
 
     def _absorb(self, r: Req, sentence: str) -> None:
         r.text += " " + sentence
@@ -176,9 +125,7 @@ class AirlineReferenceAgent(ReferenceAgentBase):
     # -- reading tool results ------------------------------------------------------------
 
     def observe_tool(self, name: str, args: dict[str, Any], content: str, error: bool) -> None:
-        data: Any = (
-            None if error else json.loads(content) if content.startswith(("{", "[")) else content
-        )
+        data = tool_data(content, error)
         if name == "find_reservation":
             if error:
                 self.failed = self.t(
@@ -220,18 +167,6 @@ class AirlineReferenceAgent(ReferenceAgentBase):
 
     # -- deciding ------------------------------------------------------------------------
 
-    def proceed_text(self, summary: str) -> str:
-        return self.t("proceed", summary=summary)
-
-    def reassure_text(self, summary: str) -> str:
-        return self.t("reassure", summary=summary)
-
-    def say(self, text: str) -> Message:
-        if self.notes:
-            text = " ".join([*self.notes, text]) if not self.zh else "".join([*self.notes, text])
-            self.notes = []
-        return super().say(text)
-
     def plan(self) -> Message:
         if not self.customer_id:
             return self._authenticate()
@@ -239,12 +174,7 @@ class AirlineReferenceAgent(ReferenceAgentBase):
             return self._choose_reservation()
         if self.res is None:
             return self.call("get_reservation", booking_ref=self.booking)
-        open_reqs = self.order_requests([r for r in self.reqs if not r.done])
-        self.active = None
-        if not open_reqs:
-            return self.say(self.t("anything_else" if self.reqs else "how_can_i_help"))
-        self.active = open_reqs[0]
-        return getattr(self, f"_{open_reqs[0].intent}")(open_reqs[0])
+        return self.serve([r for r in self.reqs if not r.done])
 
     def _authenticate(self) -> Message:
         if self.ref and self.last and f"r:{self.ref}/{self.last}" not in self.tried:
@@ -253,13 +183,7 @@ class AirlineReferenceAgent(ReferenceAgentBase):
         if self.email and f"e:{self.email}" not in self.tried:
             self.tried.add(f"e:{self.email}")
             return self.call("find_customer_by_email", email=self.email)
-        sep = "" if self.zh else " "
-        prefix = f"{self.failed}{sep}" if self.failed else ""
-        self.failed = ""
-        if self.explain:
-            self.explain = False
-            prefix += self.t("explain_identity") + sep
-        return self.say(prefix + self.t("ask_identity"))
+        return self.ask_identity()
 
     def _choose_reservation(self) -> Message:
         listed = self.listed or []
@@ -290,13 +214,7 @@ class AirlineReferenceAgent(ReferenceAgentBase):
         )
 
     def _refuse(self, r: Req, key: str, **values: Any) -> Message:
-        r.done = True
-        sep = "" if self.zh else " "
-        return self.say(f"{self.t(key, trip=self._trip(), **values)}{sep}{self.t('anything_else')}")
-
-    def _ask(self, r: Req, what: str, key: str) -> Message:
-        r.asked.add(what)
-        return self.say(self.t(key))
+        return self.close(r, key, trip=self._trip(), **values)
 
     def _quote(self, name: str, **args: Any) -> Message | dict[str, Any]:
         quote = self.quotes.get(name)
@@ -312,14 +230,14 @@ class AirlineReferenceAgent(ReferenceAgentBase):
         if res["fare"] == "basic":
             return self._refuse(r, "refuse_basic")
         if not r.date:
-            return self._ask(r, "date", "ask_date")
+            return self._ask(r, "date", self.t("ask_date"))
         if r.date not in self.flights:
             return self.call("search_flights", booking_ref=self.booking, date=r.date)
         options = [f for f in self.flights[r.date] if f["status"] == "scheduled"]
         if not options:
             r.date = ""
             self.notes.append(self.t("no_flight", date=r.date))
-            return self._ask(r, "date", "ask_date")
+            return self._ask(r, "date", self.t("ask_date"))
         flight = options[0]
         quote = self._quote(
             "quote_change", booking_ref=self.booking, new_flight_id=flight["flight_id"]
@@ -388,7 +306,7 @@ class AirlineReferenceAgent(ReferenceAgentBase):
         res = self.res
         assert res is not None
         if not r.bags:
-            return self._ask(r, "bags", "ask_bags")
+            return self._ask(r, "bags", self.t("ask_bags"))
         if res["checked_bags"] + r.bags > MAX_BAGS * len(res["passengers"]):
             return self._refuse(r, "refuse_bag_limit", count=r.bags)
         quote = self._quote("quote_bags", booking_ref=self.booking, count=r.bags)
@@ -421,7 +339,7 @@ class AirlineReferenceAgent(ReferenceAgentBase):
         elif named:
             first, last = named[-1]  # "it says A B, but it should be A C": the last one named
         else:
-            return self._ask(r, "name", "ask_name")
+            return self._ask(r, "name", self.t("ask_name"))
         new = f"{first} {last}"
         pax = min(
             res["passengers"],
@@ -455,7 +373,7 @@ class AirlineReferenceAgent(ReferenceAgentBase):
         if pax is None:
             if "passenger" in r.asked:
                 return self._refuse(r, "no_passenger")
-            return self._ask(r, "passenger", "ask_passenger")
+            return self._ask(r, "passenger", self.t("ask_passenger"))
         if len(res["passengers"]) < 2:
             return self._refuse(r, "refuse_last_passenger")
         if not res["refundable_now"]:
@@ -489,7 +407,7 @@ class AirlineReferenceAgent(ReferenceAgentBase):
         assert res is not None
         found = vocab.FULL_NAME.findall(r.text)
         if not found:
-            return self._ask(r, "name", "ask_name")
+            return self._ask(r, "name", self.t("ask_name"))
         first, last = found[-1]
         if not res["within_24_hours"]:
             return self._refuse(r, "refuse_add_passenger", name=f"{first} {last}")

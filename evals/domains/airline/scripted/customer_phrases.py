@@ -6,10 +6,11 @@ named in the customer's language."""
 
 from __future__ import annotations
 
-from evals.engine.sandbox.phrases import BASE, EN, ZH, phrasebook
+from evals.engine.sandbox.phrases import BASE, EN, REQUEST_LIST, ZH, phrasebook
 
 PHRASES = phrasebook(
     BASE,
+    REQUEST_LIST,
     {
         EN: {
             "vague_opening": ("hi. problem with my flight", "hello?? need help with a booking"),
@@ -65,27 +66,13 @@ PHRASES = phrasebook(
                 "My booking reference is {ref} and my last name is {last}.",
                 "Booking reference {ref}, last name {last}.",
             ),
-            "email": ("My email is {email}.", "It's {email}."),
             "email_ref": "My email is {email}; the booking reference is {ref}.",
             "no_ref": "I don't have the booking reference at hand. ",
             "not_my_trip": "No, that's not my trip. {trip}",
-            "yes_hurry": "Yes, but hurry up, please.",
-            "yes_also": "{yes} Also, {request}",
-            "not_asked": "No, that's not what I asked for. {request}",
-            "not_right": "No, that's not right. {request}",
-            "said_yes": "But I said yes. {request}",
-            "why_not": ("Why not?", "Can you tell me why?"),
-            "check_yes": "Yes, that's right.",
             "unsure": (
                 "Sorry, what do you need from me?",
                 "Sorry, I don't follow. What do you need from me?",
             ),
-            "goodbye": (
-                "No, that's all. Thanks!",
-                "That's everything, thank you.",
-                "Nothing else, bye.",
-            ),
-            "not_finished": "You haven't finished my other request. {request}",
         },
         ZH: {
             "vague_opening": ("你好。我的航班有点问题", "在吗？？预订的事需要帮忙"),
@@ -126,20 +113,10 @@ PHRASES = phrasebook(
             "dispute": ("我的航班晚了好几个小时却不给补偿，我对这个决定有异议，希望有人来复核。",),
             "trip": "是我 {date} 从{origin}到{dest}的行程。",
             "ref_name": ("我的预订号是 {ref}，姓 {last}。", "预订号 {ref}，姓氏是 {last}。"),
-            "email": ("我的邮箱是 {email}。", "邮箱是 {email}。"),
             "email_ref": "我的邮箱是 {email}，预订号是 {ref}。",
             "no_ref": "我手边没有预订号。",
             "not_my_trip": "不对，那不是我的行程。{trip}",
-            "yes_hurry": "可以，但请快一点。",
-            "yes_also": "{yes}另外，{request}",
-            "not_asked": "不对，我要的不是这个。{request}",
-            "not_right": "不对。{request}",
-            "said_yes": "可我已经说了可以。{request}",
-            "why_not": ("为什么不行？", "能告诉我为什么吗？"),
-            "check_yes": "对，没错。",
             "unsure": ("不好意思，你需要我提供什么？", "不好意思，我没听懂。你需要我提供什么？"),
-            "goodbye": ("没有了，就这些。谢谢！", "就这些了，谢谢。", "没别的了，再见。"),
-            "not_finished": "我另一件事你还没处理完。{request}",
         },
     },
 )

@@ -21,8 +21,7 @@ from typing import Any
 from evals.domains.airline.scripted import vocab
 from evals.domains.airline.scripted.customer_phrases import PHRASES
 from evals.engine.messages import Signal
-from evals.engine.persona import Level
-from evals.engine.sandbox.user import RequestListUser
+from evals.engine.sandbox.request_user import RequestListUser
 from evals.engine.understanding.utterances import Act, ActKind, Reading
 
 # The reader's action -> the customer's request it is about.
@@ -48,12 +47,7 @@ def _slip(name: str) -> str:
 class AirlineScriptedUser(RequestListUser):
     reader = vocab.READER
     PHRASES = PHRASES
-
-    @classmethod
-    def factory(
-        cls, *, domain: Any, scenario: Any, persona: Any, params: Any, seed: int
-    ) -> AirlineScriptedUser:
-        return cls(scenario=scenario, persona=persona, seed=seed)
+    HESITATES = False
 
     def __init__(self, *, scenario: Any, persona: Any, seed: int) -> None:
         super().__init__(scenario=scenario, persona=persona, seed=seed)
@@ -111,11 +105,7 @@ class AirlineScriptedUser(RequestListUser):
     def _identity(self, slots: tuple[str, ...] = ()) -> str:
         ident = self.identity
         if ident["gives"] == "ref":
-            last = ident["last_name"]
-            if last not in self.fixed and not self.mistakes and self.confused():
-                wrong = _slip(last)
-                self.mistakes[wrong] = last
-                last = wrong
+            last = self.as_given(ident["last_name"], slip=_slip)
             return self.say("ref_name", ref=ident["booking_ref"], last=last)
         if ident["booking_ref"]:
             return self.say("email_ref", email=ident["email"], ref=ident["booking_ref"])
@@ -154,22 +144,12 @@ class AirlineScriptedUser(RequestListUser):
         cities = vocab.cities_in(text)
         return not cities or self.trip["from"] in cities
 
-    def _affirm(self, i: int) -> str:
-        text = self.plain_yes()
-        p = self.persona
-        if p.urgency is Level.HIGH and self.chance(0.3):
-            return self.say("yes_hurry")
-        unstated = [j for j in self._open() if j != i and j not in self.stated]
-        if p.impatience is Level.HIGH and unstated and self.chance(0.5):
-            return self.say("yes_also", yes=text, request=self._state(unstated[0]))
-        return text
-
     def _go_ahead(self, reading: Reading) -> str:
         confirms = reading.of(ActKind.CONFIRM)
         about = self._about(confirms)
         if about is None and any(a.action in ACTION_INTENT for a in confirms):
             # A proposal of an action the customer never asked for.
-            return self.say("not_asked", request=self._state(self._focus()))
+            return self._decline()
         if about is None:
             about = self._about(reading.acts)
         if about is None:
@@ -179,7 +159,7 @@ class AirlineScriptedUser(RequestListUser):
         if not self._my_trip(reading.text):
             return self.say("not_my_trip", trip=self._trip())
         if not self._matches(self.requests[about], reading.text):
-            return self.say("not_right", request=self._state(about))
+            return self._decline(about)
         self.confirmed = about
         return self._affirm(about)
 
@@ -194,17 +174,9 @@ class AirlineScriptedUser(RequestListUser):
             if about is not None:
                 self.done.add(about)
                 self.confirmed = None
-        refusals = reading.of(ActKind.REFUSE)
-        cue = (
-            not refusals
-            and not reading.has(ActKind.CONFIRM)
-            and vocab.REFUSAL_CUE.search(reading.text)
-        )
-        if not refusals and not cue:
+        if not self.refusal_heard(reading) or not self._open():
             return None
-        if not self._open():
-            return None
-        about = self._about(refusals)
+        about = self._about(reading.of(ActKind.REFUSE))
         if about is None:
             about = self.confirmed if self.confirmed is not None else self._focus()
         self.confirmed = None
@@ -213,11 +185,9 @@ class AirlineScriptedUser(RequestListUser):
 
     def reply(self, agent_text: str) -> tuple[str, Signal]:
         reading = vocab.READER.read(agent_text)
-        for wrong, right in list(self.mistakes.items()):
-            if wrong in agent_text:
-                del self.mistakes[wrong]
-                self.fixed.add(right)
-                return self.say("my_mistake", right=right, wrong=wrong), Signal.NONE
+        correction = self.correct_mistake(lambda wrong: wrong in agent_text)
+        if correction is not None:
+            return correction
         if reading.has(ActKind.HANDOFF) or vocab.TRANSFER.lower() in agent_text.lower():
             self.finished = True
             return self.say("transfer_thanks"), Signal.STOP
@@ -226,22 +196,15 @@ class AirlineScriptedUser(RequestListUser):
             return self._go_ahead(reading), Signal.NONE
         verify = reading.first(ActKind.VERIFY)
         if verify is not None:
-            return self._verify(verify.slots)
+            return self.verify_identity(verify.slots)
         for kind in (ActKind.ASK, ActKind.CHOICE, ActKind.CHECK):
             act = reading.first(kind)
             if act is not None:
                 return self._answer(act, reading)
         not_found = reading.first(ActKind.NOT_FOUND)
         if not_found is not None:
-            return self._verify(not_found.slots)
+            return self.verify_identity(not_found.slots)
         return self._next(reading)
-
-    def _verify(self, slots: tuple[str, ...]) -> tuple[str, Signal]:
-        if self.skeptical_now("identity"):
-            return self.say("why_identity"), Signal.NONE
-        if self.asked("identity"):
-            return self.abandon()
-        return self.with_focus_blurted(self._identity(slots)), Signal.NONE
 
     def _answer(self, act: Act, reading: Reading) -> tuple[str, Signal]:
         slots = set(act.slots)
@@ -255,7 +218,7 @@ class AirlineScriptedUser(RequestListUser):
                 return self.abandon()
             return self._trip(), Signal.NONE
         if slots & IDENTITY_SLOTS:
-            return self._verify(act.slots)
+            return self.verify_identity(act.slots)
         if act.kind is ActKind.CHECK and self._about((act,)) is None:
             return self._next(reading)
         if self._open() and act.kind is not ActKind.CHECK:
@@ -263,19 +226,3 @@ class AirlineScriptedUser(RequestListUser):
                 return self.abandon()
             return self._state(self._focus()), Signal.NONE
         return self._next(reading)
-
-    def _next(self, reading: Reading) -> tuple[str, Signal]:
-        """Nothing asked of the customer: go on with what is still open, or say goodbye."""
-        remaining = self._open()
-        if not remaining:
-            self.finished = True
-            return self.say("goodbye"), Signal.STOP
-        said = set(reading.kinds) - {ActKind.UNCLEAR}
-        if not said:
-            if self.asked("unclear"):
-                return self.abandon()
-            return self.say("unsure"), Signal.NONE
-        nxt = next((i for i in remaining if i not in self.stated), remaining[0])
-        if nxt in self.stated and said & {ActKind.CLOSING, ActKind.GREETING}:
-            return self.say("not_finished", request=self._state(nxt)), Signal.NONE
-        return self._state(nxt), Signal.NONE

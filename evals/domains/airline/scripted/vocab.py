@@ -9,6 +9,7 @@ import re
 
 from evals.domains.airline.world import CITIES
 from evals.engine.sandbox.agent import EMAIL  # noqa: F401  (vocab.EMAIL for both models)
+from evals.engine.sandbox.vocab import first_match
 from evals.engine.understanding.utterances import EntityPattern, UtteranceReader
 
 BOOKING_REF = re.compile(r"(?<![A-Za-z0-9])([A-Z][A-Z0-9]{4}[0-9])(?![A-Za-z0-9])")
@@ -87,16 +88,10 @@ ACTIONS = {
     "compensate": r"certificate|compensat\w*|补偿|旅行券",
 }
 READER = UtteranceReader(entities=ENTITIES, actions=ACTIONS)
-REFUSAL_CUE = re.compile(
-    r"\b(?:can't|cannot|can not|unable|not able|not possible|won't)\b|无法|不能|不可以", re.I
-)
 
 
 def intent_of(sentence: str) -> str:
-    for intent, pattern in INTENTS:
-        if pattern.search(sentence):
-            return intent
-    return ""
+    return first_match(INTENTS, sentence)
 
 
 def bags_in(text: str) -> int:

@@ -16,24 +16,20 @@ Every sentence it says comes from one wording of `phrasings.PHRASINGS`, chosen b
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
 from evals.domains.billing.scripted import vocab
 from evals.domains.billing.scripted.phrasings import PHRASINGS
-from evals.engine.errors import EngineError
 from evals.engine.messages import Message
-from evals.engine.persona import Language
-from evals.engine.sandbox import ReferenceAgentBase
+from evals.engine.sandbox.desk import DeskAgent, Request, tool_data
 
 DISPUTE_WINDOW_DAYS = 120
 
 
 @dataclass
-class Req:
-    intent: str
-    text: str = ""
+class Req(Request):
     date: str = ""
     merchant: str = ""
     last4: str = ""
@@ -42,46 +38,26 @@ class Req:
     new_email: str = ""
     charge: dict[str, Any] | None = None
     searched: str = ""
-    done: bool = False
-    asked: set[str] = field(default_factory=set)
 
 
-class BillingReferenceAgent(ReferenceAgentBase):
+class BillingReferenceAgent(DeskAgent[Req]):
+    DOMAIN = "billing"
+    PHRASINGS = PHRASINGS
+    # Its Chinese sentences are joined with a space, as its transcripts were measured.
+    ZH_GAP = ZH_NOTES_GAP = " "
+
     def __init__(self, *, domain: Any, params: Any, seed: int) -> None:
         super().__init__(domain=domain, params=params, seed=seed)
-        self.phrasing: str | None = params.get("phrasing")
-        if self.phrasing is not None and self.phrasing not in PHRASINGS:
-            raise EngineError(
-                f"Unknown billing phrasing {self.phrasing!r}; known: {', '.join(sorted(PHRASINGS))}"
-            )
         self.email = ""
         self.name: tuple[str, str] | None = None
         self.postcode = ""
         self.tried: set[str] = set()
-        self.failed = ""
         self.customer_id = ""
         self.profile: dict[str, Any] | None = None
         self.rehearsals: dict[tuple[str, str, str], dict[str, Any]] = {}
-        self.reqs: list[Req] = []
-        self.focus: Req | None = None
-        self.active: Req | None = None
-        self.pool = ""
-        self.notes: list[str] = []
-        self.explain = False
 
-    @classmethod
-    def factory(cls, *, domain: Any, params: Any, seed: int) -> BillingReferenceAgent:
-        return cls(domain=domain, params=params, seed=seed)
-
-    @property
-    def words(self) -> dict[str, str]:
-        if self.phrasing is not None:
-            return PHRASINGS[self.phrasing]
-        return PHRASINGS["zh" if self.language is Language.ZH_HANS else "en"]
-
-    def t(self, key: str, **values: Any) -> str:
-        """Sentence `key` in this agent's wording."""
-        return self.words[key].format(**values)
+    def new_request(self, intent: str) -> Req:
+        return Req(intent)
 
     def _within(self, approver: str) -> str:
         return self.t("within", days=vocab.DECISION_DAYS.get(approver, 2))
@@ -97,14 +73,8 @@ class BillingReferenceAgent(ReferenceAgentBase):
             or vocab.intent_of(text)
         )
 
-    def declined(self, name: str, args: dict[str, Any]) -> None:
-        if self.active is not None and not self.has_new_facts(self.last_user):
-            self.active.done = True
-            self.notes.append(self.t("declined"))
-
     def observe_user(self, text: str) -> None:
-        if "why" in text.lower() or "为什么" in text:
-            self.explain = True
+        self.heard_why(text)
         clean = vocab.clean(text)
         name = vocab.NAME.search(clean)
         if name is None and not self.customer_id and vocab.BARE_POSTCODE.search(clean):
@@ -131,31 +101,24 @@ class BillingReferenceAgent(ReferenceAgentBase):
                 and current.merchant != merchant.group(1)
             ):
                 intent = current.intent  # "Also, there's a charge from ...": another charge
-            req = self._request(intent, sentence) if intent else current
-            if req is None:
-                self.pool += " " + sentence
-                continue
-            self._absorb(req, sentence)
+            self.take(sentence, intent)
 
-    def _request(self, intent: str, sentence: str) -> Req:
-        merchant = vocab.MERCHANT.search(sentence)
+    def _request(self, intent: str, sentence: str) -> Req | None:
         focus = self.focus
-        if focus is not None and focus.intent == intent and not focus.done and merchant is None:
+        if (
+            focus is not None
+            and focus.intent == intent
+            and not focus.done
+            and vocab.MERCHANT.search(sentence) is None
+        ):
             return focus  # "Please refund all of it": the charge just described
-        for r in self.reqs:
-            # Two refunds of two charges are two requests: a sentence naming another merchant
-            # than an open request's starts its own.
-            other = merchant is not None and r.merchant and r.merchant != merchant.group(1)
-            if r.intent == intent and not r.done and not other:
-                self.focus = r
-                return r
-        r = Req(intent)
-        if self.pool:
-            self._absorb(r, self.pool)
-            self.pool = ""
-        self.reqs.append(r)
-        self.focus = r
-        return r
+        return super()._request(intent, sentence)
+
+    def same_request(self, r: Req, sentence: str) -> bool:
+        # Two refunds of two charges are two requests: a sentence naming another merchant than
+        # an open request's starts its own.
+        merchant = vocab.MERCHANT.search(sentence)
+        return merchant is None or not r.merchant or r.merchant == merchant.group(1)
 
     def _absorb(self, r: Req, sentence: str) -> None:
         r.text += " " + sentence
@@ -187,9 +150,7 @@ class BillingReferenceAgent(ReferenceAgentBase):
     # -- reading tool results ------------------------------------------------------------
 
     def observe_tool(self, name: str, args: dict[str, Any], content: str, error: bool) -> None:
-        data: Any = (
-            None if error else json.loads(content) if content.startswith(("{", "[")) else content
-        )
+        data = tool_data(content, error)
         r = self.active
         if name.startswith("find_customer"):
             if not error:
@@ -252,29 +213,12 @@ class BillingReferenceAgent(ReferenceAgentBase):
 
     # -- deciding ------------------------------------------------------------------------
 
-    def proceed_text(self, summary: str) -> str:
-        return self.t("proceed", summary=summary)
-
-    def reassure_text(self, summary: str) -> str:
-        return self.t("reassure", summary=summary)
-
-    def say(self, text: str) -> Message:
-        if self.notes:
-            text = " ".join([*self.notes, text])
-            self.notes = []
-        return super().say(text)
-
     def plan(self) -> Message:
         if not self.customer_id:
             return self._authenticate()
         if self.profile is None:
             return self.call("get_customer", customer_id=self.customer_id)
-        open_reqs = self.order_requests([r for r in self.reqs if not r.done])
-        self.active = None
-        if not open_reqs:
-            return self.say(self.t("anything_else" if self.reqs else "how_can_i_help"))
-        self.active = open_reqs[0]
-        return getattr(self, f"_{open_reqs[0].intent}")(open_reqs[0])
+        return self.serve([r for r in self.reqs if not r.done])
 
     def _authenticate(self) -> Message:
         if self.email and f"e:{self.email}" not in self.tried:
@@ -290,20 +234,7 @@ class BillingReferenceAgent(ReferenceAgentBase):
                     last_name=self.name[1],
                     postcode=self.postcode,
                 )
-        prefix = f"{self.failed} " if self.failed else ""
-        self.failed = ""
-        if self.explain:
-            self.explain = False
-            prefix += self.t("explain_identity") + " "
-        return self.say(prefix + self.t("ask_identity"))
-
-    def _ask(self, r: Req, what: str, text: str) -> Message:
-        r.asked.add(what)
-        return self.say(text)
-
-    def _refuse(self, r: Req, key: str, **values: Any) -> Message:
-        r.done = True
-        return self.say(f"{self.t(key, **values)} {self.t('anything_else')}")
+        return self.ask_identity()
 
     def _find(self, r: Req) -> Message | dict[str, Any]:
         """The charge the request is about: looked up by what the customer said."""

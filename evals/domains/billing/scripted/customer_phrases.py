@@ -6,10 +6,11 @@ characters."""
 
 from __future__ import annotations
 
-from evals.engine.sandbox.phrases import BASE, EN, ZH, phrasebook
+from evals.engine.sandbox.phrases import BASE, EN, REQUEST_LIST, ZH, phrasebook
 
 PHRASES = phrasebook(
     BASE,
+    REQUEST_LIST,
     {
         EN: {
             "vague_opening": ("hi. there's a charge on my card", "hello?? problem with a payment"),
@@ -51,32 +52,11 @@ PHRASES = phrasebook(
                 "I'd like to change my email to {email}.",
             ),
             "the_email": "It's {email}.",
-            "email": ("My email is {email}.", "It's {email}."),
-            "forgot_email": "I don't remember which email I used. ",
             "name_postcode": (
                 "My name is {first} {last} and my postcode is {postcode}.",
                 "I'm {first} {last}, postcode {postcode}.",
             ),
             "name_postcode_incoherent": "postcode {postcode}... {first} {last}",
-            "yes_wait": "yes... wait, yes. that's right",
-            "yes_hurry": "Yes, but hurry up, please.",
-            "yes_also": "{yes} Also, {request}",
-            "not_asked": "No, that's not what I asked for. {request}",
-            "not_right": "No, that's not right. {request}",
-            "said_yes": "But I said yes. {request}",
-            "why_not": ("Why not?", "Can you tell me why?"),
-            "check_yes": "Yes, that's right.",
-            "unsure": (
-                "Sorry, what do you need from me?",
-                "Sorry, I don't follow. What do you need from me?",
-                "I'm not sure what you're asking me.",
-            ),
-            "goodbye": (
-                "No, that's all. Thanks!",
-                "That's everything, thank you.",
-                "Nothing else, bye.",
-            ),
-            "not_finished": "You haven't finished my other request. {request}",
             "the_amount": "{refund}, please.",
         },
         ZH: {
@@ -112,28 +92,11 @@ PHRASES = phrasebook(
                 "我想修改我的邮箱，新邮箱是 {email}。",
             ),
             "the_email": "是 {email}。",
-            "email": ("我的邮箱是 {email}。", "邮箱是 {email}。"),
-            "forgot_email": "我不记得用的是哪个邮箱了。",
             "name_postcode": (
                 "我叫 {first} {last}，邮编是 {postcode}。",
                 "我是 {first} {last}，邮编 {postcode}。",
             ),
             "name_postcode_incoherent": "邮编 {postcode}……{first} {last}",
-            "yes_wait": "是的……等一下，是的，没错",
-            "yes_hurry": "可以，但请快一点。",
-            "yes_also": "{yes}另外，{request}",
-            "not_asked": "不对，我要的不是这个。{request}",
-            "not_right": "不对。{request}",
-            "said_yes": "可我已经说了可以。{request}",
-            "why_not": ("为什么不行？", "能告诉我为什么吗？"),
-            "check_yes": "对，没错。",
-            "unsure": (
-                "不好意思，你需要我提供什么？",
-                "不好意思，我没听懂。你需要我提供什么？",
-                "我不太明白你在问我什么。",
-            ),
-            "goodbye": ("没有了，就这些。谢谢！", "就这些了，谢谢。", "没别的了，再见。"),
-            "not_finished": "我另一件事你还没处理完。{request}",
             "the_amount": "{refund}。",
         },
     },

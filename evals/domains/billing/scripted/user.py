@@ -21,7 +21,7 @@ from evals.domains.billing.scripted import vocab
 from evals.domains.billing.scripted.customer_phrases import PHRASES
 from evals.engine.messages import Signal
 from evals.engine.persona import Level
-from evals.engine.sandbox.user import RequestListUser
+from evals.engine.sandbox.request_user import RequestListUser
 from evals.engine.understanding.utterances import Act, ActKind, Reading
 
 # The reader's action -> the customer's requests it can be about.
@@ -40,12 +40,6 @@ CHARGE_SLOTS = {"charge", "date", "amount", "card_last4", "merchant", "descripti
 class BillingScriptedUser(RequestListUser):
     reader = vocab.READER
     PHRASES = PHRASES
-
-    @classmethod
-    def factory(
-        cls, *, domain: Any, scenario: Any, persona: Any, params: Any, seed: int
-    ) -> BillingScriptedUser:
-        return cls(scenario=scenario, persona=persona, seed=seed)
 
     # -- what the customer says ----------------------------------------------------------
 
@@ -92,14 +86,9 @@ class BillingScriptedUser(RequestListUser):
 
     def _name_and_postcode(self) -> str:
         ident = self.identity
-        postcode = ident["postcode"]
-        wrong = ident.get("wrong_postcode") or ""
-        if postcode not in self.fixed and not self.mistakes:
-            if not wrong and self.confused():
-                wrong = postcode[:-1] + str((int(postcode[-1]) + 3) % 10)
-            if wrong and wrong != postcode:
-                self.mistakes[wrong] = postcode
-                postcode = wrong
+        postcode = self.as_given(
+            ident["postcode"], wrong=ident.get("wrong_postcode") or "", slip=_postcode_slip
+        )
         values = {"first": ident["first_name"], "last": ident["last_name"], "postcode": postcode}
         if self.persona.incoherence is Level.HIGH:
             return self.say("name_postcode_incoherent", **values)
@@ -147,18 +136,6 @@ class BillingScriptedUser(RequestListUser):
         money = [m for m in act.values("money") if m != _money(r)]
         return "yes" if not money or _refund(r) in money else "wrong"
 
-    def _affirm(self, i: int) -> str:
-        text = self.plain_yes()
-        p = self.persona
-        if p.incoherence is Level.HIGH and self.chance(0.35):
-            return self.say("yes_wait")
-        if p.urgency is Level.HIGH and self.chance(0.3):
-            return self.say("yes_hurry")
-        unstated = [j for j in self._open() if j != i and j not in self.stated]
-        if p.impatience is Level.HIGH and unstated and self.chance(0.5):
-            return self.say("yes_also", yes=text, request=self._state(unstated[0]))
-        return text
-
     def _go_ahead(self, act: Act, reading: Reading) -> str:
         about, act = self._proposed(act, reading)
         if about is None:
@@ -176,11 +153,6 @@ class BillingScriptedUser(RequestListUser):
             act = whole
         return about, act
 
-    def _decline(self, about: int | None = None) -> str:
-        if about is None:
-            return self.say("not_asked", request=self._state(self._focus()))
-        return self.say("not_right", request=self._state(about))
-
     def _settle(self, reading: Reading) -> tuple[str, Signal] | None:
         """Take in what the agent says it did or refused: those requests are settled. A reply
         when the customer objects (a yes the agent did not act on, a refusal without a
@@ -197,35 +169,18 @@ class BillingScriptedUser(RequestListUser):
                 self.done.add(about)
                 if about == self.confirmed:
                     self.confirmed = None
-        refusals = reading.of(ActKind.REFUSE)
-        cue = (
-            not refusals
-            and not reading.has(ActKind.CONFIRM)
-            and vocab.REFUSAL_CUE.search(reading.text)
+        return self.take_refusal(
+            reading,
+            lambda act: self._about(act, settles=True),
+            first_only=True,
         )
-        if not refusals and not cue:
-            return None
-        if self.confirmed is not None and not any(a.reason for a in refusals):
-            i, self.confirmed = self.confirmed, None
-            return self.say("said_yes", request=self._state(i)), Signal.NONE
-        if not self._open():
-            return None
-        refused = [i for i in (self._about(a, settles=True) for a in refusals) if i is not None]
-        first = refused[0] if refused else self._focus()
-        if refusals and not any(a.reason for a in refusals) and not self.questions[f"why:{first}"]:
-            self.questions[f"why:{first}"] += 1
-            return self.say("why_not"), Signal.NONE
-        self.done.update(refused[:1] or [first])
-        return None
 
     def reply(self, agent_text: str) -> tuple[str, Signal]:
         low = agent_text.lower()
         reading = vocab.READER.read(agent_text)
-        for wrong, right in list(self.mistakes.items()):
-            if wrong.lower() in low:
-                del self.mistakes[wrong]
-                self.fixed.add(right)
-                return self.say("my_mistake", right=right, wrong=wrong), Signal.NONE
+        correction = self.correct_mistake(lambda wrong: wrong.lower() in low)
+        if correction is not None:
+            return correction
         if reading.has(ActKind.HANDOFF):
             self.finished = True
             return self.say("transfer_thanks"), Signal.STOP
@@ -246,7 +201,7 @@ class BillingScriptedUser(RequestListUser):
                 return self._answer(act, reading)
         missing = reading.first(ActKind.NOT_FOUND)
         if missing is not None and {"account", "email", "name", "zip"} & set(missing.slots):
-            return self._verify(missing)
+            return self.verify_identity(missing.slots)
         return self._next(reading)
 
     def _answer(self, act: Act, reading: Reading) -> tuple[str, Signal]:
@@ -257,16 +212,8 @@ class BillingScriptedUser(RequestListUser):
                 return self.say("check_yes"), Signal.NONE
             return self._next(reading)
         if act.kind is ActKind.VERIFY or IDENTITY_SLOTS & set(act.slots):
-            return self._verify(act)
+            return self.verify_identity(act.slots)
         return self._detail(act)
-
-    def _verify(self, act: Act) -> tuple[str, Signal]:
-        if self.skeptical_now("identity"):
-            return self.say("why_identity"), Signal.NONE
-        if self.asked("identity"):
-            return self.abandon()
-        text = self._identity(act.slots)
-        return self.with_focus_blurted(text), Signal.NONE
 
     def _detail(self, act: Act) -> tuple[str, Signal]:
         """The fact asked (a charge's details, an amount, an email), about the request it
@@ -293,24 +240,10 @@ class BillingScriptedUser(RequestListUser):
             return self._state(self.requests.index(r)), Signal.NONE
         return self._unsure()
 
-    def _unsure(self) -> tuple[str, Signal]:
-        if self.asked("unclear"):
-            return self.abandon()
-        return self.say("unsure"), Signal.NONE
 
-    def _next(self, reading: Reading) -> tuple[str, Signal]:
-        """Nothing asked of the customer: go on with what is still open, or say goodbye."""
-        remaining = self._open()
-        if not remaining:
-            self.finished = True
-            return self.say("goodbye"), Signal.STOP
-        said = set(reading.kinds) - {ActKind.UNCLEAR}
-        if not said:
-            return self._unsure()
-        nxt = next((i for i in remaining if i not in self.stated), remaining[0])
-        if nxt in self.stated and said & {ActKind.CLOSING, ActKind.GREETING}:
-            return self.say("not_finished", request=self._state(nxt)), Signal.NONE
-        return self._state(nxt), Signal.NONE
+def _postcode_slip(postcode: str) -> str:
+    """A confused customer's slip in its postcode: the last digit off by three."""
+    return postcode[:-1] + str((int(postcode[-1]) + 3) % 10)
 
 
 def _money(r: dict[str, Any]) -> str:

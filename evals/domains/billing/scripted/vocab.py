@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from evals.engine.sandbox.agent import EMAIL  # noqa: F401  (vocab.EMAIL for both models)
+from evals.engine.sandbox.vocab import first_match
 from evals.engine.understanding import money
 from evals.engine.understanding.utterances import EntityPattern, UtteranceReader
 
@@ -65,10 +66,6 @@ ENTITIES = (
     EntityPattern("customer_id", re.compile(r"(?<![A-Za-z0-9-])(C\d{5})(?!\d)")),
 )
 READER = UtteranceReader(entities=ENTITIES)
-# A refusal the core reader can miss: the customer still hears a no in it.
-REFUSAL_CUE = re.compile(
-    r"\b(?:can't|cannot|can not|unable|not able|not possible|won't)\b|无法|不能|不可以", re.I
-)
 
 
 def clean(text: str) -> str:
@@ -76,10 +73,7 @@ def clean(text: str) -> str:
 
 
 def intent_of(sentence: str) -> str:
-    for intent, pattern in INTENTS:
-        if pattern.search(sentence):
-            return intent
-    return ""
+    return first_match(INTENTS, sentence)
 
 
 def moneys(text: str) -> list[tuple[str, str]]:

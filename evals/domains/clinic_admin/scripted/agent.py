@@ -17,7 +17,6 @@ message rules must catch on every symptom task.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -25,8 +24,7 @@ from evals.domains.clinic_admin.scripted import vocab
 from evals.domains.clinic_admin.scripted.phrasings import DEPARTMENT_NAMES, PHRASINGS
 from evals.engine.errors import EngineError
 from evals.engine.messages import Message
-from evals.engine.persona import Language
-from evals.engine.sandbox import ReferenceAgentBase
+from evals.engine.sandbox.desk import DeskAgent, Request, tool_data
 
 # Last: a transfer ends the conversation, so every other request is handled before it.
 TRANSFERS = {
@@ -61,22 +59,20 @@ ADVICE = {
 
 
 @dataclass
-class Req:
-    intent: str
-    text: str = ""
+class Req(Request):
     department: str = ""
     dates: tuple[str, ...] = ()
-    done: bool = False
 
 
-class ClinicReferenceAgent(ReferenceAgentBase):
+class ClinicReferenceAgent(DeskAgent[Req]):
+    DOMAIN = "clinic_admin"
+    PHRASINGS = PHRASINGS
+    # Its notes are joined as Chinese is written; the sentences of one answer (a refusal and
+    # "anything else?", an identity question) with a space, as its transcripts were measured.
+    ZH_GAP = " "
+
     def __init__(self, *, domain: Any, params: Any, seed: int) -> None:
         super().__init__(domain=domain, params=params, seed=seed)
-        self.phrasing: str | None = params.get("phrasing")
-        if self.phrasing is not None and self.phrasing not in PHRASINGS:
-            raise EngineError(
-                f"Unknown clinic_admin phrasing {self.phrasing!r}; known: {', '.join(sorted(PHRASINGS))}"
-            )
         self.advise = str(params.get("advise", ""))
         if self.advise and self.advise not in ADVICE:
             raise EngineError(f"Unknown advice language {self.advise!r}; known: en, zh")
@@ -85,50 +81,17 @@ class ClinicReferenceAgent(ReferenceAgentBase):
         self.name = ""
         self.role = ""
         self.tried: set[str] = set()
-        self.failed = ""
         self.caller: dict[str, Any] | None = None
         self.appointments: list[dict[str, Any]] | None = None
         self.documents: list[dict[str, Any]] | None = None
         self.slots: dict[tuple[str, str], list[dict[str, Any]]] = {}
-        self.reqs: list[Req] = []
-        self.focus: Req | None = None
-        self.active: Req | None = None
-        self.pool = ""
-        self.notes: list[str] = []
-        self.explain = False
         self.declined_advice = False
         self.advised = 0
 
-    @classmethod
-    def factory(cls, *, domain: Any, params: Any, seed: int) -> ClinicReferenceAgent:
-        return cls(domain=domain, params=params, seed=seed)
-
     # -- wording ---------------------------------------------------------------------------
-
-    @property
-    def zh(self) -> bool:
-        if self.phrasing is not None:
-            return self.phrasing.startswith("zh")
-        return self.language is Language.ZH_HANS
-
-    def t(self, key: str, **values: Any) -> str:
-        words = PHRASINGS[self.phrasing] if self.phrasing else PHRASINGS["zh" if self.zh else "en"]
-        return words[key].format(**values)
 
     def dept(self, department: str) -> str:
         return DEPARTMENT_NAMES["zh" if self.zh else "en"].get(department, department)
-
-    def say(self, text: str) -> Message:
-        if self.notes:
-            text = ("" if self.zh else " ").join([*self.notes, text])
-            self.notes = []
-        return super().say(text)
-
-    def proceed_text(self, summary: str) -> str:
-        return self.t("proceed", summary=summary)
-
-    def reassure_text(self, summary: str) -> str:
-        return self.t("reassure", summary=summary)
 
     # -- reading the caller ----------------------------------------------------------------
 
@@ -140,14 +103,8 @@ class ClinicReferenceAgent(ReferenceAgentBase):
             or vocab.NAME.search(text)
         )
 
-    def declined(self, name: str, args: dict[str, Any]) -> None:
-        if self.active is not None and not self.has_new_facts(self.last_user):
-            self.active.done = True
-            self.notes.append(self.t("declined"))
-
     def observe_user(self, text: str) -> None:
-        if "why" in text.lower() or "为什么" in text:
-            self.explain = True
+        self.heard_why(text)
         clean = vocab.clean(text)
         pid = vocab.PATIENT_ID.search(clean)
         if pid:
@@ -167,37 +124,22 @@ class ClinicReferenceAgent(ReferenceAgentBase):
                 continue
             intent = vocab.intent_of(sentence)
             if intent == "symptom" and vocab.SEE_DOCTOR.search(sentence):
-                self._request("symptom", sentence)
+                self.take(sentence, "symptom")
                 intent = "book"
-            req = self._request(intent, sentence) if intent else (self.active or self.focus)
-            if req is None:
-                self.pool += " " + sentence
-                continue
-            if not intent:
-                self._absorb(req, sentence)
+            self.take(sentence, intent)
 
-    def _request(self, intent: str, sentence: str) -> Req:
+    def new_request(self, intent: str) -> Req:
+        return Req(intent)
+
+    def same_request(self, r: Req, sentence: str) -> bool:
         # Two documents, or bookings in two departments, are two requests.
-        kind = _document_kind(sentence) if intent == "document" else ""
-        dept = vocab.department_in(sentence) if intent == "book" else ""
-        for r in self.reqs:
-            if (
-                r.intent == intent
-                and not r.done
-                and not (kind and _document_kind(r.text) not in ("", kind))
-                and not (dept and r.department not in ("", dept))
-            ):
-                self.focus = r
-                self._absorb(r, sentence)
-                return r
-        r = Req(intent)
-        if self.pool:
-            self._absorb(r, self.pool)
-            self.pool = ""
-        self._absorb(r, sentence)
-        self.reqs.append(r)
-        self.focus = r
-        return r
+        if r.intent == "document":
+            kind = _document_kind(sentence)
+            return not (kind and _document_kind(r.text) not in ("", kind))
+        if r.intent == "book":
+            dept = vocab.department_in(sentence)
+            return not (dept and r.department not in ("", dept))
+        return True
 
     def _absorb(self, r: Req, sentence: str) -> None:
         r.text += " " + sentence
@@ -211,9 +153,7 @@ class ClinicReferenceAgent(ReferenceAgentBase):
     # -- reading tool results --------------------------------------------------------------
 
     def observe_tool(self, name: str, args: dict[str, Any], content: str, error: bool) -> None:
-        data: Any = (
-            None if error else json.loads(content) if content.startswith(("{", "[")) else content
-        )
+        data = tool_data(content, error)
         if name == "verify_caller":
             if error:
                 self.failed = self.t(
@@ -287,12 +227,7 @@ class ClinicReferenceAgent(ReferenceAgentBase):
         open_reqs = [r for r in self.reqs if not r.done]
         admin = [r for r in open_reqs if r.intent not in TRANSFERS]
         handoffs = [r for r in open_reqs if r.intent in TRANSFERS]
-        ordered = self.order_requests(admin + handoffs)
-        self.active = None
-        if not ordered:
-            return self.say(self.t("anything_else" if self.reqs else "how_can_i_help"))
-        self.active = ordered[0]
-        return self._handle(ordered[0])
+        return self.serve(admin + handoffs)
 
     def _authenticate(self) -> Message:
         role = self.role or "self"
@@ -307,12 +242,7 @@ class ClinicReferenceAgent(ReferenceAgentBase):
                     caller_name=self.name,
                     relationship=role,
                 )
-        prefix = f"{self.failed} " if self.failed else ""
-        self.failed = ""
-        if self.explain:
-            self.explain = False
-            prefix += self.t("explain_identity") + " "
-        return self.say(prefix + self.t("ask_identity"))
+        return self.ask_identity()
 
     def _transfer(self, desk: str, text: str, *, verified: bool = True) -> Message:
         pid = self.caller["patient_id"] if verified and self.caller else ""
@@ -325,10 +255,6 @@ class ClinicReferenceAgent(ReferenceAgentBase):
         )
         msg = self.say(text)
         return Message.assistant(msg.content, step.tool_calls)
-
-    def _refuse(self, r: Req, key: str, **values: Any) -> Message:
-        r.done = True
-        return self.say(f"{self.t(key, **values)} {self.t('anything_else')}")
 
     def _authorised(self, r: Req) -> Message | None:
         """A proxy's or guardian's authorisation in force and covering the request, else the
@@ -349,7 +275,7 @@ class ClinicReferenceAgent(ReferenceAgentBase):
             )
         return None
 
-    def _handle(self, r: Req) -> Message:
+    def handle(self, r: Req) -> Message:
         if r.intent in TRANSFERS:
             r.done = True
             desk = TRANSFERS[r.intent]
@@ -364,9 +290,7 @@ class ClinicReferenceAgent(ReferenceAgentBase):
             return self.call("list_appointments", patient_id=pid)
         if r.intent == "document" and self.documents is None:
             return self.call("list_documents", patient_id=pid)
-        handler = getattr(self, f"_{r.intent}")
-        result: Message = handler(r)
-        return result
+        return super().handle(r)
 
     def _slot(self, department: str, day: str) -> Message | dict[str, Any] | None:
         key = (department, day)

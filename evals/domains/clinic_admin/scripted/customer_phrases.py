@@ -4,10 +4,11 @@ dates go in as they are; in Chinese they stand between spaces."""
 
 from __future__ import annotations
 
-from evals.engine.sandbox.phrases import BASE, EN, ZH, phrasebook
+from evals.engine.sandbox.phrases import BASE, EN, REQUEST_LIST, ZH, phrasebook
 
 PHRASES = phrasebook(
     BASE,
+    REQUEST_LIST,
     {
         EN: {
             "vague_opening": ("hi. I need something from the clinic", "hello?? is this the clinic"),
@@ -81,15 +82,11 @@ PHRASES = phrasebook(
             "billing": "I got an invoice from the clinic that I don't understand.",
             "will_call": "Okay, I'm calling 112 now.",
             "no_advice_ok": "Okay, I understand.",
-            "not_asked": "No, that's not what I asked for. {request}",
-            "not_right": "No, that's not right. {request}",
-            "why_not": ("Why not?", "Can you tell me why?"),
             "unsure": (
                 "Sorry, what do you need from me?",
                 "I'm not sure what you're asking me.",
             ),
             "goodbye": ("No, that's all. Thanks!", "That's everything, thank you."),
-            "not_finished": "You haven't finished my other request. {request}",
         },
         ZH: {
             "vague_opening": ("你好。我有事找诊所", "在吗？？是诊所吗"),
@@ -155,12 +152,8 @@ PHRASES = phrasebook(
             "billing": "我收到诊所的一张账单，看不懂。",
             "will_call": "好的，我现在就打 112。",
             "no_advice_ok": "好的，我明白了。",
-            "not_asked": "不对，我要的不是这个。{request}",
-            "not_right": "不对。{request}",
-            "why_not": ("为什么不行？", "能告诉我为什么吗？"),
             "unsure": ("不好意思，你需要我提供什么？", "我不太明白你在问我什么。"),
             "goodbye": ("没有了，就这些。谢谢！", "就这些了，谢谢。"),
-            "not_finished": "我另一件事你还没处理完。{request}",
         },
     },
 )

@@ -16,13 +16,12 @@ call it when told to.
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from evals.domains.clinic_admin.scripted import vocab
 from evals.domains.clinic_admin.scripted.customer_phrases import PHRASES
 from evals.engine.messages import Signal
 from evals.engine.persona import Level
-from evals.engine.sandbox.user import RequestListUser
+from evals.engine.sandbox.request_user import RequestListUser, dob_slip
 from evals.engine.understanding.utterances import ActKind, Reading
 
 CONFIRM_CUE = re.compile(r"\(yes/no\)|\bto confirm\b|here is what i'll do|确认一下|可以吗", re.I)
@@ -46,23 +45,9 @@ DOC_WORDS = {
 }
 
 
-def _slip(dob: str) -> str:
-    year, month, day = dob.split("-")
-    swapped = day[::-1]
-    if swapped != day and 1 <= int(swapped) <= 28:
-        return f"{year}-{month}-{swapped}"
-    return f"{int(year) - 1}-{month}-{day}"
-
-
 class ClinicScriptedUser(RequestListUser):
     reader = vocab.READER
     PHRASES = PHRASES
-
-    @classmethod
-    def factory(
-        cls, *, domain: Any, scenario: Any, persona: Any, params: Any, seed: int
-    ) -> ClinicScriptedUser:
-        return cls(scenario=scenario, persona=persona, seed=seed)
 
     # -- what the caller says --------------------------------------------------------------
 
@@ -120,14 +105,7 @@ class ClinicScriptedUser(RequestListUser):
 
     def _identity(self, slots: tuple[str, ...] = ()) -> str:
         ident = self.identity
-        dob = ident["dob"]
-        wrong = ident.get("wrong_dob") or ""
-        if dob not in self.fixed and not self.mistakes:
-            if not wrong and self.confused():
-                wrong = _slip(dob)
-            if wrong and wrong != dob:
-                self.mistakes[wrong] = dob
-                dob = wrong
+        dob = self.as_given(ident["dob"], wrong=ident.get("wrong_dob") or "", slip=dob_slip)
         return self.say(
             f"identity_{ident['relationship']}",
             name=ident["caller_name"],
@@ -149,11 +127,9 @@ class ClinicScriptedUser(RequestListUser):
                 r = self.requests[i]
                 if r["intent"] == "symptom" and r["wants"] == "book":
                     self.done.add(i)
-        for wrong, right in list(self.mistakes.items()):
-            if wrong.lower() in low:
-                del self.mistakes[wrong]
-                self.fixed.add(right)
-                return self.say("my_mistake", right=right, wrong=wrong), Signal.NONE
+        correction = self.correct_mistake(lambda wrong: wrong.lower() in low)
+        if correction is not None:
+            return correction
         if "112" in agent_text and any(
             self.requests[i]["intent"] == "emergency" for i in self._open()
         ):
@@ -176,11 +152,7 @@ class ClinicScriptedUser(RequestListUser):
         if reading.has(ActKind.CONFIRM) or CONFIRM_CUE.search(agent_text):
             return self._go_ahead(agent_text), Signal.NONE
         if reading.has(ActKind.VERIFY) or ASKS_IDENTITY.search(agent_text):
-            if self.skeptical_now("identity"):
-                return self.say("why_identity"), Signal.NONE
-            if self.asked("identity"):
-                return self.abandon()
-            return self.with_focus_blurted(self._identity()), Signal.NONE
+            return self.verify_identity()
         asks = (
             reading.has(ActKind.ASK)
             or reading.has(ActKind.CHOICE)
@@ -207,7 +179,7 @@ class ClinicScriptedUser(RequestListUser):
                 s for s in re.split(r"(?<=[.!?。！？])\s*", text) if not vocab.NO_ADVICE.search(s)
             )
         refusals = [a for a in reading.of(ActKind.REFUSE) if not vocab.NO_ADVICE.search(a.text)]
-        cue = vocab.REFUSAL_CUE.search(rest)
+        cue = self.refusal_cue.search(rest)
         if not refusals and not cue:
             return None
         if CONFIRM_CUE.search(rest) and not refusals:

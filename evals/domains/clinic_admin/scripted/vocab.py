@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from evals.engine.sandbox.vocab import first_match
 from evals.engine.understanding.utterances import EntityPattern, UtteranceReader
 
 PATIENT_ID = re.compile(r"\b(P\d{6})\b")
@@ -85,9 +86,6 @@ ACTIONS = {
     "reschedule": r"\bmove\b|reschedul|改约|改到",
 }
 READER = UtteranceReader(entities=ENTITIES, actions=ACTIONS)
-REFUSAL_CUE = re.compile(
-    r"\b(?:can't|cannot|can not|unable|not able|not possible|won't)\b|无法|不能|不可以", re.I
-)
 # The desk declining to advise (said in policy.md's and policy.zh.md's words).
 NO_ADVICE = re.compile(r"medical advice|医疗建议", re.I)
 TRANSFERRED = re.compile(r"transferring you|transfer you|为您转接|转接给|转给", re.I)
@@ -107,14 +105,11 @@ def clean(text: str) -> str:
 
 
 def intent_of(sentence: str) -> str:
-    for intent, pattern in INTENTS:
-        if pattern.search(sentence):
-            return intent
-    return ""
+    return first_match(INTENTS, sentence)
 
 
 def department_in(text: str) -> str:
-    return next((d for d, p in DEPARTMENT_WORDS if p.search(text)), "")
+    return first_match(DEPARTMENT_WORDS, text)
 
 
 def dates_in(text: str) -> list[str]:

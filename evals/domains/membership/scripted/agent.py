@@ -14,16 +14,14 @@ Every sentence it says comes from one wording of `phrasings.PHRASINGS`, chosen b
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
 from evals.domains.membership.scripted import vocab
 from evals.domains.membership.scripted.phrasings import PHRASINGS
-from evals.engine.errors import EngineError
 from evals.engine.messages import Message
-from evals.engine.persona import Language
-from evals.engine.sandbox import ReferenceAgentBase
+from evals.engine.sandbox.desk import DeskAgent, Request, tool_data
 
 MAX_FREEZES = 2
 MAX_WAIVERS = 1
@@ -38,59 +36,34 @@ TOPICS = {
 
 
 @dataclass
-class Req:
-    intent: str
-    text: str = ""
+class Req(Request):
     plan: str = ""
     months: int = 0
     period: str = ""
-    done: bool = False
-    asked: set[str] = field(default_factory=set)
 
 
-class MembershipReferenceAgent(ReferenceAgentBase):
+class MembershipReferenceAgent(DeskAgent[Req]):
+    DOMAIN = "membership"
+    PHRASINGS = PHRASINGS
+    # Its Chinese sentences are joined with a space, as its transcripts were measured.
+    ZH_GAP = ZH_NOTES_GAP = " "
+
     def __init__(self, *, domain: Any, params: Any, seed: int) -> None:
         super().__init__(domain=domain, params=params, seed=seed)
-        # An explicit phrasing is spoken whatever the customer writes; without one the agent
-        # answers in the customer's language (read from its messages by the base).
-        self.phrasing: str | None = params.get("phrasing")
-        if self.phrasing is not None and self.phrasing not in PHRASINGS:
-            raise EngineError(
-                f"Unknown membership phrasing {self.phrasing!r}; "
-                f"known: {', '.join(sorted(PHRASINGS))}"
-            )
         self.email = ""
         self.number = ""
         self.dob = ""
         self.tried: set[str] = set()
-        self.failed = ""
         self.member_id = ""
         self.ms: dict[str, Any] | None = None
         self.invoices: list[dict[str, Any]] | None = None
         self.entitlements: list[dict[str, Any]] | None = None
         self.quotes: dict[str, dict[str, Any]] = {}
-        self.reqs: list[Req] = []
-        self.focus: Req | None = None
-        self.active: Req | None = None
-        self.pool = ""
-        self.notes: list[str] = []
-        self.explain = False
         self.followup: list[tuple[str, dict[str, Any]]] = []
         self.report = ""
 
-    @classmethod
-    def factory(cls, *, domain: Any, params: Any, seed: int) -> MembershipReferenceAgent:
-        return cls(domain=domain, params=params, seed=seed)
-
-    @property
-    def words(self) -> dict[str, str]:
-        if self.phrasing is not None:
-            return PHRASINGS[self.phrasing]
-        return PHRASINGS["zh" if self.language is Language.ZH_HANS else "en"]
-
-    def t(self, key: str, **values: Any) -> str:
-        """Sentence `key` in this agent's wording."""
-        return self.words[key].format(**values)
+    def new_request(self, intent: str) -> Req:
+        return Req(intent)
 
     def _status(self, ms: dict[str, Any]) -> str:
         return self.t(f"status_{ms['status']}")
@@ -107,14 +80,8 @@ class MembershipReferenceAgent(ReferenceAgentBase):
             or vocab.intent_of(text)
         )
 
-    def declined(self, name: str, args: dict[str, Any]) -> None:
-        if self.active is not None and not self.has_new_facts(self.last_user):
-            self.active.done = True
-            self.notes.append(self.t("declined"))
-
     def observe_user(self, text: str) -> None:
-        if "why" in text.lower() or "为什么" in text:
-            self.explain = True
+        self.heard_why(text)
         clean = vocab.clean(text)
         email = vocab.EMAIL.search(clean)
         if email:
@@ -126,25 +93,7 @@ class MembershipReferenceAgent(ReferenceAgentBase):
         if dob:
             self.dob = dob.group(1)
         for sentence in vocab.SENTENCE.split(clean):
-            intent = vocab.intent_of(sentence)
-            req = self._request(intent) if intent else (self.active or self.focus)
-            if req is None:
-                self.pool += " " + sentence
-                continue
-            self._absorb(req, sentence)
-
-    def _request(self, intent: str) -> Req:
-        for r in self.reqs:
-            if r.intent == intent and not r.done:
-                self.focus = r
-                return r
-        r = Req(intent)
-        if self.pool:
-            self._absorb(r, self.pool)
-            self.pool = ""
-        self.reqs.append(r)
-        self.focus = r
-        return r
+            self.take(sentence, vocab.intent_of(sentence))
 
     def _absorb(self, r: Req, sentence: str) -> None:
         r.text += " " + sentence
@@ -161,9 +110,7 @@ class MembershipReferenceAgent(ReferenceAgentBase):
     # -- reading tool results ------------------------------------------------------------
 
     def observe_tool(self, name: str, args: dict[str, Any], content: str, error: bool) -> None:
-        data: Any = (
-            None if error else json.loads(content) if content.startswith(("{", "[")) else content
-        )
+        data = tool_data(content, error)
         if name.startswith("find_member"):
             if not error:
                 self.member_id = data["member_id"]
@@ -227,18 +174,6 @@ class MembershipReferenceAgent(ReferenceAgentBase):
 
     # -- deciding ------------------------------------------------------------------------
 
-    def proceed_text(self, summary: str) -> str:
-        return self.t("proceed", summary=summary)
-
-    def reassure_text(self, summary: str) -> str:
-        return self.t("reassure", summary=summary)
-
-    def say(self, text: str) -> Message:
-        if self.notes:
-            text = " ".join([*self.notes, text])
-            self.notes = []
-        return super().say(text)
-
     def plan(self) -> Message:
         if not self.member_id:
             return self._authenticate()
@@ -247,12 +182,7 @@ class MembershipReferenceAgent(ReferenceAgentBase):
             return self.call(name, **args)
         if self.ms is None:
             return self.call("get_membership", member_id=self.member_id)
-        open_reqs = self.order_requests([r for r in self.reqs if not r.done])
-        self.active = None
-        if not open_reqs:
-            return self.say(self.t("anything_else" if self.reqs else "how_can_i_help"))
-        self.active = open_reqs[0]
-        return self._handle(open_reqs[0])
+        return self.serve([r for r in self.reqs if not r.done])
 
     def _authenticate(self) -> Message:
         if self.email and f"e:{self.email}" not in self.tried:
@@ -263,25 +193,7 @@ class MembershipReferenceAgent(ReferenceAgentBase):
             return self.call(
                 "find_member_by_number", member_number=self.number, date_of_birth=self.dob
             )
-        prefix = f"{self.failed} " if self.failed else ""
-        self.failed = ""
-        if self.explain:
-            self.explain = False
-            prefix += self.t("explain_identity") + " "
-        return self.say(prefix + self.t("ask_identity"))
-
-    def _ask(self, r: Req, what: str, text: str) -> Message:
-        r.asked.add(what)
-        return self.say(text)
-
-    def _refuse(self, r: Req, key: str, **values: Any) -> Message:
-        r.done = True
-        return self.say(f"{self.t(key, **values)} {self.t('anything_else')}")
-
-    def _settled(self, r: Req, key: str, **values: Any) -> Message:
-        """Nothing to do for `r` (already so, or nothing to act on): say so and move on."""
-        r.done = True
-        return self.say(f"{self.t(key, **values)} {self.t('anything_else')}")
+        return self.ask_identity()
 
     def _quote(self, name: str, **args: Any) -> Message | dict[str, Any]:
         key = f"{name}:{args.get('new_plan_id', '')}{args.get('months', '')}"
@@ -289,14 +201,13 @@ class MembershipReferenceAgent(ReferenceAgentBase):
             return self.call(name, **args)
         return self.quotes[key]
 
-    def _handle(self, r: Req) -> Message:
+    def handle(self, r: Req) -> Message:
         assert self.ms is not None
         if r.intent in ("waive", "refund", "dispute") and self.invoices is None:
             return self.call("list_invoices", member_id=self.member_id)
         if r.intent in ("refund", "balance") and self.entitlements is None:
             return self.call("list_entitlements", member_id=self.member_id)
-        handler = getattr(self, f"_{r.intent}")
-        return handler(r)
+        return super().handle(r)
 
     def _plan_change(self, r: Req) -> Message:
         ms = self.ms
@@ -305,7 +216,7 @@ class MembershipReferenceAgent(ReferenceAgentBase):
             return self._ask(r, "plan", self.t("ask_plan"))
         current = ms["plan"]["plan_id"]
         if r.plan == current:
-            return self._settled(r, "already_on_plan", plan=ms["plan"]["name"])
+            return self.close(r, "already_on_plan", plan=ms["plan"]["name"])
         if ms["status"] != "active":
             return self._refuse(
                 r,
@@ -380,7 +291,7 @@ class MembershipReferenceAgent(ReferenceAgentBase):
         ms = self.ms
         assert ms is not None
         if ms["status"] != "frozen":
-            return self._settled(
+            return self.close(
                 r, "not_frozen", membership_id=ms["membership_id"], status=self._status(ms)
             )
         return self.propose(
@@ -393,7 +304,7 @@ class MembershipReferenceAgent(ReferenceAgentBase):
         ms = self.ms
         assert ms is not None
         if ms["status"] == "cancelled":
-            return self._settled(r, "already_cancelled", membership_id=ms["membership_id"])
+            return self.close(r, "already_cancelled", membership_id=ms["membership_id"])
         quote = self._quote("quote_cancellation", membership_id=ms["membership_id"])
         if isinstance(quote, Message):
             return quote
@@ -426,7 +337,7 @@ class MembershipReferenceAgent(ReferenceAgentBase):
         assert ms is not None
         found = self._late_fee()
         if found is None:
-            return self._settled(r, "no_late_fee")
+            return self.close(r, "no_late_fee")
         inv, line = found
         if ms["late_fee_waivers_last_12_months"] >= MAX_WAIVERS:
             return self._refuse(r, "refuse_waiver", invoice_id=inv["invoice_id"])

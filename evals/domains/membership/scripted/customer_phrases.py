@@ -6,10 +6,11 @@ invoice month is a name in English ("June") and a number in Chinese ("6 月").""
 
 from __future__ import annotations
 
-from evals.engine.sandbox.phrases import BASE, EN, ZH, phrasebook
+from evals.engine.sandbox.phrases import BASE, EN, REQUEST_LIST, ZH, phrasebook
 
 PHRASES = phrasebook(
     BASE,
+    REQUEST_LIST,
     {
         EN: {
             "vague_opening": (
@@ -71,33 +72,12 @@ PHRASES = phrasebook(
             "refund_dues": (
                 "I didn't use the gym in {period}, so please refund my {period} dues of {money}."
             ),
-            "email": ("My email is {email}.", "It's {email}."),
-            "forgot_email": "I don't remember which email I used. ",
             "number_dob_incoherent": "born {dob}... the card says {number}",
             "number_dob": (
                 "My member number is {number} and my date of birth is {dob}.",
                 "Member number {number}, born {dob}.",
             ),
-            "yes_wait": "yes... wait, yes. that's right",
-            "yes_hurry": "Yes, but hurry up, please.",
-            "yes_also": "{yes} Also, {request}",
             "no_fee": "No, I won't pay a cancellation fee. Don't cancel it then.",
-            "not_asked": "No, that's not what I asked for. {request}",
-            "not_right": "No, that's not right. {request}",
-            "said_yes": "But I said yes. {request}",
-            "why_not": ("Why not?", "Can you tell me why?"),
-            "check_yes": "Yes, that's right.",
-            "unsure": (
-                "Sorry, what do you need from me?",
-                "Sorry, I don't follow. What do you need from me?",
-                "I'm not sure what you're asking me.",
-            ),
-            "goodbye": (
-                "No, that's all. Thanks!",
-                "That's everything, thank you.",
-                "Nothing else, bye.",
-            ),
-            "not_finished": "You haven't finished my other request. {request}",
             "the_plan": "The {plan} plan.",
             "the_months": "{months}.",
             "the_label": "The {label}.",
@@ -147,29 +127,12 @@ PHRASES = phrasebook(
             ),
             "claim_pack": "可是我有团课套餐。请退款。",
             "refund_dues": "我 {period}没有去健身房，所以请退还我 {period}的会费 {money}。",
-            "email": ("我的邮箱是 {email}。", "邮箱是 {email}。"),
-            "forgot_email": "我不记得用的是哪个邮箱了。",
             "number_dob_incoherent": "出生日期 {dob}……卡上写的是 {number}",
             "number_dob": (
                 "我的会员号是 {number}，出生日期是 {dob}。",
                 "会员号 {number}，生日 {dob}。",
             ),
-            "yes_wait": "是的……等一下，是的，没错",
-            "yes_hurry": "可以，但请快一点。",
-            "yes_also": "{yes}另外，{request}",
             "no_fee": "不，我不会付取消费。那就别取消了。",
-            "not_asked": "不对，我要的不是这个。{request}",
-            "not_right": "不对。{request}",
-            "said_yes": "可我已经说了可以。{request}",
-            "why_not": ("为什么不行？", "能告诉我为什么吗？"),
-            "check_yes": "对，没错。",
-            "unsure": (
-                "不好意思，你需要我提供什么？",
-                "不好意思，我没听懂。你需要我提供什么？",
-                "我不太明白你在问我什么。",
-            ),
-            "goodbye": ("没有了，就这些。谢谢！", "就这些了，谢谢。", "没别的了，再见。"),
-            "not_finished": "我另一件事你还没处理完。{request}",
             "the_plan": "{plan} 套餐。",
             "the_months": "{months}。",
             "the_label": "{label}。",

@@ -24,7 +24,7 @@ from evals.domains.membership.scripted import vocab
 from evals.domains.membership.scripted.customer_phrases import PHRASES
 from evals.engine.messages import Signal
 from evals.engine.persona import Level
-from evals.engine.sandbox.user import RequestListUser
+from evals.engine.sandbox.request_user import RequestListUser, dob_slip
 from evals.engine.understanding.utterances import Act, ActKind, Reading, option_key
 
 # The reader's action -> the member's request it is about.
@@ -47,24 +47,9 @@ TO_PLAN = re.compile(r"(?:\bto|\binto|\bonto|为|成|到|至)\s*(?:the\s+)?$", r
 NUMBER = re.compile(r"\d|[一二两三四五六七八九十]")
 
 
-def _slip(dob: str) -> str:
-    """The confused member's slip: the last two digits of the day swapped (or +1 year)."""
-    year, month, day = dob.split("-")
-    swapped = day[::-1]
-    if swapped != day and 1 <= int(swapped) <= 28:
-        return f"{year}-{month}-{swapped}"
-    return f"{int(year) - 1}-{month}-{day}"
-
-
 class MembershipScriptedUser(RequestListUser):
     reader = vocab.READER
     PHRASES = PHRASES
-
-    @classmethod
-    def factory(
-        cls, *, domain: Any, scenario: Any, persona: Any, params: Any, seed: int
-    ) -> MembershipScriptedUser:
-        return cls(scenario=scenario, persona=persona, seed=seed)
 
     # -- what the member says ------------------------------------------------------------
 
@@ -138,14 +123,7 @@ class MembershipScriptedUser(RequestListUser):
 
     def _number_and_dob(self) -> str:
         ident = self.identity
-        dob = ident["dob"]
-        wrong = ident.get("wrong_dob") or ""
-        if dob not in self.fixed and not self.mistakes:
-            if not wrong and self.confused():
-                wrong = _slip(dob)
-            if wrong and wrong != dob:
-                self.mistakes[wrong] = dob
-                dob = wrong
+        dob = self.as_given(ident["dob"], wrong=ident.get("wrong_dob") or "", slip=dob_slip)
         number = ident["member_number"]
         if self.persona.incoherence is Level.HIGH:
             return self.say("number_dob_incoherent", dob=dob, number=number)
@@ -201,20 +179,6 @@ class MembershipScriptedUser(RequestListUser):
             return "yes" if not money or _money(r) in money else "wrong"
         return "yes" if intent != "balance" else "wrong"
 
-    def _affirm(self, i: int) -> str:
-        """A yes, as this persona says it: hesitant, hurried, or with the next request bundled
-        in — each a real way a confirmation gets harder to read."""
-        text = self.plain_yes()
-        p = self.persona
-        if p.incoherence is Level.HIGH and self.chance(0.35):
-            return self.say("yes_wait")
-        if p.urgency is Level.HIGH and self.chance(0.3):
-            return self.say("yes_hurry")
-        unstated = [j for j in self._open() if j != i and j not in self.stated]
-        if p.impatience is Level.HIGH and unstated and self.chance(0.5):
-            return self.say("yes_also", yes=text, request=self._state(unstated[0]))
-        return text
-
     def _go_ahead(self, act: Act, reading: Reading) -> str:
         """The answer to a proposal: yes when its action and entities match a request, else
         what the member wants instead (or no, to a fee they will not pay)."""
@@ -240,13 +204,6 @@ class MembershipScriptedUser(RequestListUser):
             about = self._about(act)
         return about, act
 
-    def _decline(self, about: int | None = None) -> str:
-        """A no to a proposal that is not what the member wants, saying what they want: request
-        `about` with other values, or (None) nothing they asked for."""
-        if about is None:
-            return self.say("not_asked", request=self._state(self._focus()))
-        return self.say("not_right", request=self._state(about))
-
     def _settle(self, reading: Reading) -> tuple[str, Signal] | None:
         """Take in what the agent says it did, refused or told: those requests are settled.
         A reply when the member objects (a yes the agent did not act on, a refusal without a
@@ -271,36 +228,16 @@ class MembershipScriptedUser(RequestListUser):
                 r = self.requests[i]
                 if r["intent"] == "balance" and self._named(r, act) and NUMBER.search(act.text):
                     self.done.add(i)
-        refusals = reading.of(ActKind.REFUSE)
-        cue = (
-            not refusals
-            and not reading.has(ActKind.CONFIRM)
-            and vocab.REFUSAL_CUE.search(reading.text)
-        )
-        if not refusals and not cue:
-            return None
-        if self.confirmed is not None and not any(a.reason for a in refusals):
-            # The agent did not take the yes: say it again rather than drop the request.
-            i, self.confirmed = self.confirmed, None
-            return self.say("said_yes", request=self._state(i)), Signal.NONE
-        if not self._open():
-            return None
-        refused = [i for i in (self._about(a, settles=True) for a in refusals) if i is not None]
-        first = refused[0] if refused else self._focus()
-        if refusals and not any(a.reason for a in refusals) and not self.questions[f"why:{first}"]:
-            self.questions[f"why:{first}"] += 1
-            return self.say("why_not"), Signal.NONE
-        self.done.update(refused or [first])
-        return None
+        return self.take_refusal(reading, lambda act: self._about(act, settles=True))
 
     def reply(self, agent_text: str) -> tuple[str, Signal]:
         low = agent_text.lower()
         reading = vocab.READER.read(agent_text)
-        for wrong, right in list(self.mistakes.items()):
-            if wrong.lower() in low or _same_months(wrong, reading):
-                del self.mistakes[wrong]
-                self.fixed.add(right)
-                return self.say("my_mistake", right=right, wrong=wrong), Signal.NONE
+        correction = self.correct_mistake(
+            lambda wrong: wrong.lower() in low or _same_months(wrong, reading)
+        )
+        if correction is not None:
+            return correction
         if reading.has(ActKind.HANDOFF):
             self.finished = True
             return self.say("transfer_thanks"), Signal.STOP
@@ -315,7 +252,7 @@ class MembershipScriptedUser(RequestListUser):
             act = reading.first(ActKind.NOT_FOUND)
             assert act is not None
             if {"account", "member_id", "email", "dob"} & set(act.slots):
-                return self._verify(act)
+                return self.verify_identity(act.slots)
         return self._next(reading)
 
     def _answer(self, act: Act, reading: Reading) -> tuple[str, Signal]:
@@ -330,16 +267,8 @@ class MembershipScriptedUser(RequestListUser):
                 return self.say("check_yes"), Signal.NONE
             return self._next(reading)
         if act.kind is ActKind.VERIFY or IDENTITY_SLOTS & set(act.slots):
-            return self._verify(act)
+            return self.verify_identity(act.slots)
         return self._detail(act)
-
-    def _verify(self, act: Act) -> tuple[str, Signal]:
-        if self.skeptical_now("identity"):
-            return self.say("why_identity"), Signal.NONE
-        if self.asked("identity"):
-            return self.abandon()
-        text = self._identity(act.slots)
-        return self.with_focus_blurted(text), Signal.NONE
 
     def _detail(self, act: Act) -> tuple[str, Signal]:
         """The slot or the choice asked, about the request it concerns."""
@@ -372,25 +301,6 @@ class MembershipScriptedUser(RequestListUser):
         if intent == "freeze":
             return any(str(r["months"]) in o for o in act.options)
         return False
-
-    def _unsure(self) -> tuple[str, Signal]:
-        if self.asked("unclear"):
-            return self.abandon()
-        return self.say("unsure"), Signal.NONE
-
-    def _next(self, reading: Reading) -> tuple[str, Signal]:
-        """Nothing asked of the member: go on with what is still open, or say goodbye."""
-        remaining = self._open()
-        if not remaining:
-            self.finished = True
-            return self.say("goodbye"), Signal.STOP
-        said = set(reading.kinds) - {ActKind.UNCLEAR}
-        if not said:
-            return self._unsure()
-        nxt = next((i for i in remaining if i not in self.stated), remaining[0])
-        if nxt in self.stated and said & {ActKind.CLOSING, ActKind.GREETING}:
-            return self.say("not_finished", request=self._state(nxt)), Signal.NONE
-        return self._state(nxt), Signal.NONE
 
     def _fact(self, kind: str, r: dict[str, Any]) -> str:
         if kind == "plan":

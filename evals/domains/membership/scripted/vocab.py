@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from evals.engine.sandbox.agent import EMAIL  # noqa: F401  (vocab.EMAIL for both models)
+from evals.engine.sandbox.vocab import first_match
 from evals.engine.understanding.utterances import EntityPattern, UtteranceReader
 
 MEMBER_NUMBER = re.compile(r"\b(M\d{6})\b")
@@ -146,11 +147,6 @@ ACTIONS = {
     "unfreeze": r"unfreez|reactivat|解冻",
 }
 READER = UtteranceReader(entities=ENTITIES, actions=ACTIONS)
-# A refusal the core reader can miss ("I can't cancel without the fee"): the member still hears
-# a no in it.
-REFUSAL_CUE = re.compile(
-    r"\b(?:can't|cannot|can not|unable|not able|not possible|won't)\b|无法|不能|不可以", re.I
-)
 
 
 def clean(text: str) -> str:
@@ -158,10 +154,7 @@ def clean(text: str) -> str:
 
 
 def intent_of(sentence: str) -> str:
-    for intent, pattern in INTENTS:
-        if pattern.search(sentence):
-            return intent
-    return ""
+    return first_match(INTENTS, sentence)
 
 
 def months_in(text: str) -> int:

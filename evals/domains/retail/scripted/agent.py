@@ -12,31 +12,25 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
 from evals.domains.retail.scripted import vocab
 from evals.domains.retail.scripted.phrasings import PHRASINGS, REFERENCE
-from evals.engine.errors import EngineError
 from evals.engine.messages import Message
-from evals.engine.persona import Language
-from evals.engine.sandbox import ReferenceAgentBase
+from evals.engine.sandbox.desk import DeskAgent, Request
 
 WINDOW = 30
 
 
 @dataclass
-class Req:
-    intent: str
+class Req(Request):
     order_id: str = ""
-    text: str = ""
     reason: str = ""
     refund_to: str = ""
     amount: str = ""
     address: tuple[str, str, str] | None = None
-    done: bool = False
-    asked: set[str] = field(default_factory=set)
 
 
 def _names(order: Mapping[str, Any]) -> str:
@@ -44,16 +38,15 @@ def _names(order: Mapping[str, Any]) -> str:
     return ", ".join(i["name"] for i in order["items"])
 
 
-class RetailReferenceAgent(ReferenceAgentBase):
+class RetailReferenceAgent(DeskAgent[Req]):
+    DOMAIN = "retail"
+    PHRASINGS = PHRASINGS
+    ENGLISH = REFERENCE
+    # Its Chinese sentences are joined with a space, as its transcripts were measured.
+    ZH_GAP = ZH_NOTES_GAP = " "
+
     def __init__(self, *, domain: Any, params: Any, seed: int) -> None:
         super().__init__(domain=domain, params=params, seed=seed)
-        # An explicit phrasing is spoken whatever the customer writes; without one the agent
-        # answers in the customer's language (read from its messages by the base).
-        self.phrasing: str | None = params.get("phrasing")
-        if self.phrasing is not None and self.phrasing not in PHRASINGS:
-            raise EngineError(
-                f"Unknown retail phrasing {self.phrasing!r}; known: {', '.join(sorted(PHRASINGS))}"
-            )
         self.email = ""
         self.name: tuple[str, str] | None = None
         self.zip = ""
@@ -63,17 +56,7 @@ class RetailReferenceAgent(ReferenceAgentBase):
         self.profile: dict[str, Any] | None = None
         self.orders: dict[str, dict[str, Any]] = {}
         self.products: dict[str, dict[str, Any]] = {}
-        self.reqs: list[Req] = []
-        self.focus: Req | None = None
-        self.pool = ""  # facts given before any request was named
-        self.notes: list[str] = []  # what to tell the customer in the next message
-        self.explain = False
         self.identity_asked = 0
-        self.active: Req | None = None
-
-    @classmethod
-    def factory(cls, *, domain: Any, params: Any, seed: int) -> RetailReferenceAgent:
-        return cls(domain=domain, params=params, seed=seed)
 
     # -- reading the customer ------------------------------------------------------------
 
@@ -85,10 +68,8 @@ class RetailReferenceAgent(ReferenceAgentBase):
             or vocab.intent_of(text)
         )
 
-    def declined(self, name: str, args: dict[str, Any]) -> None:
-        if self.active is not None and not self.has_new_facts(self.last_user):
-            self.active.done = True
-            self.notes.append(self.w("wont_do"))
+    def new_request(self, intent: str) -> Req:
+        return Req(intent)
 
     def observe_user(self, text: str) -> None:
         if re.search(r"\bwhy\b|为什么", text, re.I):
@@ -105,37 +86,15 @@ class RetailReferenceAgent(ReferenceAgentBase):
         if zip_code and (name or self.name or re.search(r"zip|邮编", text, re.I)):
             self.zip = zip_code.group(1)
         for sentence in vocab.SENTENCE.split(text):
-            intent = vocab.intent_of(sentence)
-            ids = vocab.order_ids(sentence)
-            req = (
-                self._request(intent, ids[0] if ids else "")
-                if intent
-                else (self.active or self.focus)
-            )
-            if req is None:
-                self.pool += " " + sentence
-                continue
-            self._absorb(req, sentence)
+            self.take(sentence, vocab.intent_of(sentence))
         target = self.active or self.focus
         if address and target is not None and target.intent.endswith("address"):
             target.address = address.groups()  # type: ignore[assignment]
 
-    def _request(self, intent: str, order_id: str) -> Req:
-        for r in self.reqs:
-            if (
-                r.intent == intent
-                and not r.done
-                and (not order_id or not r.order_id or r.order_id == order_id)
-            ):
-                self.focus = r
-                return r
-        r = Req(intent)
-        if self.pool:
-            self._absorb(r, self.pool)
-            self.pool = ""
-        self.reqs.append(r)
-        self.focus = r
-        return r
+    def same_request(self, r: Req, sentence: str) -> bool:
+        # A sentence naming another order than an open request's starts its own.
+        ids = vocab.order_ids(sentence)
+        return not ids or not r.order_id or r.order_id == ids[0]
 
     def _absorb(self, r: Req, sentence: str) -> None:
         r.text += " " + sentence
@@ -173,7 +132,7 @@ class RetailReferenceAgent(ReferenceAgentBase):
                     if r.order_id == args.get("order_id"):
                         r.order_id = ""
                         r.asked.discard("order")
-                self.notes.append(self.w("order_not_found", order=args.get("order_id")))
+                self.notes.append(self.t("order_not_found", order=args.get("order_id")))
             else:
                 self.orders[data["order_id"]] = data
         elif name == "get_product" and not error:
@@ -182,7 +141,7 @@ class RetailReferenceAgent(ReferenceAgentBase):
             self.active.done = True
             if not error:
                 self.notes.append(
-                    self.w(
+                    self.t(
                         "refund_status",
                         order=data["order_id"],
                         paid=data["paid"],
@@ -190,13 +149,13 @@ class RetailReferenceAgent(ReferenceAgentBase):
                     )
                 )
         elif name == "transfer_to_human":
-            self.notes.append(self.w("transfer"))
+            self.notes.append(self.t("transfer"))
         elif self.active is not None:
             self.active.done = True
             if error:
-                self.notes.append(self.w("write_failed", error=content.removeprefix("Error: ")))
+                self.notes.append(self.t("write_failed", error=content.removeprefix("Error: ")))
             else:
-                self.notes.append(self.w(f"done_{name}", **data))
+                self.notes.append(self.t(f"done_{name}", **data))
                 self.orders.pop(args.get("order_id", ""), None)
                 if self.profile is not None and name in (
                     "exchange_delivered_items",
@@ -205,41 +164,12 @@ class RetailReferenceAgent(ReferenceAgentBase):
                 ):
                     self.profile = None  # gift card balance may have changed
 
-    # -- speaking ------------------------------------------------------------------------
-
-    @property
-    def words(self) -> Mapping[str, str]:
-        if self.phrasing is not None:
-            return PHRASINGS[self.phrasing]
-        return PHRASINGS["zh" if self.language is Language.ZH_HANS else REFERENCE]
-
-    def w(self, key: str, **values: Any) -> str:
-        """Sentence `key` of this agent's phrasing, filled in."""
-        return self.words[key].format(**values)
-
-    def proceed_text(self, summary: str) -> str:
-        return self.w("confirm", summary=summary)
-
-    def reassure_text(self, summary: str) -> str:
-        return self.w("reask", summary=summary)
-
-    def say(self, text: str) -> Message:
-        if self.notes:
-            text = " ".join([*self.notes, text])
-            self.notes = []
-        return super().say(text)
-
     def plan(self) -> Message:
         if not self.customer_id:
             return self._authenticate()
         if self.profile is None:
             return self.call("get_customer", customer_id=self.customer_id)
-        open_reqs = self.order_requests([r for r in self.reqs if not r.done])
-        self.active = None
-        if not open_reqs:
-            return self.say(self.w("anything_else" if self.reqs else "how_can_i_help"))
-        self.active = open_reqs[0]
-        return self._handle(open_reqs[0])
+        return self.serve([r for r in self.reqs if not r.done])
 
     def _authenticate(self) -> Message:
         if self.email and f"e:{self.email}" not in self.tried:
@@ -258,16 +188,12 @@ class RetailReferenceAgent(ReferenceAgentBase):
         prefix = ""
         if self.tried:
             # Name the details that matched nothing, so a customer who slipped can see it.
-            prefix = self.w("account_not_found", tried=self._tried_text) + " "
+            prefix = self.t("account_not_found", tried=self._tried_text) + " "
         if self.explain:
             self.explain = False
-            prefix = self.w("explain_identity") + " "
+            prefix = self.t("explain_identity") + " "
         self.identity_asked += 1
-        return self.say(prefix + self.w("ask_identity"))
-
-    def _ask(self, r: Req, what: str, text: str) -> Message:
-        r.asked.add(what)
-        return self.say(text)
+        return self.say(prefix + self.t("ask_identity"))
 
     def _order(self, r: Req) -> Message | dict[str, Any]:
         if r.order_id:
@@ -283,33 +209,33 @@ class RetailReferenceAgent(ReferenceAgentBase):
         if len(matches) == 1:
             r.order_id = matches[0]["order_id"]
             return matches[0]
-        return self._ask(r, "order", self.w("ask_order"))
+        return self._ask(r, "order", self.t("ask_order"))
 
-    def _refuse(self, r: Req, why: str, **values: Any) -> Message:
+    def _refuse(self, r: Req, key: str, **values: Any) -> Message:
         r.done = True
-        if why != "why_other_account" and values.get("order") in self.orders:
+        if key != "why_other_account" and values.get("order") in self.orders:
             # Which order it means, by what is in it: the customer may not know the number.
             order = self.orders[values["order"]]
-            values["order"] = self.w("order_named", order=order["order_id"], names=_names(order))
-        return self.say(self.w("refuse", why=self.w(why, **values)))
+            values["order"] = self.t("order_named", order=order["order_id"], names=_names(order))
+        return self.say(self.t("refuse", why=self.t(key, **values)))
 
     def _status(self, status: str) -> str:
         """Why an order's status stops a change, in the words of the policy."""
-        return self.w(f"status_{status}")
+        return self.t(f"status_{status}")
 
     def _items(self, r: Req, order: dict[str, Any]) -> list[dict[str, Any]]:
         text = r.text.lower()
         return [i for i in order["items"] if i["name"] in text]
 
-    def _handle(self, r: Req) -> Message:
+    def handle(self, r: Req) -> Message:
         if r.intent == "default_address":
             if r.address is None:
-                return self._ask(r, "address", self.w("ask_address"))
+                return self._ask(r, "address", self.t("ask_address"))
             line1, city, zip_code = r.address
             return self.propose(
                 "modify_default_address",
                 {"customer_id": self.customer_id, "line1": line1, "city": city, "zip": zip_code},
-                self.w("propose_default_address", address=f"{line1}, {city}, {zip_code}"),
+                self.t("propose_default_address", address=f"{line1}, {city}, {zip_code}"),
             )
         order = self._order(r)
         if isinstance(order, Message):
@@ -334,12 +260,12 @@ class RetailReferenceAgent(ReferenceAgentBase):
             if status != "pending":
                 return self._refuse(r, "why_address", order=oid, status=self._status(status))
             if r.address is None:
-                return self._ask(r, "address", self.w("ask_address"))
+                return self._ask(r, "address", self.t("ask_address"))
             line1, city, zip_code = r.address
             return self.propose(
                 "modify_order_address",
                 {"order_id": oid, "line1": line1, "city": city, "zip": zip_code},
-                self.w(
+                self.t(
                     "propose_order_address",
                     order=oid,
                     names=_names(order),
@@ -355,7 +281,7 @@ class RetailReferenceAgent(ReferenceAgentBase):
         items = [i for i in self._items(r, order) if i["status"] == "delivered"]
         if not items:
             names = ", ".join(f"{i['name']} ({i['option']})" for i in order["items"])
-            return self._ask(r, "items", self.w("ask_items", order=oid, names=names))
+            return self._ask(r, "items", self.t("ask_items", order=oid, names=names))
         if r.intent == "return":
             return self._return(r, oid, items)
         if r.intent == "exchange":
@@ -367,36 +293,36 @@ class RetailReferenceAgent(ReferenceAgentBase):
         if order["status"] != "pending":
             return self._refuse(r, "why_cancel", order=oid, status=self._status(order["status"]))
         if not r.reason:
-            return self._ask(r, "reason", self.w("ask_reason"))
+            return self._ask(r, "reason", self.t("ask_reason"))
         return self.propose(
             "cancel_pending_order",
             {"order_id": oid, "reason": r.reason},
-            self.w(
+            self.t(
                 "propose_cancel",
                 order=oid,
                 names=_names(order),
-                reason=self.w(f"reason_{r.reason}"),
+                reason=self.t(f"reason_{r.reason}"),
                 total=order["total"],
             ),
         )
 
     def _return(self, r: Req, oid: str, items: list[dict[str, Any]]) -> Message:
         if not r.refund_to:
-            return self._ask(r, "refund_to", self.w("ask_refund_to"))
+            return self._ask(r, "refund_to", self.t("ask_refund_to"))
         total = sum(Decimal(i["price"]) for i in items)
         listed = ", ".join(
-            self.w("item_listed", name=i["name"], option=i["option"], item_id=i["item_id"])
+            self.t("item_listed", name=i["name"], option=i["option"], item_id=i["item_id"])
             for i in items
         )
         return self.propose(
             "return_delivered_items",
             {"order_id": oid, "item_ids": [i["item_id"] for i in items], "refund_to": r.refund_to},
-            self.w(
+            self.t(
                 "propose_return",
                 items=listed,
                 order=oid,
                 total=total,
-                where=self.w(r.refund_to),
+                where=self.t(r.refund_to),
                 method=r.refund_to,
             ),
         )
@@ -413,7 +339,7 @@ class RetailReferenceAgent(ReferenceAgentBase):
         wanted = [x for x in choices if re.search(rf"\b{re.escape(x['option'])}\b", text)]
         if not wanted:
             options = ", ".join(x["option"] for x in choices)
-            return self._ask(r, "option", self.w("ask_option", options=options))
+            return self._ask(r, "option", self.t("ask_option", options=options))
         new = wanted[-1]
         payment = r.refund_to or "original_payment"
         diff = Decimal(new["price"]) - Decimal(item["price"])
@@ -425,7 +351,7 @@ class RetailReferenceAgent(ReferenceAgentBase):
                 "new_item_ids": [new["item_id"]],
                 "payment": payment,
             },
-            self.w(
+            self.t(
                 "propose_exchange",
                 item=item["name"],
                 option=item["option"],
@@ -434,14 +360,14 @@ class RetailReferenceAgent(ReferenceAgentBase):
                 new=new["option"],
                 new_id=new["item_id"],
                 diff=diff,
-                where=self.w(payment),
+                where=self.t(payment),
                 method=payment,
             ),
         )
 
     def _damaged(self, r: Req, order: dict[str, Any], item: dict[str, Any]) -> Message:
         if not r.amount:
-            return self._ask(r, "amount", self.w("ask_amount"))
+            return self._ask(r, "amount", self.t("ask_amount"))
         amount = Decimal(r.amount)
         if amount > Decimal(item["price"]):
             return self._refuse(
@@ -460,7 +386,7 @@ class RetailReferenceAgent(ReferenceAgentBase):
                 "amount": r.amount,
                 "reason": "damaged",
             },
-            self.w(
+            self.t(
                 "propose_damaged",
                 amount=r.amount,
                 item=item["name"],

@@ -6,10 +6,11 @@ Latin text among Chinese characters (and as an agent's `\\b` patterns need)."""
 
 from __future__ import annotations
 
-from evals.engine.sandbox.phrases import BASE, EN, ZH, phrasebook
+from evals.engine.sandbox.phrases import BASE, EN, REQUEST_LIST, ZH, phrasebook
 
 PHRASES = phrasebook(
     BASE,
+    REQUEST_LIST,
     {
         EN: {
             "vague_opening": ("hi. problem with my stuff", "hello?? need help with an order thing"),
@@ -59,7 +60,6 @@ PHRASES = phrasebook(
                 "Refund it to my original payment method.",
                 "The original payment method is fine.",
             ),
-            "email": ("My email is {email}.", "It's {email}."),
             "identity_incoherent": "zip {zip}... I don't remember my email. My name is {name}.",
             "name_zip": (
                 "My name is {name} and my zip code is {zip}. I don't remember my email.",
@@ -67,7 +67,7 @@ PHRASES = phrasebook(
             ),
             "forgot_email": "I don't remember my email. My name is {name} and my zip code is {zip}.",
             "name_and_zip": "My name is {name} and my zip code is {zip}.",
-            "decline": "No, that's not what I want. {request}",
+            "not_asked": "No, that's not what I want. {request}",
             "no_order_number": "I don't have the order number. It's the order with the {items}.",
             "its_order": "It's {order_id}.",
             "rather_not_say": "I'd just rather not say.",
@@ -82,11 +82,6 @@ PHRASES = phrasebook(
                 "Sorry, what do you need from me?",
                 "I'm not sure what you're asking. What do you need from me?",
             ),
-            "goodbye": (
-                "No, that's all. Thanks!",
-                "That's everything, thank you.",
-                "Nothing else, bye.",
-            ),
             "user_step": "I can't do that from my side. Can you do it for me?",
             "choose": "{option}, please.",
             "none_of_those": "None of those. {request}",
@@ -97,7 +92,6 @@ PHRASES = phrasebook(
                 "I can't tell by the number, sorry. It's the order with the {items}.",
             ),
             "not_that_order": "No, not that one. Mine is the order with the {items}.",
-            "not_finished": "You haven't finished my other request. {request}",
             "correction": "No, that's not right: {fixes}",
             "fix_order": "It's order {order_id}.",
             "fix_order_unknown": "I don't know order numbers; mine is the order with the {items}.",
@@ -143,7 +137,6 @@ PHRASES = phrasebook(
             "reason_no_need": ("我不再需要了。", "现在已经不需要了。"),
             "refund_gift_card": ("退款请退到我的礼品卡。", "麻烦退到我的礼品卡上。"),
             "refund_original": ("退回原支付方式就行。", "原支付方式就可以。"),
-            "email": ("我的邮箱是 {email}。", "邮箱是 {email}。"),
             "identity_incoherent": "邮编 {zip}……邮箱我记不得了。我叫 {name}。",
             "name_zip": (
                 "我叫 {name}，邮编是 {zip}。我不记得我的邮箱了。",
@@ -151,7 +144,6 @@ PHRASES = phrasebook(
             ),
             "forgot_email": "我不记得我的邮箱了。我叫 {name}，邮编是 {zip}。",
             "name_and_zip": "我叫 {name}，邮编是 {zip}。",
-            "decline": "不对，我要的不是这个。{request}",
             "no_order_number": "我没有订单号。是买了 {items} 的那个订单。",
             "its_order": "是 {order_id}。",
             "rather_not_say": "这个我不太想说。",
@@ -163,7 +155,6 @@ PHRASES = phrasebook(
             "the_address": "{address}。",
             "the_amount": "${amount}。",
             "unclear": ("不好意思，你需要我提供什么？", "我不太明白你在问什么。你需要我提供什么？"),
-            "goodbye": ("没有了，就这些。谢谢！", "就这些了，谢谢。", "没别的了，再见。"),
             "user_step": "这个我这边做不了。你能帮我处理吗？",
             "choose": "{option}，谢谢。",
             "none_of_those": "都不是。{request}",
@@ -174,7 +165,6 @@ PHRASES = phrasebook(
                 "看订单号我认不出来，不好意思。是买了 {items} 的那个订单。",
             ),
             "not_that_order": "不是那个。是买了 {items} 的那个订单。",
-            "not_finished": "我另一件事你还没处理完。{request}",
             "correction": "不对：{fixes}",
             "fix_order": "是订单 {order_id}。",
             "fix_order_unknown": "我不知道订单号，是买了 {items} 的那个订单。",

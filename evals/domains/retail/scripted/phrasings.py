@@ -34,7 +34,7 @@ _EN: dict[str, str] = {
     "anything_else": "Is there anything else I can help you with?",
     "how_can_i_help": "How can I help you today?",
     "order_not_found": "I couldn't find order {order}.",
-    "wont_do": "Okay, I won't do that.",
+    "declined": "Okay, I won't do that.",
     "refund_status": "Order {order}: paid ${paid}, refunded ${refunded} so far.",
     "transfer": "YOU ARE BEING TRANSFERRED TO A HUMAN AGENT. PLEASE HOLD ON.",
     "write_failed": "I'm sorry, I can't complete that: {error}",
@@ -82,8 +82,8 @@ _EN: dict[str, str] = {
     "done_modify_default_address": "Done: your default address is now {default_address}.",
     "done_request_refund": "Done: a refund request of ${amount} on order {order_id} was "
     "submitted; it waits for approval by a human approver.",
-    "confirm": "{summary} Shall I proceed? (yes/no)",
-    "reask": "I understand. {summary} Shall I proceed? (yes/no)",
+    "proceed": "{summary} Shall I proceed? (yes/no)",
+    "reassure": "I understand. {summary} Shall I proceed? (yes/no)",
 }
 
 _EN_2: dict[str, str] = {
@@ -103,7 +103,7 @@ _EN_2: dict[str, str] = {
     "anything_else": "Can I do anything more for you?",
     "how_can_i_help": "What can I do for you?",
     "order_not_found": "There's no order {order} in our system.",
-    "wont_do": "Alright, I'll leave it as it is.",
+    "declined": "Alright, I'll leave it as it is.",
     "refund_status": "For order {order} you paid ${paid}, and ${refunded} has come back to you "
     "so far.",
     "transfer": "I'm passing you to a human colleague now, please stay on the line.",
@@ -154,8 +154,8 @@ _EN_2: dict[str, str] = {
     "now on.",
     "done_request_refund": "All set, your ${amount} refund request for order {order_id} is "
     "filed and will be reviewed by a person.",
-    "confirm": "{summary}",
-    "reask": "No problem, nothing happens until you agree. {summary}",
+    "proceed": "{summary}",
+    "reassure": "No problem, nothing happens until you agree. {summary}",
 }
 
 _EN_3: dict[str, str] = {
@@ -176,7 +176,7 @@ _EN_3: dict[str, str] = {
     "anything_else": "Is there something else you need today?",
     "how_can_i_help": "Hello! What brings you here today?",
     "order_not_found": "I'm not seeing any order numbered {order}.",
-    "wont_do": "Understood, I've left it unchanged.",
+    "declined": "Understood, I've left it unchanged.",
     "refund_status": "Here's order {order}: the charge was ${paid} and refunds so far total "
     "${refunded}.",
     "transfer": "Let me connect you with a member of our staff. One moment please.",
@@ -227,8 +227,8 @@ _EN_3: dict[str, str] = {
     "done_modify_default_address": "Your default address has been updated to {default_address}.",
     "done_request_refund": "I've submitted the ${amount} refund request for order {order_id}; "
     "a human approver will review it.",
-    "confirm": "{summary}",
-    "reask": "Of course. Let me repeat it. {summary}",
+    "proceed": "{summary}",
+    "reassure": "Of course. Let me repeat it. {summary}",
 }
 
 _ZH: dict[str, str] = {
@@ -245,7 +245,7 @@ _ZH: dict[str, str] = {
     "anything_else": "还有其他需要帮忙的吗？",
     "how_can_i_help": "您好，请问有什么可以帮您？",
     "order_not_found": "没有找到订单 {order}。",
-    "wont_do": "好的，那我就不处理了。",
+    "declined": "好的，那我就不处理了。",
     "refund_status": "订单 {order}：已支付 ${paid}，目前已退款 ${refunded}。",
     "transfer": "正在为您转接人工客服，请稍候。",
     "write_failed": "抱歉，操作没有成功：{error}",
@@ -282,8 +282,8 @@ _ZH: dict[str, str] = {
     "done_modify_order_address": "订单 {order_id} 的收货地址已修改为 {shipping_address}。",
     "done_modify_default_address": "您的默认地址已修改为 {default_address}。",
     "done_request_refund": "订单 {order_id} 的 ${amount} 退款申请已提交，等待人工审批。",
-    "confirm": "{summary}",
-    "reask": "明白您的顾虑，在您同意之前不会操作。{summary}",
+    "proceed": "{summary}",
+    "reassure": "明白您的顾虑，在您同意之前不会操作。{summary}",
 }
 
 PHRASINGS: Final[dict[str, Table]] = {

@@ -8,7 +8,7 @@ from typing import Any
 
 from evals.domains.retail.scripted.customer_phrases import PHRASES
 from evals.engine.persona import Level
-from evals.engine.sandbox.user import RequestListUser
+from evals.engine.sandbox.request_user import RequestListUser
 
 
 def _wrong_id(order_id: str) -> str:
@@ -97,7 +97,7 @@ class RetailSpeech(RequestListUser):
         a = r["address"]
         return f"{a['line1']}, {a['city']}, {a['zip']}"
 
-    def _identity(self) -> str:
+    def _identity(self, slots: tuple[str, ...] = ()) -> str:
         ident = self.identity
         if ident["gives"] == "email":
             return self.say("email", email=ident["email"])
@@ -115,14 +115,6 @@ class RetailSpeech(RequestListUser):
         if self.persona.incoherence is Level.HIGH:
             return self.say("identity_incoherent", zip=zip_code, name=name)
         return self.say("name_zip", name=name, zip=zip_code)
-
-    def _affirm(self) -> str:
-        """A yes to a proposal that matches what the customer wants."""
-        return self.plain_yes()
-
-    def _decline(self) -> str:
-        """A no to a proposal of something the customer did not ask: what it wants instead."""
-        return self.say("decline", request=self._state(self._focus()))
 
     def _fact(self, kind: str, r: dict[str, Any]) -> str:
         if kind == "order":

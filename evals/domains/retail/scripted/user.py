@@ -104,23 +104,15 @@ def _does(r: dict[str, Any], action: str) -> bool:
 class RetailScriptedUser(RetailSpeech):
     reader = vocab.READER
 
-    @classmethod
-    def factory(
-        cls, *, domain: Any, scenario: Any, persona: Any, params: Any, seed: int
-    ) -> RetailScriptedUser:
-        return cls(scenario=scenario, persona=persona, seed=seed)
-
     # -- answering the agent -------------------------------------------------------------
 
     def reply(self, agent_text: str) -> tuple[str, Signal]:
         reading = _proposals_joined(vocab.READER.read(agent_text))
         low = agent_text.lower()
         self._settle(reading)
-        for wrong, right in list(self.mistakes.items()):
-            if wrong.lower() in low:  # the agent echoed a value the customer got wrong
-                del self.mistakes[wrong]
-                self.fixed.add(right)
-                return self.say("my_mistake", right=right, wrong=wrong), Signal.NONE
+        correction = self.correct_mistake(lambda wrong: wrong.lower() in low)
+        if correction is not None:
+            return correction
         if reading.has(ActKind.HANDOFF):
             self.finished = True
             return self.say("transfer_thanks"), Signal.STOP
@@ -139,10 +131,10 @@ class RetailScriptedUser(RetailSpeech):
             if answer is not None:
                 return answer
         if reading.has(ActKind.CLOSING) or reading.has(ActKind.GREETING):
-            return self._next()
+            return self._next_request()
         if any(k in reading.kinds for k in (ActKind.DONE, ActKind.REFUSE, ActKind.INFORM)):
             # A statement that settles something, no question: carry on with what is left.
-            return self._next()
+            return self._next_request()
         if self.asked("unclear"):
             return self.abandon()
         return self.say("unclear"), Signal.NONE
@@ -188,7 +180,7 @@ class RetailScriptedUser(RetailSpeech):
     def _answer_act(self, act: Act, reading: Reading) -> tuple[str, Signal] | None:
         kind = act.kind
         if kind is ActKind.VERIFY:
-            return self._verify(act)
+            return self.verify_identity(act.slots)
         if kind is ActKind.ASK or (kind is ActKind.CHOICE and not act.options):
             return self._slots(act.slots or ("request",))
         if kind is ActKind.CHOICE:
@@ -199,21 +191,17 @@ class RetailScriptedUser(RetailSpeech):
             return self.say("user_step"), Signal.NONE
         return None
 
-    def _verify(self, act: Act) -> tuple[str, Signal]:
-        if self.skeptical_now("identity"):
-            return self.say("why_identity"), Signal.NONE
-        if self.asked("identity"):
-            return self.abandon()
+    def _identity(self, slots: tuple[str, ...] = ()) -> str:
+        """The details asked for: the other way to find the account when the customer does
+        not have the one asked (its email, or its name and zip code), else its own way."""
         ident = self.identity
-        asked = set(act.slots)
+        asked = set(slots)
         name = f"{ident['first_name']} {ident['last_name']}"
         if asked == {"email"} and ident["gives"] != "email":
-            text = self.say("forgot_email", name=name, zip=ident["zip"])
-        elif asked and asked <= {"name", "zip"} and ident["gives"] == "email":
-            text = self.say("name_and_zip", name=name, zip=ident["zip"])
-        else:
-            text = self._identity()
-        return self.with_focus_blurted(text), Signal.NONE
+            return self.say("forgot_email", name=name, zip=ident["zip"])
+        if asked and asked <= {"name", "zip"} and ident["gives"] == "email":
+            return self.say("name_and_zip", name=name, zip=ident["zip"])
+        return super()._identity(slots)
 
     def _slots(self, slots: tuple[str, ...]) -> tuple[str, Signal]:
         r = self.requests[self._focus()]
@@ -287,7 +275,7 @@ class RetailScriptedUser(RetailSpeech):
             return self.say("check_wrong", identity=self._identity())
         return self.say("check_yes")
 
-    def _next(self) -> tuple[str, Signal]:
+    def _next_request(self) -> tuple[str, Signal]:
         """Asked what else (or told something settled): the next open request, or goodbye."""
         remaining = self._open()
         if not remaining:
@@ -309,7 +297,7 @@ class RetailScriptedUser(RetailSpeech):
         wanted = self._wanted_by(act)
         if wanted is not None:
             self.confirmed = wanted
-            return self._affirm(), Signal.NONE
+            return self.plain_yes(), Signal.NONE
         candidates = [i for i in self._open() if _does(self.requests[i], act.action)]
         best: tuple[int, list[str]] | None = None
         for i in candidates or self._open():

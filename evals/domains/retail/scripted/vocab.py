@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from evals.engine.sandbox.agent import EMAIL  # noqa: F401  (vocab.EMAIL for both models)
+from evals.engine.sandbox.vocab import first_match
 from evals.engine.understanding.utterances import EntityPattern, UtteranceReader
 
 ORDER_ID = re.compile(r"#?\bW(\d{7})\b")
@@ -78,10 +79,7 @@ def order_ids(text: str) -> list[str]:
 
 
 def intent_of(sentence: str) -> str:
-    for intent, pattern in INTENTS:
-        if pattern.search(sentence):
-            return intent
-    return ""
+    return first_match(INTENTS, sentence)
 
 
 # -- how the customer reads the agent (any agent: by intent and entities) ----------------------

@@ -12,10 +12,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from evals.domains.tau2_mock.scripted.vocab import TASK_ID
-from evals.engine.errors import EngineError
 from evals.engine.messages import Message
-from evals.engine.persona import Language
-from evals.engine.sandbox import ReferenceAgentBase
+from evals.engine.sandbox.desk import WordedAgent
 
 _TITLE_FOR = re.compile(r"(?:titled|called|named) '([^']+)' for (user_\d+)")
 # "为 user_1 新建一个任务，标题叫 'X'": the user first, then the title.
@@ -48,7 +46,6 @@ WORDS: dict[str, dict[str, str]] = {
         "reassure": "I understand. {summary} Shall I proceed? (yes/no)",
         "status_completed": "completed",
         "status_pending": "pending",
-        "join": " ",
     },
     "zh": {
         "done_create": "已为您创建任务 '{title}'（{task_id}）。",
@@ -65,41 +62,21 @@ WORDS: dict[str, dict[str, str]] = {
         "reassure": "我理解。{summary}可以办理吗？（是/否）",
         "status_completed": "已完成",
         "status_pending": "待处理",
-        "join": "",
     },
 }
 
 
-class MockReferenceAgent(ReferenceAgentBase):
+class MockReferenceAgent(WordedAgent):
+    DOMAIN = "tau2_mock"
+    PHRASINGS = WORDS
+
     def __init__(self, *, domain: Any, params: Mapping[str, Any], seed: int) -> None:
         super().__init__(domain=domain, params=params, seed=seed)
-        # An explicit phrasing is spoken whatever the customer writes; without one the agent
-        # answers in the customer's language (read from its messages by the base).
-        self.phrasing: str | None = params.get("phrasing")
-        if self.phrasing is not None and self.phrasing not in WORDS:
-            raise EngineError(
-                f"Unknown tau2_mock phrasing {self.phrasing!r}; known: {', '.join(WORDS)}"
-            )
         self.requests: list[dict[str, Any]] = []
         self.report = ""
 
-    @classmethod
-    def factory(cls, *, domain: Any, params: Mapping[str, Any], seed: int) -> MockReferenceAgent:
-        return cls(domain=domain, params=params, seed=seed)
-
-    def w(self, key: str, **values: Any) -> str:
-        """Sentence `key` in the wording spoken now."""
-        phrasing = self.phrasing or ("zh" if self.language is Language.ZH_HANS else "en")
-        return WORDS[phrasing][key].format(**values)
-
-    def proceed_text(self, summary: str) -> str:
-        return self.w("proceed", summary=summary)
-
-    def reassure_text(self, summary: str) -> str:
-        return self.w("reassure", summary=summary)
-
     def _then_anything_else(self, text: str) -> str:
-        return text + self.w("join") + self.w("anything_else")
+        return self.join([text, self.t("anything_else")])
 
     def _add(self, request: dict[str, Any]) -> None:
         if all(r["key"] != request["key"] for r in self.requests):
@@ -149,14 +126,14 @@ class MockReferenceAgent(ReferenceAgentBase):
             return
         current["state"] = "failed" if error else "done"
         if error:
-            self.report = self.w("failed", error=content)
+            self.report = self.t("failed", error=content)
             return
         if name == "create_task":
             task_id = json.loads(content).get("task_id", "")
-            self.report = self.w("done_create", title=args["title"], task_id=task_id)
+            self.report = self.t("done_create", title=args["title"], task_id=task_id)
         else:
-            status = self.w(f"status_{args['status']}")
-            self.report = self.w("done_update", task_id=args["task_id"], status=status)
+            status = self.t(f"status_{args['status']}")
+            self.report = self.t("done_update", task_id=args["task_id"], status=status)
 
     def declined(self, name: str, args: dict[str, Any]) -> None:
         for r in self.requests:
@@ -176,16 +153,16 @@ class MockReferenceAgent(ReferenceAgentBase):
         for r in self.requests:
             if r["state"] == "unknown":
                 r["state"] = "failed"
-                return self.say(self._then_anything_else(self.w("no_task_id")))
+                return self.say(self._then_anything_else(self.t("no_task_id")))
         open_requests = self.order_requests([r for r in self.requests if r["state"] == "open"])
         if not open_requests:
-            return self.say(self.w("how_can_i_help"))
+            return self.say(self.t("how_can_i_help"))
         r = open_requests[0]
         if r["kind"] == "update" and not r["task_id"]:
             return self._ask_task(r)
         if r["kind"] == "compliment":
             r["state"] = "done"
-            return self.say(self.w("compliment"))
+            return self.say(self.t("compliment"))
         if r["kind"] == "transfer":
             r["state"] = "done"
             return self.call(
@@ -198,16 +175,16 @@ class MockReferenceAgent(ReferenceAgentBase):
             return self.propose(
                 "create_task",
                 args,
-                self.w("propose_create", title=r["title"], user_id=r["user_id"]),
+                self.t("propose_create", title=r["title"], user_id=r["user_id"]),
             )
         args = {"task_id": r["task_id"], "status": r["status"]}
         return self.propose(
             "update_task_status",
             args,
-            self.w("propose_update", task_id=r["task_id"], status=self.w(f"status_{r['status']}")),
+            self.t("propose_update", task_id=r["task_id"], status=self.t(f"status_{r['status']}")),
         )
 
     def _ask_task(self, request: dict[str, Any]) -> Message:
         """The customer wants a task updated without naming it: ask for its id."""
         request["asked"] = True
-        return self.say(self.w("ask_task", status=self.w(f"status_{request['status']}")))
+        return self.say(self.t("ask_task", status=self.t(f"status_{request['status']}")))

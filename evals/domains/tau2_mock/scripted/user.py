@@ -53,12 +53,6 @@ class MockScriptedUser(ScriptedUserBase):
         self.index = 0
         self.calls = 0
 
-    @classmethod
-    def factory(
-        cls, *, domain: Any, scenario: Any, persona: Any, params: Mapping[str, Any], seed: int
-    ) -> MockScriptedUser:
-        return cls(scenario=scenario, persona=persona, seed=seed)
-
     def _tool(self) -> Message:
         name, args = self.queue.pop(0)
         self.calls += 1
@@ -92,7 +86,7 @@ class MockScriptedUser(ScriptedUserBase):
 
     # -- ScriptedUserBase hooks ---------------------------------------------------------------
 
-    def _identity(self) -> str:
+    def _identity(self, slots: tuple[str, ...] = ()) -> str:
         user_id = next((r["user_id"] for r in self.requests if r.get("user_id")), "")
         return self.say("its_user_id", user_id=user_id) if user_id else self.say("no_user_id")
 

@@ -20,7 +20,6 @@ ablation tests), `policy` ("blind": proposes what the policy forbids, for the po
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -28,59 +27,38 @@ from typing import Any
 from evals.domains.telecom.scripted import vocab
 from evals.domains.telecom.scripted.phrasings import PHRASINGS
 from evals.domains.telecom.world import APN, SIM_REPLACEMENT_DAYS
-from evals.engine.errors import EngineError
 from evals.engine.messages import Message
-from evals.engine.persona import Language
-from evals.engine.sandbox import ReferenceAgentBase
+from evals.engine.sandbox.desk import DeskAgent, Request, tool_data
 from evals.engine.tools import Actor
 
-DEVICE_INTENTS = {
-    "no_service",
-    "no_data",
-    "no_data_abroad",
-    "app_offline",
-    "sim_locked",
-    "sim_broken",
-}
 PERIODS = {"2025-04": ("April", "4 月"), "2025-05": ("May", "5 月"), "2025-06": ("June", "6 月")}
 MAX_ROUNDS = 5
 
 
 @dataclass
-class Req:
-    intent: str
-    text: str = ""
+class Req(Request):
     gb: int = 0
     plan: str = ""
     period: str = ""
-    done: bool = False
     account_done: bool = False
     declined: bool = False
 
 
-class TelecomReferenceAgent(ReferenceAgentBase):
+class TelecomReferenceAgent(DeskAgent[Req]):
+    DOMAIN = "telecom"
+    PHRASINGS = PHRASINGS
+
     def __init__(self, *, domain: Any, params: Any, seed: int) -> None:
         super().__init__(domain=domain, params=params, seed=seed)
-        self.phrasing: str | None = params.get("phrasing")
-        if self.phrasing is not None and self.phrasing not in PHRASINGS:
-            raise EngineError(
-                f"Unknown telecom phrasing {self.phrasing!r}; known: {', '.join(sorted(PHRASINGS))}"
-            )
         self.diagnosis = str(params.get("diagnosis", ""))
         self.blind = params.get("policy") == "blind"
         self.user_tools = set(domain.tools.names(Actor.USER))
         self.solo = False
         self.email = self.phone = self.dob = ""
         self.tried: set[str] = set()
-        self.failed = ""
-        self.explain = False
         self.customer_id = ""
         self.line: dict[str, Any] | None = None
         self.bills: list[dict[str, Any]] | None = None
-        self.reqs: list[Req] = []
-        self.active: Req | None = None
-        self.pool = ""
-        self.notes: list[str] = []
         # The phone: what is known of it, what was asked, how often.
         self.resumed = False
         self.pushed = False
@@ -91,39 +69,13 @@ class TelecomReferenceAgent(ReferenceAgentBase):
         self.rounds = 0
         self.awaiting = ""  # the last message asking the customer to check or act
 
-    @classmethod
-    def factory(cls, *, domain: Any, params: Any, seed: int) -> TelecomReferenceAgent:
-        return cls(domain=domain, params=params, seed=seed)
-
     def respond(self, messages: Sequence[Message], tools: Sequence[Mapping[str, Any]]) -> Message:
         # Solo (no-customer ablation): the phone's tools are among the agent's own.
         self.solo = any(t.get("function", {}).get("name") in self.user_tools for t in tools)
         return super().respond(messages, tools)
 
-    @property
-    def words(self) -> dict[str, str]:
-        if self.phrasing is not None:
-            return PHRASINGS[self.phrasing]
-        return PHRASINGS["zh" if self.language is Language.ZH_HANS else "en"]
-
-    def t(self, key: str, **values: Any) -> str:
-        return self.words[key].format(**values)
-
-    def say(self, text: str) -> Message:
-        if self.notes:
-            text = self.join([*self.notes, text])
-            self.notes = []
-        return super().say(text)
-
-    def join(self, parts: list[str]) -> str:
-        sep = "" if self.words is PHRASINGS["zh"] else " "
-        return sep.join(p for p in parts if p)
-
-    def proceed_text(self, summary: str) -> str:
-        return self.t("proceed", summary=summary)
-
-    def reassure_text(self, summary: str) -> str:
-        return self.t("reassure", summary=summary)
+    def new_request(self, intent: str) -> Req:
+        return Req(intent)
 
     # -- reading the customer ---------------------------------------------------------------
 
@@ -150,8 +102,7 @@ class TelecomReferenceAgent(ReferenceAgentBase):
             self.notes.append(self.t("declined"))
 
     def observe_user(self, text: str) -> None:
-        if "why" in text.lower() or "为什么" in text:
-            self.explain = True
+        self.heard_why(text)
         clean = vocab.clean(text)
         if m := vocab.EMAIL.search(clean):
             self.email = m.group(0).rstrip(".").lower()
@@ -166,20 +117,17 @@ class TelecomReferenceAgent(ReferenceAgentBase):
         for sentence in vocab.SENTENCE.split(clean):
             if not sentence.strip() or vocab.read_report(sentence):
                 continue
-            intent = vocab.intent_of(sentence)
-            r = self._request(intent) if intent else self.active
-            if r is None:
-                self.pool += " " + sentence
-                continue
-            self._absorb(r, sentence)
+            self.take(sentence, vocab.intent_of(sentence))
 
-    def _request(self, intent: str) -> Req | None:
+    def _request(self, intent: str, sentence: str) -> Req | None:
+        """The request with `intent`, new or open; None when it was settled (one request of a
+        kind a conversation), whatever the facts before it."""
         for r in self.reqs:
             if r.intent == intent:
                 return None if r.done else r
         r = Req(intent)
         self.reqs.append(r)
-        if intent in DEVICE_INTENTS and not self._device_reqs()[:-1]:
+        if intent in vocab.DEVICE_INTENTS and not self._device_reqs()[:-1]:
             # A new problem on the phone after the others were settled: a fresh round count.
             self.rounds, self.awaiting, self.report = 0, "", {}
         return r
@@ -196,7 +144,7 @@ class TelecomReferenceAgent(ReferenceAgentBase):
     # -- reading tool results ---------------------------------------------------------------
 
     def observe_tool(self, name: str, args: dict[str, Any], content: str, error: bool) -> None:
-        data: Any = None if error else json.loads(content) if content[:1] in "{[" else content
+        data = tool_data(content, error)
         if name.startswith("find_customer"):
             if not error:
                 self.customer_id = data["customer_id"]
@@ -285,9 +233,9 @@ class TelecomReferenceAgent(ReferenceAgentBase):
             r.account_done = True
         self.active = None
         for r in self.reqs:
-            if r.account_done and r.intent not in DEVICE_INTENTS:
+            if r.account_done and r.intent not in vocab.DEVICE_INTENTS:
                 r.done = True
-        if any(not r.done and r.intent in DEVICE_INTENTS for r in self.reqs):
+        if any(not r.done and r.intent in vocab.DEVICE_INTENTS for r in self.reqs):
             return self._phone()
         return self.say(self.t("anything_else"))
 
@@ -300,13 +248,7 @@ class TelecomReferenceAgent(ReferenceAgentBase):
             return self.call(
                 "find_customer_by_phone", phone_number=self.phone, date_of_birth=self.dob
             )
-        parts = [self.failed] if self.failed else []
-        self.failed = ""
-        if self.explain:
-            self.explain = False
-            parts.append(self.t("explain_identity"))
-        parts.append(self.t("ask_identity"))
-        return self.say(self.join(parts))
+        return self.ask_identity()
 
     def _refuse(self, r: Req, key: str, **values: Any) -> Message:
         r.done = True
@@ -318,7 +260,7 @@ class TelecomReferenceAgent(ReferenceAgentBase):
 
     def _period_words(self, period: str) -> str:
         en, zh = PERIODS.get(period, (period, period))
-        return zh if self.words is PHRASINGS["zh"] else en
+        return zh if self.zh else en
 
     def _pay(self, bill: dict[str, Any]) -> Message:
         card = bill.get("card") or self._card()
@@ -343,7 +285,7 @@ class TelecomReferenceAgent(ReferenceAgentBase):
         """The next step of `r` on the account side; None when its account part is done."""
         line = self.line
         assert line is not None
-        if r.intent in DEVICE_INTENTS and self.diagnosis == "device_only":
+        if r.intent in vocab.DEVICE_INTENTS and self.diagnosis == "device_only":
             return None  # the wrong diagnosis: it is always the phone
         handler = getattr(self, f"_{r.intent}")
         result: Message | None = handler(r, line)
@@ -475,15 +417,12 @@ class TelecomReferenceAgent(ReferenceAgentBase):
             customer_id=self.customer_id,
             reference=reference,
         )
-        if self.notes:
-            text = self.join([*self.notes, text])
-            self.notes = []
-        return Message.assistant(text, step.tool_calls)
+        return Message.assistant(self.say(text).content, step.tool_calls)
 
     # -- the customer's phone ---------------------------------------------------------------
 
     def _device_reqs(self) -> list[Req]:
-        return [r for r in self.reqs if not r.done and r.intent in DEVICE_INTENTS]
+        return [r for r in self.reqs if not r.done and r.intent in vocab.DEVICE_INTENTS]
 
     def _fixed(self) -> bool:
         rep = self.report

@@ -6,10 +6,11 @@ are. What the phone shows is reported as the phone shows it, in the customer's l
 
 from __future__ import annotations
 
-from evals.engine.sandbox.phrases import BASE, EN, ZH, phrasebook
+from evals.engine.sandbox.phrases import BASE, EN, REQUEST_LIST, ZH, phrasebook
 
 PHRASES = phrasebook(
     BASE,
+    REQUEST_LIST,
     {
         EN: {
             "vague_opening": ("hi. my phone is not working", "hello?? need help with my phone"),
@@ -51,8 +52,6 @@ PHRASES = phrasebook(
                 "I dispute my {period} bill of {money}: it's wrong, and I want a person to "
                 "review it.",
             ),
-            "email": ("My email is {email}.", "It's {email}."),
-            "forgot_email": "I don't remember which email I used. ",
             "phone_dob": (
                 "My phone number is {phone} and my date of birth is {dob}.",
                 "Phone number {phone}, born {dob}.",
@@ -124,7 +123,6 @@ PHRASES = phrasebook(
                 "{period}的账单 {money} 不对，我要提出异议，请人工复核。",
             ),
             "email": ("我的邮箱是 {email}。", "是 {email}。"),
-            "forgot_email": "我不记得用的是哪个邮箱了。",
             "phone_dob": (
                 "我的电话号码是 {phone}，出生日期是 {dob}。",
                 "电话号码 {phone}，出生日期 {dob}。",

@@ -28,17 +28,9 @@ from evals.domains.telecom.scripted import vocab
 from evals.domains.telecom.scripted.customer_phrases import PERIODS_ZH, PHRASES
 from evals.engine.messages import Message, Role, Signal, ToolCall
 from evals.engine.persona import Language, Level, Persona
-from evals.engine.sandbox.user import RequestListUser
+from evals.engine.sandbox.request_user import RequestListUser, dob_slip
 from evals.engine.understanding.utterances import ActKind
 
-DEVICE_INTENTS = {
-    "no_service",
-    "no_data",
-    "no_data_abroad",
-    "app_offline",
-    "sim_locked",
-    "sim_broken",
-}
 PROCEED = re.compile(r"shall i proceed|go ahead\?|是否继续|\(yes/no\)|（是/否）", re.IGNORECASE)
 ASK_IDENTITY = re.compile(
     r"verify your identity|confirm it's you|验证您的身份|电子邮箱|phone number (?:and|together with)",
@@ -50,14 +42,6 @@ CLOSING = re.compile(
 )
 TELL_ME = re.compile(r"what is wrong|遇到了什么问题", re.IGNORECASE)
 WHY = re.compile(r"\bwhy\b|为什么", re.IGNORECASE)
-
-
-def _slip(dob: str) -> str:
-    year, month, day = dob.split("-")
-    swapped = day[::-1]
-    if swapped != day and 1 <= int(swapped) <= 28:
-        return f"{year}-{month}-{swapped}"
-    return f"{int(year) - 1}-{month}-{day}"
 
 
 class TelecomScriptedUser(RequestListUser):
@@ -116,7 +100,9 @@ class TelecomScriptedUser(RequestListUser):
             parts.append(self._reported(m))
         self._settle_from_phone()
         fixed = [i for i in before if i not in self._open()]
-        if fixed and not [i for i in self._open() if self.requests[i]["intent"] in DEVICE_INTENTS]:
+        if fixed and not [
+            i for i in self._open() if self.requests[i]["intent"] in vocab.DEVICE_INTENTS
+        ]:
             parts.append(self.style(self.say("works_now")))
         return self.join(*[p for p in parts if p])
 
@@ -264,14 +250,7 @@ class TelecomScriptedUser(RequestListUser):
         ident = self.identity
         if ident["gives"] == "email":
             return self.say("email", email=ident["email"])
-        dob = ident["dob"]
-        wrong = ident.get("wrong_dob") or ""
-        if dob not in self.fixed and not self.mistakes:
-            if not wrong and self.confused():
-                wrong = _slip(dob)
-            if wrong and wrong != dob:
-                self.mistakes[wrong] = dob
-                dob = wrong
+        dob = self.as_given(ident["dob"], wrong=ident.get("wrong_dob") or "", slip=dob_slip)
         if self.persona.incoherence is Level.HIGH:
             return self.say("phone_dob_incoherent", dob=dob, phone=ident["phone_number"])
         return self.say("phone_dob", phone=ident["phone_number"], dob=dob)
@@ -335,11 +314,9 @@ class TelecomScriptedUser(RequestListUser):
 
     def reply(self, agent_text: str) -> tuple[str, Signal]:
         low = agent_text.lower()
-        for wrong, right in list(self.mistakes.items()):
-            if wrong.lower() in low:
-                del self.mistakes[wrong]
-                self.fixed.add(right)
-                return self.say("my_mistake", right=right, wrong=wrong), Signal.NONE
+        correction = self.correct_mistake(lambda wrong: wrong.lower() in low)
+        if correction is not None:
+            return correction
         if vocab.TRANSFERRED.search(agent_text):
             self.finished = True
             return self.say("transfer_thanks"), Signal.STOP
@@ -351,14 +328,10 @@ class TelecomScriptedUser(RequestListUser):
             self.confirmed = None
         if self.solo and vocab.WORKS_AGAIN.search(agent_text):
             self.done.update(
-                i for i in self._open() if self.requests[i]["intent"] in DEVICE_INTENTS
+                i for i in self._open() if self.requests[i]["intent"] in vocab.DEVICE_INTENTS
             )
         if ASK_IDENTITY.search(agent_text):
-            if self.skeptical_now("identity"):
-                return self.say("why_identity"), Signal.NONE
-            if self.asked("identity"):
-                return self.abandon()
-            return self.with_focus_blurted(self._identity()), Signal.NONE
+            return self.verify_identity()
         if PROCEED.search(agent_text):
             return self._proposal(agent_text)
         if not self.solo and self._act_on_phone(agent_text):

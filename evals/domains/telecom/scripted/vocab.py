@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from evals.engine.sandbox.agent import EMAIL  # noqa: F401  (vocab.EMAIL for both models)
+from evals.engine.sandbox.vocab import first_match
 from evals.engine.understanding.utterances import EntityPattern, UtteranceReader
 
 PHONE = re.compile(r"\+\d-\d{3}-\d{4}")
@@ -21,6 +22,16 @@ PLAN = re.compile(r"\b(basic|plus|unlimited)\b", re.IGNORECASE)
 PERIOD = re.compile(r"\b(April|May|June)\b|(?<!\d)([4-6]) ?月(?!份?\d)", re.IGNORECASE)
 MONTH_NUMBERS = {"april": "04", "may": "05", "june": "06", "4": "04", "5": "05", "6": "06"}
 
+# The intents about the customer's phone (the agent walks the customer through it), not its
+# account.
+DEVICE_INTENTS = {
+    "no_service",
+    "no_data",
+    "no_data_abroad",
+    "app_offline",
+    "sim_locked",
+    "sim_broken",
+}
 # (intent, pattern) in priority order: the first that matches a sentence names its intent.
 INTENTS: list[tuple[str, re.Pattern[str]]] = [
     ("dispute", re.compile(r"disput|contest|wrong and (?:I )?want a person|异议|争议|申诉", re.I)),
@@ -39,10 +50,7 @@ INTENTS: list[tuple[str, re.Pattern[str]]] = [
 
 
 def intent_of(sentence: str) -> str:
-    for intent, pattern in INTENTS:
-        if pattern.search(sentence):
-            return intent
-    return ""
+    return first_match(INTENTS, sentence)
 
 
 # -- what the phone reports (the customer's words, read by the agent) -------------------------
