@@ -1,6 +1,6 @@
 """The engine's command line as a user runs it, three figures in one run (issue 17):
 
-    flock /work/notes/bench.lock .venv/bin/python bench/cli_rate.py   # ~4-5 min on a quiet 2-core machine
+    flock /work/notes/bench.lock .venv/bin/python bench/cli_rate.py   # ~4 min on a quiet 2-core machine
 
 1. CPU per LLM call of the whole `python -m evals.engine run` process (LiteLLM included,
    trajectories written) at 1, 8 and 64 trials in flight against the local stub answering at
