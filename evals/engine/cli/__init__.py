@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -20,10 +21,11 @@ from evals.engine.cli.args import CommandError, Parser, at_least, csv, json_obje
 from evals.engine.errors import EngineError
 from evals.engine.llm import CallRole
 from evals.engine.llm.probe import model_problem
+from evals.engine.llm.shared import client_for_run, current_client, set_default_client
 from evals.engine.messages import GuardMode
 from evals.engine.metrics import render_table
 from evals.engine.orchestrator import Limits
-from evals.engine.registry import agent_names, user_names
+from evals.engine.registry import agent_names, name_prefix, user_names
 from evals.engine.runner import (
     JsonlSink,
     ResumeRefused,
@@ -116,9 +118,10 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--workers", type=int, default=1, help="trials in flight (threads)")
     r.add_argument(
         "--processes",
-        type=int,
-        default=1,
-        help="worker processes sharing --workers (LLM runs: one per core)",
+        type=at_least(1, int),
+        default=None,
+        help="worker processes sharing --workers (default: one per core, at most --workers, "
+        "when the agent or the customer is an LLM; else 1)",
     )
     r.add_argument("--guard", choices=[m.value for m in GuardMode], default="enforce")
     r.add_argument(
@@ -154,6 +157,22 @@ def _with_retries(params: dict[str, Any], args: argparse.Namespace) -> dict[str,
     if args.retry_delay is not None:
         out.setdefault("retry_delay_s", args.retry_delay)
     return out
+
+
+def _calls_llm(spec: RunSpec) -> bool:
+    """The agent or the customer is a LiteLLM model (the resolver of any other name)."""
+    return name_prefix(spec.agent) == "" or name_prefix(spec.user, user=True) == ""
+
+
+def _processes(args: argparse.Namespace, spec: RunSpec) -> int:
+    """--processes, or its default: an LLM run's CPU is LiteLLM's, under one interpreter lock
+    per process, so one process tops out at one core whatever --workers says; offline models
+    cost so little a trial that forking would cost more than it saves."""
+    if args.processes is not None:
+        return int(args.processes)
+    if args.workers <= 1 or not _calls_llm(spec):
+        return 1
+    return max(1, min(os.cpu_count() or 1, args.workers))
 
 
 def _probe(spec: RunSpec) -> None:
@@ -215,13 +234,21 @@ def _run(args: argparse.Namespace) -> int:
         if done % 50 == 0 or done == pending:
             print(f"\r{done + len(previous)}/{total} trials", end="", file=sys.stderr, flush=True)
 
+    processes = _processes(args, spec)
+    # A model client sized for this run, unless the program calling `main` installed its own
+    # (kept as it is); ours is dropped when the run ends.
+    ours = _calls_llm(spec) and current_client() is None
+    if ours:
+        set_default_client(
+            client_for_run(in_flight=args.workers, per_process=-(-args.workers // processes))
+        )
     try:
         with JsonlSink(out) as sink:
             report = run(
                 spec,
                 sink,
                 workers=args.workers,
-                processes=args.processes,
+                processes=processes,
                 on_progress=progress,
                 ks=args.ks,
                 previous=previous,
@@ -229,6 +256,11 @@ def _run(args: argparse.Namespace) -> int:
             )
     finally:
         print(file=sys.stderr)  # ends the progress line, before a report or an error
+        if ours:
+            client = current_client()
+            set_default_client(None)
+            if client is not None:
+                client.close()
     if args.json:
         print(json.dumps(report.to_dict(), indent=2))
     else:

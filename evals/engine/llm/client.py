@@ -34,6 +34,7 @@ flight per process, a call's CPU stays near its sequential cost instead of doubl
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import random
@@ -240,8 +241,23 @@ _PRICE_PARAMS = ("input_cost_per_token", "output_cost_per_token", "cost_per_seco
 def _priced(litellm: Any, spec: ModelSpec, provider: str) -> bool:
     if any(p in spec.params for p in _PRICE_PARAMS):
         return True
+    return _in_price_table(litellm, spec.model, provider)
+
+
+# Each trial builds its agent's and customer's specs afresh, so `_prepare` runs twice a
+# trial; LiteLLM's routing and price-table look-ups give the same answer for the same name
+# every time, yet showed in a profile of the CLI, so they are kept per process (a failed
+# routing raises and is not kept).
+@functools.lru_cache(maxsize=256)
+def _route(litellm: Any, model: str, api_base: str | None) -> str:
+    _, provider, _, _ = litellm.get_llm_provider(model=model, api_base=api_base)
+    return str(provider)
+
+
+@functools.lru_cache(maxsize=256)
+def _in_price_table(litellm: Any, model: str, provider: str) -> bool:
     try:
-        info = litellm.get_model_info(model=spec.model, custom_llm_provider=provider)
+        info = litellm.get_model_info(model=model, custom_llm_provider=provider)
     except Exception:  # LiteLLM raises its own "not mapped" errors; any failure = unknown
         return False
     return info.get("input_cost_per_token") is not None
@@ -505,7 +521,7 @@ class ModelClient:
         if found is not None:
             return found
         try:
-            _, provider, _, _ = litellm.get_llm_provider(model=spec.model, api_base=spec.api_base)
+            provider = _route(litellm, spec.model, spec.api_base)
         except Exception as exc:
             accounting.add(
                 CallRecord(

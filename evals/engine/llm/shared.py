@@ -19,6 +19,18 @@ _lock = threading.Lock()
 SPEC_KEYS = ("api_base", "api_key_env", "api_key", "timeout_s")
 
 
+# Without EVALS_LLM_CONCURRENCY, a provider's calls in flight at once in a process.
+DEFAULT_CONCURRENCY = 64
+# Without EVALS_LLM_EVENT_LOOP, a run puts its calls on one event loop per process from this
+# many trials in flight per process (see `client_for_run`).
+EVENT_LOOP_FROM = 32
+
+
+def _env_event_loop() -> bool | None:
+    value = os.environ.get("EVALS_LLM_EVENT_LOOP", "")
+    return None if value == "" else value in ("1", "true")
+
+
 def default_client() -> ModelClient:
     """Concurrency per provider from EVALS_LLM_CONCURRENCY (default 64); calls on one event
     loop per process when EVALS_LLM_EVENT_LOOP=1 (see evals.engine.llm.client)."""
@@ -26,12 +38,34 @@ def default_client() -> ModelClient:
     if _client is None:
         with _lock:
             if _client is None:
-                limit = int(os.environ.get("EVALS_LLM_CONCURRENCY", "64"))
+                limit = int(os.environ.get("EVALS_LLM_CONCURRENCY", str(DEFAULT_CONCURRENCY)))
                 _client = ModelClient(
-                    limits=ProviderLimits(default=limit),
-                    event_loop=os.environ.get("EVALS_LLM_EVENT_LOOP", "") in ("1", "true"),
+                    limits=ProviderLimits(default=limit), event_loop=bool(_env_event_loop())
                 )
     return _client
+
+
+def client_for_run(*, in_flight: int, per_process: int) -> ModelClient:
+    """The model client for a run with `in_flight` trials at once, `per_process` of them in
+    each process, sized so the defaults never hold the run back:
+
+    - the per-provider limit is EVALS_LLM_CONCURRENCY when set, else the larger of 64 and
+      `in_flight`: a trial has at most one call in flight (agent and customer take turns), so
+      asking for 256 trials at once means 256 calls at once — a cap of 64 the user never set
+      would quietly make such a run four times slower than asked;
+    - calls run on one event loop per process (EVALS_LLM_EVENT_LOOP unset) from
+      `EVENT_LOOP_FROM` trials per process up: hundreds of threads each running LiteLLM
+      contend for the interpreter lock and a call's CPU doubles, while the loop keeps it near
+      its sequential cost (docs/agents.md, Throughput).
+
+    Not installed: pass it to `set_default_client`."""
+    env_limit = os.environ.get("EVALS_LLM_CONCURRENCY")
+    limit = int(env_limit) if env_limit else max(DEFAULT_CONCURRENCY, in_flight)
+    event_loop = _env_event_loop()
+    return ModelClient(
+        limits=ProviderLimits(default=limit),
+        event_loop=per_process >= EVENT_LOOP_FROM if event_loop is None else event_loop,
+    )
 
 
 def current_client() -> ModelClient | None:
