@@ -34,7 +34,7 @@ from functools import wraps
 from typing import Any
 
 from django.conf import settings
-from django.db import IntegrityError, connections, router, transaction
+from django.db import IntegrityError, transaction
 from django.http.request import RawPostDataException
 from django.utils import timezone
 from django.utils.translation import gettext
@@ -116,48 +116,14 @@ def _replay(record: IdempotencyRecord) -> Response:
     )
 
 
-_TABLE = IdempotencyRecord._meta.db_table
-_CLAIM_COLUMNS = (
-    "principal",
-    "scope",
-    "key",
-    "fingerprint",
-    "state",
-    "owner",
-    "created_at",
-    "expires_at",
-)
-# One statement, one round trip: outside a transaction it commits on its own, so the claim
-# is visible to every concurrent duplicate before the view runs. A duplicate does not raise
-# (no savepoint, no BEGIN/COMMIT pair); it gets no row back and reads the existing record.
-# On PostgreSQL an insert that meets a conflicting row still being inserted waits for that
-# transaction, so two claims can never both return a row.
-_FIELDS = {field.name: field for field in IdempotencyRecord._meta.concrete_fields}
-_CLAIM_SQL = (
-    f"INSERT INTO {_TABLE} ({', '.join(_CLAIM_COLUMNS)}) "  # noqa: S608 - names from the model
-    f"VALUES ({', '.join(['%s'] * len(_CLAIM_COLUMNS))}) "
-    "ON CONFLICT (principal, scope, key) DO NOTHING RETURNING id"
-)
-_COMPLETE_SQL = (
-    f"UPDATE {_TABLE} SET state = %s, response_status = %s, response_body = %s "  # noqa: S608
-    "WHERE id = %s AND owner = %s AND state = %s"
-)
-
-
-def _may_commit_claim_asynchronously(connection: Any) -> bool:
-    """PostgreSQL, outside any transaction (the statement is its own), with client-side
-    parameter binding (psycopg's default in Django), which allows two statements at once."""
-    return (
-        connection.vendor == "postgresql"
-        and connection.get_autocommit()
-        and not connection.settings_dict.get("OPTIONS", {}).get("server_side_binding")
-    )
-
-
 def _insert_claim(
     *, principal: str, scope: str, key: str, fingerprint: str, owner: str, now: dt.datetime
 ) -> IdempotencyRecord | None:
-    """The new in-flight record, or None when (principal, scope, key) already exists."""
+    """The new in-flight record, committed, or None when (principal, scope, key) already
+    exists. Outside a transaction the savepoint is a transaction of its own, so the claim is
+    visible to every concurrent duplicate before the view runs; on PostgreSQL an insert that
+    meets a conflicting row still being inserted waits for that transaction, so two claims
+    can never both succeed."""
     record = IdempotencyRecord(
         principal=principal,
         scope=scope,
@@ -168,37 +134,11 @@ def _insert_claim(
         created_at=now,
         expires_at=now + dt.timedelta(seconds=settings.IDEMPOTENCY_KEY_TTL_SECONDS),
     )
-    alias = router.db_for_write(IdempotencyRecord)
-    connection = connections[alias]
-    if not connection.features.can_return_columns_from_insert:
-        # Other backends: the portable form (savepoint, INSERT, a duplicate raises).
-        try:
-            with transaction.atomic(using=alias):
-                record.save(using=alias, force_insert=True)
-        except IntegrityError:
-            return None
-        return record
-    params = [
-        _FIELDS[name].get_db_prep_save(getattr(record, name), connection) for name in _CLAIM_COLUMNS
-    ]
-    with connection.cursor() as cursor:
-        if _may_commit_claim_asynchronously(connection):
-            # The claim needs to be visible at once, not durable at once: an asynchronous
-            # commit is visible to every other session immediately, and the WAL is flushed in
-            # order, so the view's (synchronous) commit makes the claim durable with it. A
-            # crash before that loses only a claim whose request changed nothing durable; the
-            # retry then runs afresh. Saves one WAL flush (fdatasync) per write request.
-            # Both statements go in one round trip, one implicit transaction.
-            cursor.execute(f"SET LOCAL synchronous_commit TO OFF; {_CLAIM_SQL}", params)
-            cursor.nextset()
-        else:
-            cursor.execute(_CLAIM_SQL, params)
-        row = cursor.fetchone()
-    if row is None:
+    try:
+        with transaction.atomic():
+            record.save(force_insert=True)
+    except IntegrityError:
         return None
-    record.pk = row[0]
-    record._state.adding = False
-    record._state.db = alias
     return record
 
 
@@ -258,24 +198,14 @@ def _claim(
 
 
 def _complete(record: IdempotencyRecord, response: Response) -> None:
-    # Plain SQL: on every write request this UPDATE cost more to build through the ORM than
-    # to run. The owner and state conditions keep a superseded request from completing.
-    alias = router.db_for_write(IdempotencyRecord)
-    connection = connections[alias]
-    body = _FIELDS["response_body"].get_db_prep_save(_jsonable(response.data), connection)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            _COMPLETE_SQL,
-            [
-                IdempotencyState.COMPLETED.value,
-                response.status_code,
-                body,
-                record.pk,
-                record.owner,
-                IdempotencyState.IN_FLIGHT.value,
-            ],
-        )
-        updated = cursor.rowcount
+    # The owner and state conditions keep a superseded request from completing.
+    updated = IdempotencyRecord.objects.filter(
+        pk=record.pk, owner=record.owner, state=IdempotencyState.IN_FLIGHT
+    ).update(
+        state=IdempotencyState.COMPLETED,
+        response_status=response.status_code,
+        response_body=_jsonable(response.data),
+    )
     if not updated:
         raise _Superseded
 
