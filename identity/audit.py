@@ -21,7 +21,7 @@ from typing import Any
 
 import orjson
 from django.core.exceptions import ValidationError
-from django.db import connections, models, router, transaction
+from django.db import models, transaction
 from django.utils import timezone
 from django.utils.ipv6 import clean_ipv6_address
 
@@ -148,9 +148,6 @@ def _actor_fields(actor: Operator | None) -> tuple[str, int | None, str]:
     return kind, actor.pk, actor.get_username()
 
 
-_INSERT_FIELDS = [f for f in AuditEvent._meta.concrete_fields if f.name != "id"]
-
-
 def _lock_head() -> tuple[int, str]:
     """The chain head (seq, hash), locked until the transaction ends (on SQLite the
     IMMEDIATE transaction already holds the database's write lock)."""
@@ -167,86 +164,6 @@ def _insert(event: AuditEvent) -> None:
     """INSERT the event and move the head onto it."""
     event.save(force_insert=True)
     AuditChainHead.objects.filter(pk=1).update(seq=event.seq, hash=event.hash)
-
-
-# -- PostgreSQL: lock, link and append in one statement ----------------------------------------
-#
-# The chain head is the one lock every audited write in every app waits for, and it is held
-# from the moment it is taken until the transaction commits. Taking it, reading the head,
-# hashing in Python and sending the insert cost two round trips while it was held. Instead
-# the event's canonical bytes are built before the lock with a marker where the sequence
-# number goes, and PostgreSQL locks the head, splices the number in and computes
-# sha256(prev_hash || canonical bytes) itself (the same bytes `audit verify` hashes), inserts
-# the event and moves the head: one statement, and the lock is taken as late as it can be.
-
-_SEQ_MARKER = -7318294650123456789  # never a real sequence number (those are positive)
-_SEQ_MARKER_BYTES = b'"seq":' + str(_SEQ_MARKER).encode("ascii")
-_ONE_STATEMENT_SQL: dict[str, str] = {}
-# The event's columns the statement fills in itself and returns (id, then the chain link).
-_CHAINED = ("id", "seq", "prev_hash", "hash")
-
-
-def _one_statement_sql(connection: Any) -> str:
-    sql = _ONE_STATEMENT_SQL.get(connection.alias)
-    if sql is not None:
-        return sql
-    quote = connection.ops.quote_name
-
-    def column(model: type[models.Model], name: str) -> str:
-        return str(quote(model._meta.get_field(name).column))
-
-    head_table, events = quote(AuditChainHead._meta.db_table), quote(AuditEvent._meta.db_table)
-    head_id, head_seq, head_hash = (column(AuditChainHead, n) for n in ("id", "seq", "hash"))
-    event_id, seq, prev_hash, hash_ = (column(AuditEvent, n) for n in _CHAINED)
-    given = [f for f in _INSERT_FIELDS if f.name not in _CHAINED]
-    columns = ", ".join(quote(f.column) for f in given)
-    # Explicit casts: in INSERT … SELECT the values are not coerced to the column types.
-    casts = ", ".join(f"CAST(%s AS {f.db_type(connection)})" for f in given)
-    # Every identifier comes from the models, quoted by the backend; values are parameters.
-    sql = _ONE_STATEMENT_SQL[connection.alias] = (
-        f"WITH h AS (SELECT {head_seq} AS seq, {head_hash} AS hash FROM {head_table} "  # noqa: S608
-        f"WHERE {head_id} = 1 FOR UPDATE), "
-        "n AS (SELECT h.seq + 1 AS seq, h.hash AS prev_hash, encode(sha256("
-        "convert_to(h.hash, 'UTF8') || %s::bytea || convert_to((h.seq + 1)::text, 'UTF8') "
-        "|| %s::bytea), 'hex') AS hash FROM h), "
-        f"e AS (INSERT INTO {events} ({columns}, {seq}, {prev_hash}, {hash_}) "
-        f"SELECT {casts}, n.seq, n.prev_hash, n.hash FROM n "
-        f"RETURNING {event_id} AS id, {seq} AS seq, {prev_hash} AS prev_hash, {hash_} AS hash) "
-        f"UPDATE {head_table} SET {head_seq} = e.seq, {head_hash} = e.hash FROM e "
-        f"WHERE {head_table}.{head_id} = 1 "
-        "RETURNING e.id, e.seq, e.prev_hash, e.hash"
-    )
-    return sql
-
-
-def _append_in_one_statement(event: AuditEvent) -> bool:
-    """Append `event` on PostgreSQL in one statement; False when that cannot be done (another
-    database, a fresh database without a head row, or content in which the marker is not
-    unique), and the caller then takes the portable path."""
-    alias = router.db_for_write(AuditEvent)
-    connection = connections[alias]
-    if connection.vendor != "postgresql":
-        return False
-    event.seq = _SEQ_MARKER
-    content = canonical_content(event)
-    if content.count(_SEQ_MARKER_BYTES) != 1:
-        return False
-    head, tail = content.split(_SEQ_MARKER_BYTES)
-    given = [f for f in _INSERT_FIELDS if f.name not in _CHAINED]
-    params = [
-        head + b'"seq":',
-        tail,
-        *(f.get_db_prep_save(getattr(event, f.attname), connection) for f in given),
-    ]
-    with connection.cursor() as cursor:
-        cursor.execute(_one_statement_sql(connection), params)
-        row = cursor.fetchone()
-    if row is None:  # no head row yet: nothing was written
-        return False
-    event.pk, event.seq, event.prev_hash, event.hash = row[0], int(row[1]), row[2], row[3]
-    event._state.adding = False
-    event._state.db = alias
-    return True
 
 
 def audit_record(
@@ -287,10 +204,9 @@ def audit_record(
             request_id=context.request_id if context else "",
             ip=_normalized_ip(context.ip) if context else None,
         )
-        if not _append_in_one_statement(event):
-            seq, prev_hash = _lock_head()
-            event.seq = seq + 1
-            event.prev_hash = prev_hash
-            event.hash = compute_hash(prev_hash, event)
-            _insert(event)
+        seq, prev_hash = _lock_head()
+        event.seq = seq + 1
+        event.prev_hash = prev_hash
+        event.hash = compute_hash(prev_hash, event)
+        _insert(event)
     return event
