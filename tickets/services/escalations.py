@@ -76,18 +76,18 @@ def _escalation_queue(slug: str, priority: str) -> tuple[Queue, sla.Targets | No
     ).order_by()
     if routing.locks():
         queues = queues.select_for_update(of=("self",))
-    queue = queues.filter(slug=slug or default).first()
-    if queue is None:
+    found = queues.filter(slug=slug or default).first()
+    if found is None:
         if slug:
             raise ValidationFailed(
                 gettext("Unknown queue."),
                 fields={"queue": [gettext("No queue %(slug)r.") % {"slug": slug}]},
             )
-        queue, _ = Queue.objects.get_or_create(slug=default, defaults={"name": default.title()})
-        return queue, None
-    if queue.first is None:
-        return queue, sla.targets_for(priority)
-    return queue, sla.Targets(queue.first, queue.next_, queue.resolution)
+        created, _ = Queue.objects.get_or_create(slug=default, defaults={"name": default.title()})
+        return created, None
+    if found.first is None:
+        return found, sla.targets_for(priority)
+    return found, sla.Targets(found.first, found.next_, found.resolution)
 
 
 def _tool_calls_valid(calls: Any) -> bool:
