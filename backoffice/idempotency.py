@@ -20,6 +20,10 @@ The protocol (same as the big payment providers'):
 - The same key with a different request is a client bug: 422.
 - A 5xx, an unexpected exception or a transient conflict (409, 429) removes the record so the
   client may retry with the same key. Other 4xx outcomes are final and replayed as stored.
+- A request that loses the database mid-way (restart, failover) cannot remove its record. On
+  PostgreSQL its transaction held a row lock on the record, which the server released when
+  the connection died: a retry finding the record in flight but unlocked takes it over after
+  IN_FLIGHT_LOCK_GRACE_SECONDS instead of waiting out IN_FLIGHT_STALE_SECONDS.
 - Records live IDEMPOTENCY_KEY_TTL_SECONDS (24 h by default); `idempotency_purge_expired`,
   run by Celery beat, deletes them afterwards.
 """
@@ -28,13 +32,15 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import logging
 import uuid
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import DatabaseError, IntegrityError, connections, router, transaction
+from django.db.models import QuerySet
 from django.http.request import RawPostDataException
 from django.utils import timezone
 from django.utils.translation import gettext
@@ -48,6 +54,8 @@ from backoffice.fingerprint import request_fingerprint
 from backoffice.models import IdempotencyRecord, IdempotencyState
 from identity.audit import audit_record
 
+logger = logging.getLogger(__name__)
+
 HEADER = "Idempotency-Key"
 REPLAYED_HEADER = "Idempotent-Replayed"
 MAX_KEY_LENGTH = 255
@@ -56,6 +64,12 @@ MAX_KEY_LENGTH = 255
 # back, so it changed nothing); a retry may take it over. Far above any sane request time so
 # a slow but live request is never raced.
 IN_FLIGHT_STALE_SECONDS = 300
+
+# On PostgreSQL a live request holds its record's row lock for as long as its transaction
+# runs (_hold), so an in-flight record nobody holds belongs to a request that died (its
+# connection went with a database restart, or its process was killed). The grace covers the
+# moment between the claim's commit and the lock; past it a retry takes the record over.
+IN_FLIGHT_LOCK_GRACE_SECONDS = 2
 
 # Statuses that say "try again", not "this is the answer": the record is dropped so the same
 # key can be retried.
@@ -142,6 +156,43 @@ def _insert_claim(
     return record
 
 
+def _locks_records() -> bool:
+    """Whether a live request's row lock on its record tells a retry that it is alive."""
+    return connections[router.db_for_write(IdempotencyRecord)].vendor == "postgresql"
+
+
+def _in_flight(record: IdempotencyRecord) -> QuerySet[IdempotencyRecord]:
+    return IdempotencyRecord.objects.filter(
+        pk=record.pk, owner=record.owner, state=IdempotencyState.IN_FLIGHT
+    )
+
+
+def _hold(record: IdempotencyRecord) -> None:
+    """Lock our record for the view's transaction (PostgreSQL): taken by the owner as the
+    first statement of the view's transaction, released by its commit or rollback, or by the
+    server when the connection dies. No row: a retry took the record over while this request
+    had not started yet, so this one must not run."""
+    if not _locks_records():
+        return
+    if not list(_in_flight(record).select_for_update().values_list("pk", flat=True)):
+        raise _Superseded
+
+
+def _take_over_if_unheld(existing: IdempotencyRecord, *, owner: str, now: dt.datetime) -> bool:
+    """Take over the record if, and only if, no transaction holds it (one UPDATE whose
+    subquery skips a locked row)."""
+    if not _locks_records():
+        return False
+    if (now - existing.created_at).total_seconds() <= IN_FLIGHT_LOCK_GRACE_SECONDS:
+        return False
+    unheld = _in_flight(existing).select_for_update(skip_locked=True).values("pk")
+    # A statement with a row lock must run in a transaction; this one is its only statement.
+    with transaction.atomic():
+        return (
+            IdempotencyRecord.objects.filter(pk__in=unheld).update(owner=owner, created_at=now) == 1
+        )
+
+
 def _claim(
     *, principal: str, scope: str, key: str, fingerprint: str
 ) -> tuple[IdempotencyRecord | None, Response | None]:
@@ -176,6 +227,11 @@ def _claim(
             )
         if existing.state == IdempotencyState.COMPLETED:
             return None, _replay(existing)
+        if _take_over_if_unheld(existing, owner=owner, now=now):
+            # Its request died with its connection (a database restart, a killed process):
+            # nothing it did committed, so this retry runs the view in its place.
+            existing.owner = owner
+            return existing, None
         if (now - existing.created_at).total_seconds() > IN_FLIGHT_STALE_SECONDS:
             taken = IdempotencyRecord.objects.filter(
                 pk=existing.pk, owner=existing.owner, state=IdempotencyState.IN_FLIGHT
@@ -199,9 +255,7 @@ def _claim(
 
 def _complete(record: IdempotencyRecord, response: Response) -> None:
     # The owner and state conditions keep a superseded request from completing.
-    updated = IdempotencyRecord.objects.filter(
-        pk=record.pk, owner=record.owner, state=IdempotencyState.IN_FLIGHT
-    ).update(
+    updated = _in_flight(record).update(
         state=IdempotencyState.COMPLETED,
         response_status=response.status_code,
         response_body=_jsonable(response.data),
@@ -211,9 +265,17 @@ def _complete(record: IdempotencyRecord, response: Response) -> None:
 
 
 def _release(record: IdempotencyRecord) -> None:
-    IdempotencyRecord.objects.filter(
-        pk=record.pk, owner=record.owner, state=IdempotencyState.IN_FLIGHT
-    ).delete()
+    _in_flight(record).delete()
+
+
+def _release_if_reachable(record: IdempotencyRecord) -> None:
+    """Release after an unexpected exception, which may be the database going away: then the
+    release fails too, and must not hide the original error (the caller re-raises that one).
+    The record stays in flight; a retry takes it over (_take_over_if_unheld)."""
+    try:
+        _release(record)
+    except DatabaseError as exc:
+        logger.warning("idempotency record %s not released: %s", record.pk, exc)
 
 
 ViewMethod = Callable[..., Response]
@@ -246,6 +308,7 @@ def idempotent(*, scope: str) -> Callable[[ViewMethod], ViewMethod]:
             try:
                 # The view's writes and the completion of the record commit together.
                 with transaction.atomic():
+                    _hold(record)
                     response = method(view, request, *args, **kwargs)
                     if response.status_code >= 500 or response.status_code in _RETRYABLE_STATUSES:
                         raise _Discard(response)
@@ -273,7 +336,7 @@ def idempotent(*, scope: str) -> Callable[[ViewMethod], ViewMethod]:
                     _complete(record, response)
                 return response
             except BaseException:
-                _release(record)
+                _release_if_reachable(record)
                 raise
 
         return wrapper

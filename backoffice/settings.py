@@ -121,6 +121,11 @@ DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{VAR_DIR / 'backoffice.sqlite3'}",
         conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "60")),
+        # A persistent connection outlives a database restart or failover: without a check
+        # the first request each worker serves afterwards would fail on the dead socket.
+        # With it, Django pings a reused connection (one cheap round trip, once per request)
+        # and opens a fresh one when the old is gone (docs/operations.md).
+        conn_health_checks=env_bool("DB_CONN_HEALTH_CHECKS", True),
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":

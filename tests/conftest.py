@@ -21,6 +21,7 @@ from backoffice import i18n
 from identity import roles, tokens
 from identity.models import ApiToken, Operator, OperatorKind, Role
 from identity.stepup import mark_verified
+from tests.celery_workers import live_celery  # noqa: F401 - the fixture, for every test
 
 PASSWORD = "correct horse battery staple"
 

@@ -8,22 +8,16 @@ from __future__ import annotations
 
 import datetime as dt
 import os
-import signal
-import socket
-import subprocess
-import sys
 import time
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from django.conf import settings
-from django.db import connection
 from django.utils import timezone
 
 from backoffice.celery import app
 from evals import services
 from evals.models import EvalRun, Executor, RunStatus, TrialResult
+from tests.celery_workers import kill_9, spawn_worker, stop, wait_until_up
 
 
 @pytest.mark.django_db
@@ -47,25 +41,6 @@ def test_nothing_is_dispatched_before_the_running_status_commits(
         services.eval_run_execute(actor=rita, run_id=run.pk)
     assert len(callbacks) == 1
     assert not TrialResult.objects.filter(run=run).exists()
-
-
-@pytest.fixture
-def live_celery() -> Iterator[None]:
-    if os.environ.get("GOLIVE_CELERY_WORKER") != "1":
-        pytest.skip("needs a real Celery worker: set GOLIVE_CELERY_WORKER=1 (.ci/run does)")
-    if connection.vendor != "postgresql":
-        pytest.skip("the worker shares the test database: run on PostgreSQL")
-    broker = os.environ["CELERY_BROKER_URL"]
-    saved = {k: app.conf[k] for k in ("task_always_eager", "broker_url", "result_backend")}
-    app.conf.update(
-        task_always_eager=False,
-        broker_url=broker,
-        result_backend=os.environ.get("CELERY_RESULT_BACKEND", broker),
-    )
-    try:
-        yield
-    finally:
-        app.conf.update(saved)
 
 
 def _wait(run: EvalRun, timeout: float = 120.0) -> EvalRun:
@@ -133,51 +108,6 @@ def test_a_real_worker_resume_reruns_only_the_stored_error_rows_in_place(
     assert {k: rows[k].created_at for k in untouched} == untouched  # not re-run
 
 
-def _spawn_worker(queue: str, name: str) -> subprocess.Popen[bytes]:
-    """A worker of our own on a queue only this test uses (the CI leg's worker never sees
-    it), in its own process group so that `kill -9` takes the pool children with it."""
-    db = connection.settings_dict
-    env = {
-        **os.environ,
-        "DATABASE_URL": (
-            f"postgres://{db['USER']}:{db['PASSWORD'] or ''}@{db['HOST'] or '127.0.0.1'}:"
-            f"{db['PORT'] or 5432}/{db['NAME']}"
-        ),
-        "DB_CONN_MAX_AGE": "0",
-        "CELERY_DB_REUSE_MAX": "0",
-        "SECRET_KEY": os.environ.get("SECRET_KEY", "ci-celery-worker-only"),
-        # The slow agent is imported by the worker from this repository's tests package.
-        "PYTHONPATH": os.pathsep.join([str(Path(__file__).resolve().parents[2])]),
-    }
-    return subprocess.Popen(
-        [
-            str(Path(sys.executable).with_name("celery")),
-            "-A",
-            "backoffice",
-            "worker",
-            "-Q",
-            # The chord's callback is sent by a worker, which routes it to the default queue.
-            f"{queue},celery",
-            "--concurrency=1",
-            "--loglevel=WARNING",
-            "--hostname",
-            f"{name}-{os.getpid()}@%h",
-        ],
-        env=env,
-        start_new_session=True,
-    )
-
-
-def _stop(worker: subprocess.Popen[bytes]) -> None:
-    if worker.poll() is None:
-        os.killpg(worker.pid, signal.SIGTERM)
-        try:
-            worker.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            os.killpg(worker.pid, signal.SIGKILL)
-            worker.wait()
-
-
 @pytest.mark.celery_worker
 @pytest.mark.django_db(transaction=True)
 def test_a_worker_killed_mid_run_is_recovered_by_the_deadline_not_after_an_hour(
@@ -190,7 +120,8 @@ def test_a_worker_killed_mid_run_is_recovered_by_the_deadline_not_after_an_hour(
     queue = f"golive-kill-{os.getpid()}"
     saved_routes = app.conf.task_routes
     app.conf.task_routes = {"evals.tasks.run_trial": {"queue": queue}}
-    first = _spawn_worker(queue, "doomed")
+    # The chord's callback is sent by a worker, which routes it to the default queue.
+    first = spawn_worker([queue, "celery"], "doomed")
     second = None
     try:
         suite = make_suite(agent={"model": "python:tests.evals.slow_agent:respond"})
@@ -200,16 +131,13 @@ def test_a_worker_killed_mid_run_is_recovered_by_the_deadline_not_after_an_hour(
         while TrialResult.objects.filter(run=run).count() < 3:
             assert time.monotonic() < limit, "the worker stored nothing in 120 s"
             time.sleep(0.05)
-        os.killpg(first.pid, signal.SIGKILL)
-        first.wait()
+        kill_9(first)
         stored = TrialResult.objects.filter(run=run).count()
         assert stored < run.total_units == 20, "the run ended before the kill"
         # A fresh worker, once up, takes what was still queued, but not what the killed one
         # held (unacknowledged, with Redis until the visibility timeout).
-        second = _spawn_worker(queue, "fresh")
-        fresh = f"fresh-{os.getpid()}@{socket.gethostname()}"
-        while not app.control.ping(destination=[fresh], timeout=1.0):
-            assert second.poll() is None and time.monotonic() < limit + 120, "no fresh worker"
+        second = spawn_worker([queue, "celery"], "fresh")
+        wait_until_up(second, "fresh")
         count, still = -1, 0
         while still < 30:
             now_count = TrialResult.objects.filter(run=run).count()
@@ -247,6 +175,6 @@ def test_a_worker_killed_mid_run_is_recovered_by_the_deadline_not_after_an_hour(
         assert len(keys) == len(set(keys)) == 20
     finally:
         app.conf.task_routes = saved_routes
-        _stop(first)
+        stop(first)
         if second is not None:
-            _stop(second)
+            stop(second)
