@@ -101,9 +101,10 @@ def _upsert_sql(vendor: str) -> tuple[str, list[Any]]:
     table = q(meta.db_table)
     fields = [f for f in meta.concrete_fields if not f.primary_key and f.column]
     columns = [str(f.column) for f in fields]
-    keep = {str(meta.get_field(name).column) for name in _KEEP_FIELDS}
-    key = [str(meta.get_field(name).column) for name in _KEY_FIELDS]
-    outcome = q(str(meta.get_field("outcome").column))
+    column_of = {f.name: str(f.column) for f in meta.concrete_fields}
+    keep = {column_of[name] for name in _KEEP_FIELDS}
+    key = [column_of[name] for name in _KEY_FIELDS]
+    outcome = q(column_of["outcome"])
     updates = ", ".join(f"{q(c)} = EXCLUDED.{q(c)}" for c in columns if c not in keep)
     errors = ", ".join(f"'{o.value}'" for o in ERROR_OUTCOMES)
     # Identifiers from the model's metadata; every value is a parameter.
