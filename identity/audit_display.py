@@ -10,7 +10,7 @@ the apps above it.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,6 +35,9 @@ class TargetKind:
     money: Callable[[int, str], str] | None = None
     # Fields naming another object: field -> (value, viewer) -> link.
     field_links: dict[str, Callable[[Any, Any], Link]] = field(default_factory=dict)
+    # Fields holding a code (a status, a mode): field -> {code: its label}, the label worded
+    # in the reader's language when shown (a TextChoices' `dict(Status.choices)`).
+    field_choices: dict[str, Mapping[str, Any]] = field(default_factory=dict)
 
 
 _kinds: dict[str, TargetKind] = {}
@@ -52,6 +55,10 @@ class Change:
     before: str | None  # None: the event created the object (no "before")
     after: str
     after_url: str = ""
+    # The stored code behind a value shown by its label ("" when the value is shown as
+    # stored): auditors read the code in the value's tooltip.
+    before_code: str = ""
+    after_code: str = ""
 
 
 @dataclass(frozen=True)
@@ -73,8 +80,17 @@ def _plain(value: Any) -> str:
     return str(value)
 
 
+def _code(kind: TargetKind | None, name: str, value: Any) -> str:
+    """The stored code when the value reads as a label of the field's choices, else ""."""
+    if kind is None or not isinstance(value, str) or value not in kind.field_choices.get(name, {}):
+        return ""
+    return value
+
+
 def _value(kind: TargetKind | None, name: str, value: Any, currency: str, user: Any) -> Link:
     if kind is not None:
+        if _code(kind, name, value):
+            return str(kind.field_choices[name][value]), ""
         if name in kind.money_fields and kind.money and currency and isinstance(value, int):
             return kind.money(value, currency), ""
         if name in kind.field_links and value not in (None, ""):
@@ -95,7 +111,7 @@ def changes(event: AuditEvent, user: Any) -> list[Change]:
             if value in (None, "", [], {}):
                 continue
             shown, url = _value(kind, name, value, currency, user)
-            out.append(Change(name, None, shown, url))
+            out.append(Change(name, None, shown, url, after_code=_code(kind, name, value)))
         return out
     for name in [*after, *(k for k in before if k not in after)]:
         old, new = before.get(name), after.get(name)
@@ -103,7 +119,16 @@ def changes(event: AuditEvent, user: Any) -> list[Change]:
             continue
         old_shown, _ = _value(kind, name, old, currency, user)
         new_shown, url = _value(kind, name, new, currency, user)
-        out.append(Change(name, old_shown, new_shown, url))
+        out.append(
+            Change(
+                name,
+                old_shown,
+                new_shown,
+                url,
+                before_code=_code(kind, name, old),
+                after_code=_code(kind, name, new),
+            )
+        )
     return out
 
 

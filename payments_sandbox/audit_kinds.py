@@ -11,6 +11,13 @@ from django.utils.translation import gettext
 from identity.audit_display import Link, TargetKind, operator_link, register
 from payments_sandbox import access
 from payments_sandbox.domain import Money
+from payments_sandbox.models import (
+    Mode,
+    PaymentStatus,
+    PredictedOutcome,
+    ProviderRefundStatus,
+    RefundStatus,
+)
 
 MONEY_FIELDS = frozenset(
     {
@@ -65,6 +72,11 @@ def register_audit_kinds() -> None:
             money_fields=MONEY_FIELDS,
             money=_money,
             field_links={"payment": _payment_link, "decided_by": operator_link},
+            field_choices={
+                "status": dict(RefundStatus.choices),
+                "predicted_outcome": dict(PredictedOutcome.choices),
+                "provider_status": dict(ProviderRefundStatus.choices),
+            },
         ),
     )
     register(
@@ -74,6 +86,7 @@ def register_audit_kinds() -> None:
             url=_payment_url,
             money_fields=MONEY_FIELDS,
             money=_money,
+            field_choices={"status": dict(PaymentStatus.choices), "mode": dict(Mode.choices)},
         ),
     )
     register(

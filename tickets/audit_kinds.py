@@ -10,7 +10,7 @@ from django.utils.translation import gettext
 
 from identity.audit_display import TargetKind, operator_link, register
 from tickets import access
-from tickets.models import Ticket
+from tickets.models import Priority, Status, Ticket
 
 
 def _ticket_url(pk: str, user: Any) -> str:
@@ -29,6 +29,7 @@ def register_audit_kinds() -> None:
             label=lambda pk: gettext("Ticket #%(pk)s") % {"pk": pk},
             url=_ticket_url,
             field_links={"assignee": operator_link, "owner": operator_link},
+            field_choices={"status": dict(Status.choices), "priority": dict(Priority.choices)},
         ),
     )
     register("tickets.queue", TargetKind(label=lambda pk: gettext("Queue #%(pk)s") % {"pk": pk}))

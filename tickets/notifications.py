@@ -9,18 +9,23 @@ sends nothing.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db import transaction
 from django.utils import timezone
 
 from identity.models import Operator
 from tickets.models import Message, MessageKind, Notification, Ticket
+from tickets.phrases import notification_english
 
 
 def notify(
     *,
     recipient: Operator,
     kind: str,
-    title: str,
+    title: str = "",
+    title_key: str = "",
+    title_params: dict[str, Any] | None = None,
     body: str = "",
     url: str = "",
     email: bool = True,
@@ -29,29 +34,46 @@ def notify(
     commits, email it (tickets.tasks.notification_email_send) when `email` is true.
 
     `kind` is a short machine name: the inbox uses NotificationKind values; other apps use
-    their own dotted names (e.g. "refund.approval_requested"). Not audited: run it inside
-    the audited transaction of the service that caused it.
+    their own dotted names (e.g. "refund.approval_requested"). The title is a key of
+    tickets.phrases.NOTIFICATIONS (`title_key`, with `title_params`), worded in the reader's
+    language when shown or e-mailed; a plain `title` is shown as it is, in every language.
+    Not audited: run it inside the audited transaction of the service that caused it.
     """
     return notify_operator(
         recipient_id=recipient.pk,
         email=recipient.email if email else "",
         kind=kind,
         title=title,
+        title_key=title_key,
+        title_params=title_params,
         body=body,
         url=url,
     )
 
 
 def notify_operator(
-    *, recipient_id: int, email: str, kind: str, title: str, body: str = "", url: str = ""
+    *,
+    recipient_id: int,
+    email: str,
+    kind: str,
+    title: str = "",
+    title_key: str = "",
+    title_params: dict[str, Any] | None = None,
+    body: str = "",
+    url: str = "",
 ) -> Notification:
     """notify() for a caller that has the recipient's id and email address but no Operator
     instance (routing reads its candidates as plain values). No email when `email` is
     empty."""
+    title_params = title_params or {}
+    if title_key:
+        title = notification_english(title_key, title_params)
     notification = Notification.objects.create(
         recipient_id=recipient_id,
         kind=kind[:50],
         title=title[:200],
+        title_key=title_key,
+        title_params=title_params,
         body=body,
         url=url[:300],
         created_at=timezone.now(),

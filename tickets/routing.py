@@ -47,6 +47,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from identity.models import OperatorKind
+from tickets import phrases
 from tickets.models import (
     ACTIVE_STATUSES,
     NotificationKind,
@@ -243,7 +244,9 @@ def assignment_event(*, ticket_id: int, slot: Slot, version: int, now: dt.dateti
         actor_label="Routing",
         before={"assignee": None},
         after={"assignee": slot.operator_id, "assignee_name": slot.name},
-        summary=f"Routed to {slot.name}",
+        summary=phrases.event_english("routed", {"name": slot.name}),
+        summary_key="routed",
+        summary_params={"name": slot.name},
         version=version,
         created_at=now,
     )
@@ -263,7 +266,8 @@ def _notify_assignee(ticket_id: int, subject: str, slot: Slot) -> None:
         recipient_id=slot.operator_id,
         email=slot.email,
         kind=NotificationKind.ASSIGNMENT,
-        title=f"Ticket #{ticket_id} assigned to you",
+        title_key="routed_to_you",
+        title_params={"ticket": ticket_id},
         body=subject,
         url=f"/tickets/{ticket_id}/",
     )

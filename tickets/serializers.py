@@ -92,8 +92,16 @@ class MessageSerializer(serializers.Serializer):
 class EventSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     kind = serializers.CharField()
-    actor = serializers.CharField(source="actor_label")
-    summary = serializers.CharField()
+    actor = serializers.CharField(source="actor_text")
+    summary = serializers.CharField(
+        source="summary_text", help_text=gettext_lazy("In the request's language.")
+    )
+    summary_key = serializers.CharField(
+        help_text=gettext_lazy(
+            "What happened, as a stable key (empty on entries from before keys)."
+        )
+    )
+    summary_params = serializers.JSONField()
     before = serializers.JSONField()
     after = serializers.JSONField()
     version = serializers.IntegerField()
@@ -271,9 +279,23 @@ class EscalationOutput(serializers.Serializer):
 
 
 class NotificationSerializer(serializers.ModelSerializer):
+    title = serializers.CharField(
+        source="title_text", help_text=gettext_lazy("In the request's language.")
+    )
+
     class Meta:
         model = Notification
-        fields = ["id", "kind", "title", "body", "url", "created_at", "read_at"]
+        fields = [
+            "id",
+            "kind",
+            "title",
+            "title_key",
+            "title_params",
+            "body",
+            "url",
+            "created_at",
+            "read_at",
+        ]
 
 
 class MarkReadInput(serializers.Serializer):
@@ -431,8 +453,10 @@ def ticket_detail(
                 {
                     "id": e.pk,
                     "kind": e.kind,
-                    "actor": e.actor_label,
-                    "summary": e.summary,
+                    "actor": e.actor_text,
+                    "summary": e.summary_text,
+                    "summary_key": e.summary_key,
+                    "summary_params": e.summary_params,
                     "before": e.before,
                     "after": e.after,
                     "version": e.version,

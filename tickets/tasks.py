@@ -6,7 +6,7 @@ from typing import Any
 
 from celery import shared_task
 from django.conf import settings
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from backoffice.mail import send_mail_to_operator
 from tickets.models import Notification
@@ -20,14 +20,17 @@ def notification_email_send(self: Any, notification_id: int) -> bool:
     )
     if notification is None or notification.emailed_at is not None:
         return False
+    # The title in the recipient's language (their header choice, else the site's), not in
+    # the language of the worker that sends it.
+    language = notification.recipient.language or settings.LANGUAGE_CODE
+    with translation.override(language):
+        subject = notification.title_text
     body = notification.body
     if notification.url:
         base = getattr(settings, "BACKOFFICE_BASE_URL", "").rstrip("/")
         body = f"{body}\n\n{base}{notification.url}".strip()
     try:
-        sent = send_mail_to_operator(
-            operator=notification.recipient, subject=notification.title, body=body
-        )
+        sent = send_mail_to_operator(operator=notification.recipient, subject=subject, body=body)
     except OSError as exc:
         raise self.retry(exc=exc) from exc
     if sent:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from pathlib import Path
 from typing import Any
 
 from evals.engine.errors import EngineError
@@ -99,3 +101,39 @@ def domain_tasks(domain: Domain, split: str, task_ids: Sequence[str] = ()) -> li
     if task_ids:
         return [domain.task(t) for t in task_ids]
     return domain.tasks(split)
+
+
+def package_domain(
+    package: str,
+    description: str,
+    reference_agent: AgentFactory,
+    scripted_user: UserFactory,
+    *,
+    world_module: str = "world",
+) -> Domain:
+    """The Domain of a package laid out as docs/domains.md says (evals/domains/<name>/): its
+    name is the package's last part; `policy.md`; `rules.check_rules` (and
+    `rules.check_message`, the message guard, where the domain has one); `tools.TOOLS` (and
+    `tools.ASSERTIONS`, the checks its tasks may name, where it has them);
+    `<world_module>.build_world`; `tasks.generate_tasks`. Its scripted customer writes
+    English and Simplified Chinese. Called from the package's `load()`, so importing the
+    package stays cheap and nothing loads before the domain is asked for."""
+    rules = importlib.import_module(f"{package}.rules")
+    tools = importlib.import_module(f"{package}.tools")
+    world = importlib.import_module(f"{package}.{world_module}")
+    tasks = importlib.import_module(f"{package}.tasks")
+    folder = Path(importlib.import_module(package).__file__ or "").parent
+    return Domain(
+        name=package.rsplit(".", 1)[-1],
+        policy=(folder / "policy.md").read_text(encoding="utf-8"),
+        tools=tools.TOOLS,
+        rules=rules.check_rules,
+        message_rules=getattr(rules, "check_message", None),
+        build_world=world.build_world,
+        load_tasks=tasks.generate_tasks,
+        reference_agent=reference_agent,
+        scripted_user=scripted_user,
+        assertions=getattr(tools, "ASSERTIONS", {}),
+        description=description,
+        scripted_languages=("en", "zh-Hans"),
+    )

@@ -19,6 +19,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from evals.engine.errors import ToolError
+
 
 @dataclass(frozen=True, slots=True)
 class Handoff:
@@ -117,6 +119,22 @@ class World:
         # Canonical JSON of the pristine records, by identity, shared read-only by every copy:
         # hashing a trial's final world then only serialises the records it replaced.
         self._row_cache: dict[int, tuple[Any, bytes]] | None = None
+
+    def record(self, table: str, key: str, missing: str) -> Any:
+        """The record `key` of `table`, for a tool: a ToolError saying `missing` (written for
+        the model: what was asked and what an id looks like) when there is none."""
+        try:
+            return self.tables[table][key]
+        except KeyError:
+            raise ToolError(missing) from None
+
+    def records_where(self, table: str, **fields: Any) -> list[Any]:
+        """The records of `table` whose `fields` have these values, in the table's order."""
+        return [
+            r
+            for r in self.tables[table].values()
+            if all(getattr(r, k) == v for k, v in fields.items())
+        ]
 
     def _rows_json(self) -> dict[int, tuple[Any, bytes]]:
         return {

@@ -27,10 +27,11 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from backoffice.errors import DomainError
 from evals import selectors, services
 from evals.domains import get_domain
+from evals.engine.gate import MIN_SENSITIVITY
 from evals.engine.selftest import replays_gold
 from evals.models import EvalRun, EvalSelftest, Executor, RunStatus, TrialOutcome
 from evals.services.estimate import estimate
-from evals.services.gate import MIN_SENSITIVITY, cell_line, published_line, weakest_cells
+from evals.services.gate import cell_line, published_line, weakest_cells
 from identity.models import Operator, OperatorKind
 
 CLI_PRINCIPAL = "golive-cli"

@@ -14,6 +14,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from evals.engine.gate import Check, evaluate
 from evals.engine.metrics import Aggregator, Report
 from evals.models import EXCLUDED_OUTCOMES, TrialOutcome
 from evals.services.suites import Suite
@@ -131,34 +132,6 @@ def published_line(report: Mapping[str, Any]) -> str:
 
 
 SLOWEST = 10
-# Every fault the self-test injects must be caught on this share of the tasks it applies
-# to, in every domain of the suite: an oracle that lets faults through cannot vouch for a pass.
-MIN_SENSITIVITY = 0.99
-
-
-@dataclass(frozen=True)
-class Check:
-    check: str
-    ok: bool
-    observed: float
-    threshold: float
-    message: str
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "check": self.check,
-            "ok": self.ok,
-            "observed": self.observed,
-            "threshold": self.threshold,
-            "message": self.message,
-        }
-
-
-def _listed(names: list[str], most: int = 10) -> str:
-    shown = ", ".join(names[:most])
-    if len(names) <= most:
-        return shown
-    return _("%(shown)s and %(more)d more") % {"shown": shown, "more": len(names) - most}
 
 
 def _heatmap(rows: list[Row], k: int) -> dict[str, Any]:
@@ -245,165 +218,12 @@ def summarise_rows(rows: Iterable[Row], suite: Suite) -> tuple[Report, dict[str,
 
 
 def gate_evaluate(suite: Suite, report: Report, extra: dict[str, Any]) -> tuple[str, list[Check]]:
-    """('pass' | 'fail' | 'error', checks). Too many infrastructure errors is 'error': the
-    run measured the provider, not the agent, so it says nothing either way. Too many
-    simulator errors is 'error' too: the measuring instrument (the simulated customer) broke
-    its scenarios, and the trials it spoiled are not the agent's to pass or fail."""
-    gate = suite.data.gate
-    checks: list[Check] = []
-    rate = float(extra.get("infrastructure_error_rate", report.infrastructure_error_rate))
-    infra_ok = rate <= gate.max_infrastructure_error_rate
-    checks.append(
-        Check(
-            "infrastructure_error_rate",
-            infra_ok,
-            rate,
-            gate.max_infrastructure_error_rate,
-            f"{report.infrastructure_errors} of {report.trials} trials hit an infrastructure "
-            f"error ({rate:.1%}; at most {gate.max_infrastructure_error_rate:.1%} allowed)",
-        )
+    """('pass' | 'fail' | 'error', checks): the engine's gate (evals.engine.gate) with the
+    suite's thresholds. Each check carries a code and its values; the run page words them in
+    the reader's language (evals.gate_words), and the stored `message` keeps the English."""
+    return evaluate(
+        gate=suite.data.gate, k=suite.gate_k, domains=suite.domains, report=report, extra=extra
     )
-    sim_rate = float(extra.get("simulator_error_rate", report.simulator_error_rate))
-    sim_ok = sim_rate <= gate.max_simulator_error_rate
-    checks.append(
-        Check(
-            "simulator_error_rate",
-            sim_ok,
-            sim_rate,
-            gate.max_simulator_error_rate,
-            f"{report.simulator_errors} of {report.trials} trials were spoiled by the user "
-            f"simulator ({sim_rate:.1%}; at most {gate.max_simulator_error_rate:.1%} allowed)",
-        )
-    )
-    k = suite.gate_k
-    short = list(report.short_cells.get(k, ()))
-    measured_ok = not short
-    checks.append(
-        Check(
-            "cells_measured",
-            measured_ok,
-            len(short),
-            0,
-            _(
-                "%(n)d cell(s) (domain/task/persona) have fewer than %(k)d measured trials, "
-                "so pass^%(k)d cannot be estimated for them: %(cells)s"
-            )
-            % {"n": len(short), "k": k, "cells": _listed(short)}
-            if short
-            else _("every cell has at least %(k)d measured trials") % {"k": k},
-        )
-    )
-    unjudged = list(extra.get("not_judged_tasks", ()))
-    judged_ok = not unjudged
-    checks.append(
-        Check(
-            "judged",
-            judged_ok,
-            len(unjudged),
-            0,
-            _(
-                "%(n)d task(s) depend on natural-language assertions that no judge model "
-                "judged (configure one): %(tasks)s"
-            )
-            % {"n": len(unjudged), "tasks": _listed(unjudged)}
-            if unjudged
-            else _("every task was judged on all of its criteria"),
-        )
-    )
-    for domain in suite.domains:
-        estimate = report.by_domain.get(domain, {}).get(k)
-        low = estimate.low if estimate is not None else 0.0
-        value = (
-            f"{estimate.value:.3f} [{estimate.low:.3f}, {estimate.high:.3f}]" if estimate else "n/a"
-        )
-        checks.append(
-            Check(
-                f"pass^{k} lower bound · {domain}",
-                estimate is not None and low >= gate.pass_hat_k_lower,
-                low,
-                gate.pass_hat_k_lower,
-                f"{domain}: pass^{k} = {value}; the lower 95% bound must be at least "
-                f"{gate.pass_hat_k_lower:.3f}",
-            )
-        )
-    checks.extend(_floor_checks(suite, report, extra))
-    p1 = report.pass_hat.get(1)
-    checks.append(
-        Check(
-            "pass^1",
-            p1 is not None and p1.value >= gate.pass_hat_1,
-            p1.value if p1 else 0.0,
-            gate.pass_hat_1,
-            f"pass^1 = {p1.value:.3f} (at least {gate.pass_hat_1:.3f})"
-            if p1
-            else "pass^1: no trial was evaluated",
-        )
-    )
-    violations = int(extra["policy_violations"])
-    checks.append(
-        Check(
-            "policy_violations",
-            violations <= gate.max_policy_violations,
-            violations,
-            gate.max_policy_violations,
-            f"{violations} policy violation(s) (at most {gate.max_policy_violations})",
-        )
-    )
-    checks.append(_sensitivity_check(suite, extra.get("selftest") or {}))
-    if not (infra_ok and sim_ok and measured_ok and judged_ok):
-        # Either way the agent was not measured on enough trials to judge it: no verdict.
-        return "error", checks
-    return ("pass" if all(c.ok for c in checks) else "fail"), checks
-
-
-def _floor_checks(suite: Suite, report: Report, extra: Mapping[str, Any]) -> list[Check]:
-    """One check per persona floor (pass^k over every domain for that customer) and per
-    domain x persona cell floor (the heatmap's pass^k), on the point estimate: a cell that
-    could not be estimated (no task with k measured trials) fails its floor."""
-    gate = suite.data.gate
-    k = suite.gate_k
-    checks: list[Check] = []
-    for persona, floor in sorted(gate.persona_floors.items()):
-        estimate = report.by_persona.get(persona, {}).get(k)
-        value = estimate.value if estimate is not None else None
-        checks.append(
-            Check(
-                f"pass^{k} floor · {persona}",
-                value is not None and value >= floor,
-                value if value is not None else 0.0,
-                floor,
-                _(
-                    "persona %(persona)s: pass^%(k)d = %(value)s over every domain; the floor is %(floor).3f"
-                )
-                % {
-                    "persona": persona,
-                    "k": k,
-                    "value": "n/a" if value is None else f"{value:.3f}",
-                    "floor": floor,
-                },
-            )
-        )
-    cells = (extra.get("heatmap") or {}).get("cells", {})
-    for domain, floors in sorted(gate.cell_floors.items()):
-        for persona, floor in sorted(floors.items()):
-            value = (cells.get(f"{domain}|{persona}") or {}).get("passk")
-            checks.append(
-                Check(
-                    f"pass^{k} floor · {domain} x {persona}",
-                    value is not None and value >= floor,
-                    value if value is not None else 0.0,
-                    floor,
-                    _("%(domain)s x %(persona)s: pass^%(k)d = %(value)s; the floor is %(floor).3f")
-                    % {
-                        "domain": domain,
-                        "persona": persona,
-                        "k": k,
-                        "value": "n/a" if value is None else f"{value:.3f}",
-                        "floor": floor,
-                    },
-                )
-            )
-    return checks
 
 
 def weakest_cells(heatmap: Mapping[str, Any], gate: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -451,61 +271,3 @@ def cell_line(cell: dict[str, Any]) -> str:
         state = f"BELOW{margin}" if cell["below"] else f"above{margin}"
         line += f" (floor {cell['floor']:.3f}, {state})"
     return line
-
-
-def _sensitivity_check(suite: Suite, evidence: dict[str, Any]) -> Check:
-    """The oracle's self-test (`evals.services.selftest.selftest_evidence`) at the code
-    version the run's trials ran on: every applicable fault caught on at least
-    MIN_SENSITIVITY of its tasks, in every domain of the suite."""
-    found = evidence.get("domains") or {}
-    version = evidence.get("code_version", "")
-    missing = [d for d in suite.domains if not found.get(d)]
-    if missing:
-        return Check(
-            "oracle_sensitivity",
-            False,
-            0.0,
-            MIN_SENSITIVITY,
-            _(
-                "No self-test of the oracle at code %(version)s covers %(domains)s: run "
-                "`golive selftest --domains %(csv)s`, then the suite again."
-            )
-            % {"version": version, "domains": ", ".join(missing), "csv": ",".join(missing)},
-        )
-    lowest: tuple[float, str] | None = None
-    short: list[str] = []
-    for domain in suite.domains:
-        measured = {f: r for f, r in found[domain]["faults"].items() if r["applicable"]}
-        if not measured:
-            # No fault applies to any of its tasks: the self-test vouches for nothing there.
-            lowest = (0.0, domain)
-            short.append(_("%(domain)s: no fault applies to any task") % {"domain": domain})
-        for fault, r in measured.items():
-            rate = r["caught"] / r["applicable"]
-            label = f"{domain} {fault} caught {r['caught']}/{r['applicable']}"
-            lowest = (rate, label) if lowest is None else min(lowest, (rate, label))
-            if rate < MIN_SENSITIVITY:
-                short.append(label)
-    ids = ", ".join(sorted({f"#{found[d]['selftest']}" for d in suite.domains}))
-    if short:
-        message = _(
-            "Self-test %(ids)s at code %(version)s falls short: %(short)s; every applicable "
-            "fault must be caught on at least %(min).0f%% of its tasks."
-        ) % {
-            "ids": ids,
-            "version": version,
-            "short": "; ".join(short),
-            "min": MIN_SENSITIVITY * 100,
-        }
-    else:
-        message = _(
-            "Self-test %(ids)s at code %(version)s: every applicable fault caught on at least "
-            "%(min).0f%% of its tasks (lowest: %(lowest)s)."
-        ) % {
-            "ids": ids,
-            "version": version,
-            "min": MIN_SENSITIVITY * 100,
-            "lowest": lowest[1] if lowest else "-",
-        }
-    observed = lowest[0] if lowest else 1.0
-    return Check("oracle_sensitivity", not short, observed, MIN_SENSITIVITY, message)

@@ -480,7 +480,9 @@ def eval_run_finalise(*, run_id: int) -> EvalRun:
         run.verdict_reasons = [c.to_dict() for c in checks]
         run.status = RunStatus.ERROR if verdict == "error" else RunStatus.COMPLETED
         if verdict == "error":
-            run.error_message = "could not complete: " + next(c.message for c in checks if not c.ok)
+            run.error_message = "could not complete: " + next(
+                c.english() for c in checks if not c.ok
+            )
         models = extra["models"]
         run.agent_model_resolved = ", ".join(models["agent"])[:500]
         run.user_model_resolved = ", ".join(models["user"])[:500]

@@ -19,10 +19,11 @@ from backoffice.errors import DomainError
 from backoffice.request_operator import request_operator
 from evals import access, charts, selectors, services
 from evals.comparison import BOOTSTRAP_MAX_CELLS, run_comparison
+from evals.engine.gate import MIN_SENSITIVITY
 from evals.exports import trial_lines
 from evals.models import EvalRun, EvalSelftest, Executor, RunStatus
 from evals.report_file import report_html
-from evals.services.gate import MIN_SENSITIVITY, published_line, weakest_cells
+from evals.services.gate import published_line, weakest_cells
 from evals.services.imports import MAX_BYTES, eval_run_import
 from evals.views.forms import StartRunForm
 

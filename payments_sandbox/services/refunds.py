@@ -183,14 +183,18 @@ def _create_requested(
 
 def _notify_decision(refund: Refund, actor: Operator, verb: str) -> None:
     from tickets.notifications import notify, post_system_note
+    from tickets.phrases import notification_english
 
-    title = f"Refund #{refund.pk} of {refund.money.format()} {verb} by {actor}"
+    key = f"refund.{verb}"
+    params = {"refund": refund.pk, "amount": refund.money.format(), "actor": str(actor)}
+    title = notification_english(key, params)
     body = refund.decision_reason
     requester = refund.requested_by
     notify(
         recipient=requester,
-        kind=f"refund.{verb}",
-        title=title,
+        kind=key,
+        title_key=key,
+        title_params=params,
         body=body,
         url=reverse("payments_sandbox:refund_detail", args=[refund.pk]),
         email=not requester.is_service_principal,

@@ -55,7 +55,13 @@ def test_an_auditor_reads_what_changed_in_major_units_and_follows_the_links(
     # The rejection: only what changed, before → after.
     rejected = _row(page, "refund.reject", f"Refund #{refund.pk}")
     change = rejected.locator("[data-testid=audit-change]").inner_text()
-    assert "status: pending_approval → rejected" in change
+    # A status reads as its label; the stored code stays in the tooltip for auditors.
+    assert "status: Pending approval → Rejected" in change
+    codes = rejected.locator("[data-testid=audit-change] [data-code]")
+    assert [codes.nth(i).get_attribute("title") for i in range(codes.count())] == [
+        "pending_approval",
+        "rejected",
+    ]
     assert "decided_by: — → Bob" in change
     assert "decision_reason: — → Delivered on time" in change
     for unchanged in ("amount", "currency", "payment", "predicted_outcome"):

@@ -118,7 +118,7 @@ def test_a_pass_with_membership_x_impatient_at_pass4_079_is_forbidden_by_a_cell_
     assert verdict == "fail"
     cell = checks["pass^4 floor · membership x impatient"]
     assert not cell.ok and cell.observed == pytest.approx(0.79) and cell.threshold == 0.8
-    assert "0.790" in cell.message
+    assert "0.790" in cell.english()
     # Every other check still passes: the floor alone turned it.
     assert [name for name, c in checks.items() if name != "_extra" and not c.ok] == [
         "pass^4 floor · membership x impatient"

@@ -3,7 +3,6 @@ and a smoke split of 5, gold that replays and passes the guard, adversaries and 
 caught, the reference agent deterministic per seed."""
 
 import json
-from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pytest
@@ -13,12 +12,11 @@ from evals.domains.airline.scripted import AirlineReferenceAgent
 from evals.domains.airline.scripted.agent import Req
 from evals.engine import registry
 from evals.engine.faults import EXPECTED, agent_name
-from evals.engine.messages import Message, Role, Signal, ToolCall
-from evals.engine.oracle import FailureClass, evaluate, gold_state
-from evals.engine.orchestrator import Orchestrator
-from evals.engine.policy import PolicyGuard
-from evals.engine.runner import MemorySink, RunSpec, plan, run, run_unit
-from evals.engine.task import Task, TaskKind
+from evals.engine.messages import Message
+from evals.engine.oracle import FailureClass
+from evals.engine.runner import MemorySink, RunSpec, run
+from evals.engine.task import TaskKind
+from tests.support import domain_kit as kit
 
 airline = get_domain("airline")
 TASKS = airline.tasks()
@@ -26,12 +24,8 @@ POLICY_BLIND = "test/airline-policy-blind"
 
 
 def test_the_generator_gives_at_least_60_tasks_of_every_kind_and_a_smoke_split_of_5():
-    assert len(TASKS) >= 60
-    assert {t.kind for t in TASKS} == {TaskKind.ACTION, TaskKind.REFUSAL, TaskKind.HANDOFF}
-    smoke = airline.tasks("smoke")
-    assert len(smoke) == 5
+    smoke = kit.assert_a_full_task_set(airline)
     assert {TaskKind.ACTION, TaskKind.REFUSAL, TaskKind.HANDOFF} <= {t.kind for t in smoke}
-    assert sum(len(t.intents) >= 2 for t in TASKS) >= 10
     assert {t.id.rsplit("-", 2)[-2] + "-" + t.id.rsplit("-", 1)[-1] for t in TASKS} >= {
         "ref-name",
         "ref-unknown",
@@ -54,94 +48,27 @@ def test_a_customer_without_its_booking_reference_holds_none_in_its_scenario():
 
 @pytest.mark.parametrize("task", TASKS, ids=lambda t: t.id)
 def test_the_gold_replay_changes_the_state_unless_the_task_is_a_refusal(task):
-    pristine = airline.fresh_world(task.world_seed).state_hash()
-    changed = gold_state(airline, task).hash != pristine
-    assert changed is (task.kind is not TaskKind.REFUSAL)
+    kit.assert_gold_changes_the_state_unless_refused(airline, task)
     if task.kind is TaskKind.REFUSAL:
-        assert "can't" in task.communicate[0]
         assert task.required_reads
-
-
-class GoldAgent:
-    """Test-only: knows the task. Verifies, makes the lookups the task requires, says what must
-    be communicated, and performs each gold write (summarising and waiting for a yes where the
-    tool needs confirmation)."""
-
-    def __init__(self, task: Task) -> None:
-        self.task = task
-        self.reads = [alternatives[0] for alternatives in task.required_reads]
-        self.steps = list(task.gold)
-        self.calls = 0
-        self.verified = False
-        self.awaiting = False
-
-    def _call(self, name: str, args: Mapping[str, Any], text: str = "") -> Message:
-        self.calls += 1
-        return Message.assistant(text, (ToolCall(f"g{self.calls}", name, json.dumps(dict(args))),))
-
-    def respond(self, messages: Sequence[Message], tools: Sequence[Mapping[str, Any]]) -> Message:
-        if not self.verified:
-            self.verified = True
-            email = self.task.scenario.data["identity"]["email"]
-            return self._call("find_customer_by_email", {"email": email})
-        if self.reads:
-            read = self.reads.pop(0)
-            return self._call(read.name, read.arguments)
-        facts = " ".join(alts[0] for alts in self.task.communicate)
-        if not self.steps:
-            return Message.assistant(f"{facts} Anything else?", signal=Signal.END)
-        step = self.steps[0]
-        tool = airline.tools[step.name]
-        if tool.confirm is not None and not self.awaiting:
-            self.awaiting = True
-            shown = " ".join(str(step.arguments[k]) for k in tool.confirm.keys)
-            return Message.assistant(
-                f"{facts} To confirm, I will {tool.confirm.words[0]}: {shown}. Shall I proceed?"
-            )
-        self.awaiting = False
-        self.steps.pop(0)
-        return self._call(step.name, step.arguments, facts if tool.terminal else "")
-
-
-class YesUser:
-    def respond(self, messages: Sequence[Message]) -> Message:
-        if len([m for m in messages if m.role is Role.USER]) == 0:
-            return Message.user("Hello, I need help with my booking.")
-        return Message.user("Yes, go ahead.")
 
 
 @pytest.mark.parametrize("task", TASKS, ids=lambda t: t.id)
 def test_the_gold_path_passes_the_guard_and_scores_one(task):
-    world = airline.fresh_world(task.world_seed)
-    trajectory = Orchestrator(
-        domain=airline,
-        world=world,
-        agent=GoldAgent(task),
-        user=YesUser(),
-        guard=PolicyGuard(airline.rules),
-    ).run()
-    evaluation = evaluate(airline, task, trajectory, world)
-    assert [v for v in trajectory.verdicts if v.violations] == []
-    assert evaluation.reward == 1.0, (evaluation.failure, evaluation.diff, evaluation.notes)
+    email = task.scenario.data["identity"]["email"]
+    agent = kit.GoldAgent(airline, task, opening=[("find_customer_by_email", {"email": email})])
+    kit.assert_gold_path_scores_one(airline, task, agent, "Hello, I need help with my booking.")
 
 
 # -- the offline models and adversaries on this domain --------------------------------------
 
 
-def _run(agent: str, task_id: str, persona: str = "baseline", seed: int = 0, **params: Any):
-    spec = RunSpec(
-        domains=("airline",),
-        agent=agent,
-        task_ids=(task_id,),
-        personas=(persona,),
-        seed=seed,
-        agent_params=params,
-    )
-    return run_unit(spec, plan(spec)[0])
+def _run(agent: str, task_id: str, persona: str = "baseline", seed: int = 0) -> Any:
+    return kit.run_one("airline", agent, task_id, persona, seed=seed)
 
 
 def _task(prefix: str) -> str:
-    return next(t.id for t in TASKS if t.id.split("-", 2)[2].startswith(prefix))
+    return kit.task_id(TASKS, prefix)
 
 
 def _all(agent: str, kind: TaskKind | None = None) -> list[Any]:
@@ -255,22 +182,14 @@ MUTATIONS = [
 
 @pytest.mark.parametrize(("fault", "task_prefix", "failure"), MUTATIONS)
 def test_the_oracle_catches_each_injected_fault_with_its_failure_class(fault, task_prefix, failure):
-    task_id = _task(task_prefix)
-    assert _run("sandbox/reference", task_id).reward == 1.0
-    record = _run(agent_name(fault), task_id)
-    assert record.reward == 0.0
-    if failure is not None:
-        assert record.failure == failure.value
+    kit.assert_fault_caught("airline", fault, _task(task_prefix), failure)
 
 
 @pytest.mark.parametrize("persona", ["baseline", "confused", "angry-urgent"])
 def test_the_same_seed_gives_an_identical_trajectory(persona):
-    task_id = _task("compensation+cancel-cancelled-flight-ref-unknown")
-
-    def messages(seed: int) -> list[dict[str, Any]]:
-        return _run("sandbox/reference", task_id, persona, seed=seed).trajectory["messages"]
-
-    assert messages(3) == messages(3)
+    kit.assert_same_seed_same_trajectory(
+        "airline", _task("compensation+cancel-cancelled-flight-ref-unknown"), persona
+    )
 
 
 def test_a_customer_without_its_reference_is_told_which_trip_by_route_and_date():
@@ -288,12 +207,7 @@ def test_a_customer_without_its_reference_is_told_which_trip_by_route_and_date()
 
 def test_a_mistyped_last_name_is_corrected_and_the_agent_retries():
     record = _run("sandbox/reference", _task("add-paid-bag-ref-name"), "confused", seed=2)
-    calls = [
-        json.loads(c["arguments"])["last_name"]
-        for m in record.trajectory["messages"]
-        for c in m.get("tool_calls", ())
-        if c["name"] == "find_reservation"
-    ]
+    calls = [a["last_name"] for a in kit.tool_arguments(record, "find_reservation")]
     assert record.reward == 1.0
     assert len(calls) in (1, 2)
     if len(calls) == 2:
@@ -301,13 +215,4 @@ def test_a_mistyped_last_name_is_corrected_and_the_agent_retries():
 
 
 def test_importing_the_airline_domain_does_not_import_django():
-    import subprocess
-    import sys
-
-    code = (
-        "import sys\n"
-        "from evals.domains import get_domain\n"
-        "d = get_domain('airline'); d.tasks()\n"
-        "assert 'django' not in sys.modules\n"
-    )
-    subprocess.run([sys.executable, "-c", code], check=True)
+    kit.assert_loads_without_django("airline")

@@ -1,21 +1,15 @@
-import json
+from functools import partial
 
 import pytest
 
 from evals.domains.billing.tools import TOOLS
-from evals.engine.messages import ToolCall
 from tests.evals_billing.conftest import charge_of, customer_in
+from tests.support import tool_kit
+
+call = partial(tool_kit.call, TOOLS)
 
 
-def call(world, name, **args):
-    result, _ = TOOLS[name].invoke(world, ToolCall("c1", name, json.dumps(args)))
-    return result
-
-
-def ok(world, name, **args):
-    result = call(world, name, **args)
-    assert not result.error, result.content
-    return json.loads(result.content) if result.content.startswith(("{", "[")) else result.content
+ok = partial(tool_kit.ok, TOOLS)
 
 
 def verify(world, customer):
@@ -23,11 +17,7 @@ def verify(world, customer):
 
 
 def test_every_tool_has_a_schema_and_a_docstring_for_the_model():
-    for t in TOOLS:
-        fn = t.schema["function"]
-        assert fn["description"]
-        for name, prop in fn["parameters"]["properties"].items():
-            assert prop.get("description"), (t.name, name)
+    tool_kit.assert_documented_for_the_model(TOOLS)
 
 
 @pytest.mark.parametrize(
@@ -51,9 +41,7 @@ def test_every_tool_has_a_schema_and_a_docstring_for_the_model():
     ],
 )
 def test_it_answers_malformed_arguments_with_a_tool_error(world, name, raw, message):
-    result, _ = TOOLS[name].invoke(world, ToolCall("c1", name, raw))
-    assert result.error
-    assert message in result.content
+    tool_kit.assert_malformed_is_a_tool_error(TOOLS, world, name, raw, message)
 
 
 def test_it_answers_unknown_ids_and_unverified_lookups_with_a_clear_tool_error(world):

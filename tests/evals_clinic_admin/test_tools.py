@@ -1,16 +1,14 @@
 import json
+from functools import partial
 
 import pytest
 
 from evals.domains.clinic_admin.tools import TOOLS
 from evals.domains.clinic_admin.world import build_world
-from evals.engine.messages import ToolCall
 from tests.evals_clinic_admin.conftest import patients
+from tests.support import tool_kit
 
-
-def call(world, name, **args):
-    result, _ = TOOLS[name].invoke(world, ToolCall("c1", name, json.dumps(args)))
-    return result
+call = partial(tool_kit.call, TOOLS)
 
 
 @pytest.fixture
@@ -106,15 +104,9 @@ def test_a_guardian_cannot_act_for_an_adult(world):
 
 
 def test_wrong_types_and_missing_fields_are_tool_errors(world):
-    result, _ = TOOLS["find_slots"].invoke(
-        world,
-        ToolCall("c", "find_slots", json.dumps({"department": "cardiology", "date": "2025-06-18"})),
-    )
-    assert result.error
-    result, _ = TOOLS["book_appointment"].invoke(world, ToolCall("c", "book_appointment", "{"))
-    assert result.error
-    result, _ = TOOLS["cancel_appointment"].invoke(world, ToolCall("c", "cancel_appointment", "{}"))
-    assert result.error
+    assert call(world, "find_slots", department="cardiology", date="2025-06-18").error
+    assert tool_kit.call_raw(TOOLS, world, "book_appointment", "{").error
+    assert tool_kit.call_raw(TOOLS, world, "cancel_appointment", "{}").error
     assert call(world, "find_slots", department="dermatology", date="18 June").error
 
 

@@ -241,6 +241,7 @@ def test_importing_the_engine_and_every_domain_does_not_import_django():
     code = (
         "import sys, importlib\n"
         "import evals.engine, evals.engine.runner, evals.engine.faults, evals.engine.metrics\n"
+        "import evals.engine.gate\n"
         "from evals.domains import domain_names, get_domain\n"
         "for name in domain_names():\n"
         "    try:\n"

@@ -1,9 +1,9 @@
-import json
+from functools import partial
 
 from evals.domains import get_domain
 from evals.domains.telecom.tools import TOOLS
 from evals.domains.telecom.world import PER_PROFILE, PROFILES, TelecomWorld
-from evals.engine.messages import ToolCall
+from tests.support import tool_kit
 
 DOMAIN = get_domain("telecom")
 
@@ -21,12 +21,5 @@ def customer_of(world: TelecomWorld):
     return world.tables["customers"][line.customer_id], line
 
 
-def call(world, name, **args):
-    result, _ = TOOLS[name].invoke(world, ToolCall("c1", name, json.dumps(args)))
-    return result
-
-
-def ok(world, name, **args):
-    result = call(world, name, **args)
-    assert not result.error, result.content
-    return json.loads(result.content) if result.content[:1] in "{[" else result.content
+call = partial(tool_kit.call, TOOLS)
+ok = partial(tool_kit.ok, TOOLS)

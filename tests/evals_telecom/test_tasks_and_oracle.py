@@ -2,8 +2,6 @@
 part, the offline models, the injected faults and the adversaries."""
 
 import json
-import subprocess
-import sys
 
 import pytest
 
@@ -11,13 +9,14 @@ from evals.domains.telecom.scripted import TelecomReferenceAgent, TelecomScripte
 from evals.engine.adversaries import transferred_writes
 from evals.engine.errors import EngineError
 from evals.engine.faults import APPLIES, EXPECTED, agent_name
-from evals.engine.oracle import FailureClass, evaluate, gold_state, replay
+from evals.engine.oracle import FailureClass, evaluate, replay
 from evals.engine.orchestrator import Orchestrator
 from evals.engine.persona import parse_persona
 from evals.engine.policy import PolicyGuard
 from evals.engine.runner import RunSpec, plan, run_unit
 from evals.engine.task import TaskKind
 from tests.evals_telecom.conftest import DOMAIN
+from tests.support import domain_kit as kit
 
 TASKS = DOMAIN.tasks()
 SECRET_ARGUMENTS = ("puk", "activation_code")
@@ -31,13 +30,9 @@ def records(agent="sandbox/reference", persona="baseline", split="all", **kw):
 
 
 def test_the_generator_gives_at_least_60_tasks_of_every_kind_and_a_smoke_split_of_5():
-    assert len(TASKS) >= 60
-    assert {t.kind for t in TASKS} == {TaskKind.ACTION, TaskKind.REFUSAL, TaskKind.HANDOFF}
-    smoke = DOMAIN.tasks("smoke")
-    assert len(smoke) == 5
+    smoke = kit.assert_a_full_task_set(DOMAIN)
     assert {TaskKind.ACTION, TaskKind.REFUSAL} <= {t.kind for t in smoke}
     assert any(t.user_gold for t in smoke)
-    assert sum(len(t.intents) >= 2 for t in TASKS) >= 10
     assert {t.scenario.data["identity"]["gives"] for t in TASKS} == {"email", "phone"}
     assert any(t.scenario.data["identity"]["wrong_dob"] for t in TASKS)
     assert len(DUAL) >= 30
@@ -45,10 +40,7 @@ def test_the_generator_gives_at_least_60_tasks_of_every_kind_and_a_smoke_split_o
 
 @pytest.mark.parametrize("task", TASKS, ids=lambda t: t.id)
 def test_gold_and_the_customers_part_make_every_assertion_true_and_neither_alone_does(task):
-    pristine = DOMAIN.fresh_world(task.world_seed)
-    assert (gold_state(DOMAIN, task).hash != pristine.state_hash()) is (
-        task.kind is not TaskKind.REFUSAL
-    )
+    kit.assert_gold_changes_the_state_unless_refused(DOMAIN, task)
     if not task.assertions:
         assert not task.user_gold
         return
@@ -176,9 +168,7 @@ def test_the_reference_agent_reworded_scores_within_two_points_of_the_original()
 
 
 def test_importing_the_telecom_domain_does_not_import_django():
-    code = "import sys, evals.domains.telecom as d; d.load(); print('django' in sys.modules)"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "False"
+    kit.assert_loads_without_django("telecom")
 
 
 def test_the_transfer_proposer_fails_every_task_with_a_write_it_hands_away():

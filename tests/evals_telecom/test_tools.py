@@ -5,17 +5,13 @@ import pytest
 
 from evals.domains.telecom.tools import TOOLS
 from evals.domains.telecom.world import signal
-from evals.engine.messages import ToolCall
 from evals.engine.tools import Actor
 from tests.evals_telecom.conftest import call, customer_of, ok, world_of
+from tests.support import tool_kit
 
 
 def test_every_tool_has_a_schema_and_a_docstring_and_each_side_has_reads_and_writes():
-    for t in TOOLS:
-        fn = t.schema["function"]
-        assert len(fn["description"]) > 20
-        for name, prop in fn["parameters"]["properties"].items():
-            assert prop.get("description"), (t.name, name)
+    tool_kit.assert_documented_for_the_model(TOOLS)
     assert len(TOOLS.names(Actor.AGENT)) == 13
     assert {"restart_device", "set_airplane_mode", "check_status_bar"} <= set(
         TOOLS.names(Actor.USER)
@@ -36,9 +32,7 @@ def test_every_tool_has_a_schema_and_a_docstring_and_each_side_has_reads_and_wri
     ],
 )
 def test_it_answers_malformed_arguments_with_a_tool_error(name, raw, message):
-    result, _ = TOOLS[name].invoke(world_of("unpaid"), ToolCall("c1", name, raw))
-    assert result.error
-    assert message in result.content
+    tool_kit.assert_malformed_is_a_tool_error(TOOLS, world_of("unpaid"), name, raw, message)
 
 
 @pytest.mark.parametrize(

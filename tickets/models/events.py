@@ -33,7 +33,12 @@ class TicketEvent(models.Model):
     actor_label = models.CharField(max_length=150)
     before = models.JSONField(default=dict, blank=True, encoder=DjangoJSONEncoder)
     after = models.JSONField(default=dict, blank=True, encoder=DjangoJSONEncoder)
+    # What happened, as a key of tickets.phrases.EVENTS and its parameters: worded when shown,
+    # in the reader's language. `summary` keeps the English (API readers, logs); a row written
+    # before keys existed has no key, and its stored summary is shown as it is.
     summary = models.CharField(max_length=300)
+    summary_key = models.CharField(max_length=40, blank=True, default="")
+    summary_params = models.JSONField(default=dict, blank=True, encoder=DjangoJSONEncoder)
     version = models.PositiveIntegerField()
     created_at = models.DateTimeField()
 
@@ -43,6 +48,20 @@ class TicketEvent(models.Model):
 
     def __str__(self) -> str:
         return f"#{self.ticket_id} {self.summary}"
+
+    @property
+    def summary_text(self) -> str:
+        """The summary in the active language (the stored English for a row without a key)."""
+        from tickets.phrases import event_words
+
+        return event_words(self.summary_key, self.summary_params, self.summary)
+
+    @property
+    def actor_text(self) -> str:
+        """Who did it: the operator's name, or the system's part in the active language."""
+        from tickets.phrases import actor_words
+
+        return self.actor_label if self.actor_id else actor_words(self.actor_label)
 
 
 class NotificationKind(models.TextChoices):
@@ -59,7 +78,12 @@ class Notification(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"
     )
     kind = models.CharField(max_length=50)
+    # The title as a key of tickets.phrases.NOTIFICATIONS and its parameters, worded when
+    # shown (or e-mailed) in the reader's language; `title` keeps the English, and is what a
+    # row written before keys existed shows.
     title = models.CharField(max_length=200)
+    title_key = models.CharField(max_length=50, blank=True, default="")
+    title_params = models.JSONField(default=dict, blank=True, encoder=DjangoJSONEncoder)
     body = models.TextField(blank=True)
     url = models.CharField(max_length=300, blank=True)
     created_at = models.DateTimeField()
@@ -74,6 +98,13 @@ class Notification(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} for {self.recipient_id}: {self.title}"
+
+    @property
+    def title_text(self) -> str:
+        """The title in the active language (the stored title for a row without a key)."""
+        from tickets.phrases import notification_words
+
+        return notification_words(self.title_key, self.title_params, self.title)
 
 
 class TicketPresence(models.Model):

@@ -13,7 +13,7 @@ from django.utils.translation import gettext
 
 from backoffice.errors import Conflict, Forbidden, NotFound, ValidationFailed
 from identity.models import Operator
-from tickets import access, sla
+from tickets import access, phrases, sla
 from tickets.models import (
     PAUSED_STATUSES,
     Mention,
@@ -100,7 +100,7 @@ def stale(ticket: Ticket, seen_version: int) -> Conflict:
         )[:5]
     )
     if events:
-        what = "; ".join(f"{e.actor_label}: {e.summary}" for e in events)
+        what = "; ".join(f"{e.actor_text}: {e.summary_text}" for e in events)
     else:
         what = "it was updated by someone else"
     return Conflict(
@@ -144,13 +144,21 @@ def event(
     *,
     kind: str,
     actor: Operator | None,
-    summary: str,
+    phrase: str,
+    params: dict[str, Any] | None = None,
     now: dt.datetime,
     before: dict[str, Any] | None = None,
     after: dict[str, Any] | None = None,
 ) -> TicketEvent:
     row = event_row(
-        ticket, kind=kind, actor=actor, summary=summary, now=now, before=before, after=after
+        ticket,
+        kind=kind,
+        actor=actor,
+        phrase=phrase,
+        params=params,
+        now=now,
+        before=before,
+        after=after,
     )
     row.save(force_insert=True)
     return row
@@ -161,12 +169,15 @@ def event_row(
     *,
     kind: str,
     actor: Operator | None,
-    summary: str,
+    phrase: str,
+    params: dict[str, Any] | None = None,
     now: dt.datetime,
     before: dict[str, Any] | None = None,
     after: dict[str, Any] | None = None,
 ) -> TicketEvent:
-    """An unsaved timeline entry at the ticket's version (event() saves it)."""
+    """An unsaved timeline entry at the ticket's version (event() saves it). `phrase` is a
+    key of tickets.phrases.EVENTS: the entry is worded when shown, in the reader's language."""
+    params = params or {}
     return TicketEvent(
         ticket=ticket,
         kind=kind,
@@ -174,7 +185,9 @@ def event_row(
         actor_label=str(actor) if actor is not None else "System",
         before=before or {},
         after=after or {},
-        summary=summary[:300],
+        summary=phrases.event_english(phrase, params)[:300],
+        summary_key=phrase,
+        summary_params=params,
         version=ticket.version,
         created_at=now,
     )
@@ -344,7 +357,8 @@ def record_mentions(
         notify(
             recipient=operator,
             kind=NotificationKind.MENTION,
-            title=f"{actor} mentioned you on ticket #{ticket.pk}",
+            title_key="mentioned_you",
+            title_params={"actor": str(actor), "ticket": ticket.pk},
             body=message.body[:500],
             url=f"{ticket_url(ticket.pk)}#message-{message.pk}",
         )

@@ -91,7 +91,8 @@ def insert_ticket(
         ticket,
         kind=TicketEventKind.CREATED,
         actor=actor,
-        summary=f"Created in {queue.name} with priority {ticket.get_priority_display()}",
+        phrase="created",
+        params={"queue": queue.name, "priority": priority},
         now=now,
         after={"queue": queue.pk, "priority": priority, "status": status},
     )

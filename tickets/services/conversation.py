@@ -122,7 +122,7 @@ def ticket_customer_message_add(
             ticket,
             kind=TicketEventKind.CUSTOMER_MESSAGE,
             actor=actor,
-            summary="Customer wrote",
+            phrase="customer_wrote",
             now=now,
         )
         if new_status != old_status:
@@ -130,7 +130,8 @@ def ticket_customer_message_add(
                 ticket,
                 kind=TicketEventKind.STATUS,
                 actor=actor,
-                summary=f"Status {Status(old_status).label} → {Status(new_status).label}",
+                phrase="status",
+                params={"old": old_status, "new": new_status},
                 now=now,
                 before={"status": old_status},
                 after={"status": new_status},
@@ -208,7 +209,7 @@ def ticket_reply(
             ticket,
             kind=TicketEventKind.REPLY,
             actor=actor,
-            summary="Replied to the customer",
+            phrase="replied",
             now=now,
         )
         routed: list[routing.Routed] = []
@@ -217,7 +218,8 @@ def ticket_reply(
                 ticket,
                 kind=TicketEventKind.STATUS,
                 actor=actor,
-                summary=f"Status {Status(old_status).label} → {Status(new_status).label}",
+                phrase="status",
+                params={"old": old_status, "new": new_status},
                 now=now,
                 before={"status": old_status},
                 after={"status": new_status},
@@ -257,7 +259,7 @@ def ticket_note_add(
             ticket,
             kind=TicketEventKind.NOTE,
             actor=actor,
-            summary="Added an internal note",
+            phrase="note_added",
             now=now,
         )
         audit_record(
@@ -304,7 +306,7 @@ def ticket_note_edit(
             ticket,
             kind=TicketEventKind.NOTE_EDIT,
             actor=actor,
-            summary="Edited an internal note",
+            phrase="note_edited",
             now=now,
             after={"message": note.pk},
         )

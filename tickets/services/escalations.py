@@ -224,7 +224,6 @@ def ticket_open_for_escalation(
         transcript=transcript,
     )
     priority = CATEGORY_PRIORITY[category]
-    label = EscalationCategory(category).label
     # No savepoint when nested (the API's idempotency wrapper already holds a transaction
     # and lets any error roll all of it back): two statements fewer per escalation.
     with transaction.atomic(savepoint=False):
@@ -236,7 +235,11 @@ def ticket_open_for_escalation(
         now = timezone.now()
         new = insert_ticket(
             actor=actor,
-            subject=subject.strip() or f"{label}: {summary.strip()}"[:300],
+            # The agent's own summary, in the language of the customer's conversation: the
+            # subject is the customer's matter, read and searched as written. The category is
+            # not prefixed (it would be worded in the language of the agent's API request,
+            # whoever reads the ticket): pages show it beside the subject, in the reader's.
+            subject=(subject.strip() or summary.strip())[:300],
             customer=customer,
             queue=queue,
             priority=priority,

@@ -141,5 +141,5 @@ def ticket_open_for_finding(
         )
         if new.owner is None and access.can_use_inbox(actor):
             # Nobody of the queue is on duty: the person who opened it owns it.
-            _set_owner(ticket, actor, actor, now, verb="Owned by its creator,")
+            _set_owner(ticket, actor, actor, now, phrase="owned_by_creator")
     return ticket

@@ -10,7 +10,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from identity.audit import audit_record
-from tickets import sla
+from tickets import phrases, sla
 from tickets.models import (
     ACTIVE_STATUSES,
     NotificationKind,
@@ -68,15 +68,21 @@ def sla_evaluate(*, now: dt.datetime | None = None, limit: int = 2000) -> list[S
             targets = overrides.get(key) or sla.targets_for(ticket.priority)
             evaluation = sla.evaluate(common.clock_of(ticket), targets, now)
             if evaluation.breached:
-                state, kind, title = sla.State.BREACHED, NotificationKind.SLA_BREACH, "SLA breached"
+                state, kind, phrase = (
+                    sla.State.BREACHED,
+                    NotificationKind.SLA_BREACH,
+                    "sla_breached",
+                )
             elif evaluation.near_breach and not ticket.sla_near_breach:
-                state, kind, title = (
+                state, kind, phrase = (
                     sla.State.NEAR_BREACH,
                     NotificationKind.SLA_NEAR_BREACH,
-                    "SLA near breach",
+                    "sla_near_breach",
                 )
             else:
                 continue
+            # Data, not words: the due time in UTC as the timeline and the title print it.
+            due = f"{ticket.sla_next_due_at:%Y-%m-%d %H:%M}"
             Ticket.objects.filter(pk=ticket.pk).update(
                 sla_breached=state is sla.State.BREACHED,
                 sla_near_breach=state is sla.State.NEAR_BREACH,
@@ -88,7 +94,9 @@ def sla_evaluate(*, now: dt.datetime | None = None, limit: int = 2000) -> list[S
                 actor_label="SLA",
                 before={"near_breach": ticket.sla_near_breach, "breached": ticket.sla_breached},
                 after={"state": state, "due": ticket.sla_next_due_at},
-                summary=f"{title} (due {ticket.sla_next_due_at:%Y-%m-%d %H:%M} UTC)",
+                summary=phrases.event_english(phrase, {"due": due}),
+                summary_key=phrase,
+                summary_params={"due": due},
                 version=ticket.version,
                 created_at=now,
             )
@@ -96,8 +104,9 @@ def sla_evaluate(*, now: dt.datetime | None = None, limit: int = 2000) -> list[S
                 notify(
                     recipient=ticket.assignee,
                     kind=kind,
-                    title=f"{title}: ticket #{ticket.pk}",
-                    body=f"{ticket.subject}\nDue {ticket.sla_next_due_at:%Y-%m-%d %H:%M} UTC.",
+                    title_key=phrase,
+                    title_params={"ticket": ticket.pk, "due": due},
+                    body=ticket.subject,
                     url=common.ticket_url(ticket.pk),
                 )
             changes.append(SlaChange(ticket_id=ticket.pk, state=state))

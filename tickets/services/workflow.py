@@ -42,7 +42,7 @@ def _assignee(assignee_id: int) -> Operator:
 
 
 def _set_owner(
-    ticket: Ticket, assignee: Operator, actor: Operator, now: dt.datetime, *, verb: str
+    ticket: Ticket, assignee: Operator, actor: Operator, now: dt.datetime, *, phrase: str
 ) -> tuple[int | None, list[routing.Routed]]:
     previous_id = ticket.assignee_id
     previous_name = str(ticket.assignee) if ticket.assignee else None
@@ -61,7 +61,8 @@ def _set_owner(
         ticket,
         kind=TicketEventKind.ASSIGNEE,
         actor=actor,
-        summary=f"{verb} {assignee}" + (f" (was {previous_name})" if previous_name else ""),
+        phrase=f"{phrase}_was" if previous_name else phrase,
+        params={"name": str(assignee)} | ({"previous": previous_name} if previous_name else {}),
         now=now,
         before={"assignee": previous_id, "assignee_name": previous_name},
         after={"assignee": assignee.pk, "assignee_name": str(assignee)},
@@ -70,7 +71,8 @@ def _set_owner(
         notify(
             recipient=assignee,
             kind=NotificationKind.ASSIGNMENT,
-            title=f"{actor} assigned ticket #{ticket.pk} to you",
+            title_key="assigned_to_you",
+            title_params={"actor": str(actor), "ticket": ticket.pk},
             body=ticket.subject,
             url=common.ticket_url(ticket.pk),
         )
@@ -103,7 +105,7 @@ def ticket_assign(
         reassign = ticket.assignee_id is not None
         now = timezone.now()
         previous, routed = _set_owner(
-            ticket, assignee, actor, now, verb="Reassigned to" if reassign else "Assigned to"
+            ticket, assignee, actor, now, phrase="reassigned" if reassign else "assigned"
         )
         audit_record(
             actor=actor,
@@ -145,7 +147,7 @@ def ticket_take(*, actor: Operator, ticket_id: int, expected_version: int | None
                 % {"pk": ticket.pk, "assignee": ticket.assignee}
             )
         now = timezone.now()
-        previous, routed = _set_owner(ticket, actor, actor, now, verb="Taken by")
+        previous, routed = _set_owner(ticket, actor, actor, now, phrase="taken")
         audit_record(
             actor=actor,
             action="ticket.take",
@@ -200,7 +202,8 @@ def _change_status(
         ticket,
         kind=TicketEventKind.STATUS,
         actor=actor,
-        summary=f"Status {Status(old).label} → {Status(status).label}",
+        phrase="status",
+        params={"old": old, "new": status},
         now=now,
         before={"status": old},
         after={"status": status},
@@ -210,7 +213,7 @@ def _change_status(
             ticket,
             kind=TicketEventKind.SLA,
             actor=actor,
-            summary="SLA paused" if status in PAUSED_STATUSES else "SLA resumed",
+            phrase="sla_paused" if status in PAUSED_STATUSES else "sla_resumed",
             now=now,
             after={
                 "paused_since": ticket.sla_paused_since,
@@ -281,7 +284,8 @@ def ticket_priority_set(
             ticket,
             kind=TicketEventKind.PRIORITY,
             actor=actor,
-            summary=f"Priority {Priority(old).label} → {Priority(priority).label}",
+            phrase="priority",
+            params={"old": old, "new": priority},
             now=now,
             before={"priority": old},
             after={"priority": priority},
@@ -290,7 +294,7 @@ def ticket_priority_set(
             ticket,
             kind=TicketEventKind.SLA,
             actor=actor,
-            summary="SLA targets recalculated for the new priority",
+            phrase="sla_recalculated",
             now=now,
             before={"next_due": before_due},
             after={"next_due": ticket.sla_next_due_at},
@@ -320,14 +324,16 @@ def ticket_tags_set(
         ticket.tags.set(common.tags_get_or_create(names))
         added = sorted(set(names) - set(before))
         removed = sorted(set(before) - set(names))
-        parts = ([f"added {', '.join(added)}"] if added else []) + (
-            [f"removed {', '.join(removed)}"] if removed else []
-        )
         common.event(
             ticket,
             kind=TicketEventKind.TAGS,
             actor=actor,
-            summary="Tags: " + "; ".join(parts),
+            phrase="tags_changed"
+            if added and removed
+            else "tags_added"
+            if added
+            else "tags_removed",
+            params={"added": added, "removed": removed},
             now=now,
             before={"tags": before},
             after={"tags": names},

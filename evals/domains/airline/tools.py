@@ -12,6 +12,7 @@ from evals.domains.airline.world import (
     AirlineWorld,
     Certificate,
     Charge,
+    Customer,
     Flight,
     Passenger,
     Reservation,
@@ -27,6 +28,7 @@ from evals.domains.airline.world import (
     within_24_hours,
 )
 from evals.engine.errors import ToolError
+from evals.engine.identity import email_lookup
 from evals.engine.tools import Confirm, ToolKind, ToolSet, tool
 from evals.engine.world import Handoff, RefundRequest
 from payments_sandbox.domain import AmountError, CurrencyError, Money, RefundState
@@ -125,34 +127,35 @@ def find_reservation(world: AirlineWorld, booking_ref: str, last_name: str) -> d
     return {"customer_id": owner.id, "booking_ref": res.id}
 
 
-@tool(kind=ToolKind.READ)
-def find_customer_by_email(world: AirlineWorld, email: str) -> dict[str, Any]:
+def _trips(world: AirlineWorld, c: Customer) -> dict[str, Any]:
+    """The email lookup's answer: the customer and their reservations by route and date, so
+    the agent can tell which trip a customer without its booking reference means."""
+    return {
+        "customer_id": c.id,
+        "name": f"{c.first_name} {c.last_name}",
+        "reservations": [
+            {
+                "booking_ref": r.id,
+                "from": CITIES[world.flight(r.flight_id).origin].name,
+                "to": CITIES[world.flight(r.flight_id).destination].name,
+                "date": world.flight(r.flight_id).date,
+                "status": r.status,
+            }
+            for r in world.reservations_of(c.id)
+        ],
+    }
+
+
+find_customer_by_email = email_lookup(
     """Verify the customer by the email address of their account. Returns the customer id and
     their reservations (booking reference, route, date, status) so you can tell which trip
     they mean.
 
     Args:
         email: The email address the customer gave, e.g. "ava.adler0@example.com".
-    """
-    wanted = email.strip().lower()
-    for c in world.tables["customers"].values():
-        if c.email == wanted:
-            world.session.verified_customer_id = c.id
-            return {
-                "customer_id": c.id,
-                "name": f"{c.first_name} {c.last_name}",
-                "reservations": [
-                    {
-                        "booking_ref": r.id,
-                        "from": CITIES[world.flight(r.flight_id).origin].name,
-                        "to": CITIES[world.flight(r.flight_id).destination].name,
-                        "date": world.flight(r.flight_id).date,
-                        "status": r.status,
-                    }
-                    for r in world.reservations_of(c.id)
-                ],
-            }
-    raise ToolError(f"No customer with email {email!r}.")
+    """,
+    answer=_trips,
+)
 
 
 # -- reads --------------------------------------------------------------------------------

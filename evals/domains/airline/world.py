@@ -21,7 +21,6 @@ import random
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from evals.engine.errors import ToolError
 from evals.engine.world import World
 from payments_sandbox.domain import Money
 
@@ -177,33 +176,29 @@ class Certificate:
 
 class AirlineWorld(World):
     def customer(self, customer_id: str) -> Customer:
-        try:
-            return self.tables["customers"][customer_id]
-        except KeyError:
-            raise ToolError(
-                f"No customer with id {customer_id!r}. Customer ids look like C1001."
-            ) from None
+        return self.record(
+            "customers",
+            customer_id,
+            f"No customer with id {customer_id!r}. Customer ids look like C1001.",
+        )
 
     def reservation(self, booking_ref: str) -> Reservation:
-        try:
-            return self.tables["reservations"][booking_ref.strip().upper()]
-        except KeyError:
-            raise ToolError(
-                f"No reservation with booking reference {booking_ref!r}. Booking references "
-                "are six letters and digits, e.g. QX7K2P."
-            ) from None
+        return self.record(
+            "reservations",
+            booking_ref.strip().upper(),
+            f"No reservation with booking reference {booking_ref!r}. "
+            "Booking references are six letters and digits, e.g. QX7K2P.",
+        )
 
     def flight(self, flight_id: str) -> Flight:
-        try:
-            return self.tables["flights"][flight_id.strip().upper()]
-        except KeyError:
-            raise ToolError(
-                f"No flight {flight_id!r}. Flight ids are the number and date, e.g. "
-                "AU101-2026-03-14."
-            ) from None
+        return self.record(
+            "flights",
+            flight_id.strip().upper(),
+            f"No flight {flight_id!r}. Flight ids are the number and date, e.g. AU101-2026-03-14.",
+        )
 
     def reservations_of(self, customer_id: str) -> list[Reservation]:
-        return [r for r in self.tables["reservations"].values() if r.customer_id == customer_id]
+        return self.records_where("reservations", customer_id=customer_id)
 
     def put(self, table: str, key: str, record: object) -> None:
         self.tables[table][key] = record

@@ -7,27 +7,13 @@ currencies; chargebacks and suspected fraud go to named teams."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from evals.engine.domain import Domain
+from evals.engine.domain import Domain, package_domain
 
 
 def load() -> Domain:
-    from evals.domains.billing.rules import check_rules
     from evals.domains.billing.scripted import BillingReferenceAgent, BillingScriptedUser
-    from evals.domains.billing.tasks import generate_tasks
-    from evals.domains.billing.tools import TOOLS
-    from evals.domains.billing.world import build_world
 
-    return Domain(
-        name="billing",
-        policy=Path(__file__).with_name("policy.md").read_text(encoding="utf-8"),
-        tools=TOOLS,
-        rules=check_rules,
-        build_world=build_world,
-        load_tasks=generate_tasks,
-        reference_agent=BillingReferenceAgent.factory,
-        scripted_user=BillingScriptedUser.factory,
-        description="Charge disputes and refunds at a payment service.",
-        scripted_languages=("en", "zh-Hans"),
+    about = "Charge disputes and refunds at a payment service."
+    return package_domain(
+        __name__, about, BillingReferenceAgent.factory, BillingScriptedUser.factory
     )

@@ -18,6 +18,7 @@ from evals.domains.billing.world import (
     money_text,
 )
 from evals.engine.errors import ToolError
+from evals.engine.identity import email_lookup
 from evals.engine.tools import Confirm, ToolKind, ToolSet, tool
 from evals.engine.world import Handoff, RefundRequest
 from payments_sandbox.domain import (
@@ -74,20 +75,14 @@ def charge_view(world: BillingWorld, charge: Charge) -> dict[str, Any]:
 # -- identity -----------------------------------------------------------------------------
 
 
-@tool(kind=ToolKind.READ)
-def find_customer_by_email(world: BillingWorld, email: str) -> dict[str, str]:
+find_customer_by_email = email_lookup(
     """Verify the customer's identity by the email address of their account. Returns their
     customer id. Do this (or find_customer_by_name) before anything else.
 
     Args:
         email: The email address the customer gave, e.g. "ava.adler3@example.com".
     """
-    wanted = email.strip().lower()
-    for customer in world.tables["customers"].values():
-        if customer.email == wanted:
-            world.session.verified_customer_id = customer.id
-            return {"customer_id": customer.id}
-    raise ToolError(f"No customer with email {email!r}.")
+)
 
 
 @tool(kind=ToolKind.READ)

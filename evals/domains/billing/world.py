@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from functools import cache
 
-from evals.engine.errors import ToolError
 from evals.engine.world import RefundRequest, World
 from payments_sandbox.domain import Money, RefundState
 
@@ -238,29 +237,27 @@ class BillingWorld(World):
         return clone
 
     def customer(self, customer_id: str) -> Customer:
-        try:
-            return self.tables["customers"][customer_id]
-        except KeyError:
-            raise ToolError(
-                f"No customer with id {customer_id!r}. Customer ids look like C40213."
-            ) from None
+        return self.record(
+            "customers",
+            customer_id,
+            f"No customer with id {customer_id!r}. Customer ids look like C40213.",
+        )
 
     def charge(self, charge_id: str) -> Charge:
-        try:
-            return self.tables["charges"][charge_id.strip().upper()]
-        except (KeyError, AttributeError):
-            raise ToolError(
-                f"No charge with id {charge_id!r}. Charge ids look like CH-402131."
-            ) from None
+        return self.record(
+            "charges",
+            str(charge_id).strip().upper(),
+            f"No charge with id {charge_id!r}. Charge ids look like CH-402131.",
+        )
 
     def card(self, card_id: str) -> Card:
         return self.tables["cards"][card_id]
 
     def cards_of(self, customer_id: str) -> list[Card]:
-        return [c for c in self.tables["cards"].values() if c.customer_id == customer_id]
+        return self.records_where("cards", customer_id=customer_id)
 
     def charges_of(self, customer_id: str) -> list[Charge]:
-        return [c for c in self.tables["charges"].values() if c.customer_id == customer_id]
+        return self.records_where("charges", customer_id=customer_id)
 
     def put(self, table: str, key: str, record: object) -> None:
         self.tables[table][key] = record

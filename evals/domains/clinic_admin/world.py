@@ -20,7 +20,6 @@ from datetime import date, datetime, timedelta
 from functools import lru_cache
 from typing import Any, ClassVar
 
-from evals.engine.errors import ToolError
 from evals.engine.world import World
 
 TODAY = "2025-06-16"
@@ -174,49 +173,45 @@ class ClinicWorld(World):
         self.tables[table][key] = record
 
     def patient(self, patient_id: str) -> Patient:
-        try:
-            return self.tables["patients"][str(patient_id).strip().upper()]
-        except KeyError:
-            raise ToolError(
-                f"No patient with number {patient_id!r}. Patient numbers look like P204518."
-            ) from None
+        return self.record(
+            "patients",
+            str(patient_id).strip().upper(),
+            f"No patient with number {patient_id!r}. Patient numbers look like P204518.",
+        )
 
     def appointment(self, appointment_id: str) -> Appointment:
-        try:
-            return self.tables["appointments"][appointment_id.strip()]
-        except KeyError:
-            raise ToolError(
-                f"No appointment with id {appointment_id!r}. Appointment ids look like A204518-1."
-            ) from None
+        return self.record(
+            "appointments",
+            appointment_id.strip(),
+            f"No appointment with id {appointment_id!r}. Appointment ids look like A204518-1.",
+        )
 
     def slot(self, slot_id: str) -> Slot:
-        try:
-            return self.tables["slots"][slot_id.strip()]
-        except KeyError:
-            raise ToolError(
-                f"No slot with id {slot_id!r}. Slot ids look like S-general_practice-0618-0900; "
-                "find them with find_slots."
-            ) from None
+        return self.record(
+            "slots",
+            slot_id.strip(),
+            f"No slot with id {slot_id!r}. "
+            "Slot ids look like S-general_practice-0618-0900; find them with find_slots.",
+        )
 
     def document(self, document_id: str) -> Document:
-        try:
-            return self.tables["documents"][document_id.strip()]
-        except KeyError:
-            raise ToolError(
-                f"No document with id {document_id!r}. Document ids look like D204518-1."
-            ) from None
+        return self.record(
+            "documents",
+            document_id.strip(),
+            f"No document with id {document_id!r}. Document ids look like D204518-1.",
+        )
 
     def appointments_of(self, patient_id: str) -> list[Appointment]:
-        return [a for a in self.tables["appointments"].values() if a.patient_id == patient_id]
+        return self.records_where("appointments", patient_id=patient_id)
 
     def documents_of(self, patient_id: str) -> list[Document]:
-        return [d for d in self.tables["documents"].values() if d.patient_id == patient_id]
+        return self.records_where("documents", patient_id=patient_id)
 
     def authorisations_of(self, patient_id: str) -> list[Authorisation]:
-        return [a for a in self.tables["authorisations"].values() if a.patient_id == patient_id]
+        return self.records_where("authorisations", patient_id=patient_id)
 
     def record_requests_of(self, patient_id: str) -> list[RecordRequest]:
-        return [r for r in self.tables["record_requests"].values() if r.patient_id == patient_id]
+        return self.records_where("record_requests", patient_id=patient_id)
 
 
 # -- the seeded population -------------------------------------------------------------------

@@ -5,27 +5,17 @@ and notes; disputed adjustments go to a named human."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from evals.engine.domain import Domain
+from evals.engine.domain import Domain, package_domain
 
 
 def load() -> Domain:
-    from evals.domains.membership.population import build_world
-    from evals.domains.membership.rules import check_rules
     from evals.domains.membership.scripted import MembershipReferenceAgent, MembershipScriptedUser
-    from evals.domains.membership.tasks import generate_tasks
-    from evals.domains.membership.tools import TOOLS
 
-    return Domain(
-        name="membership",
-        policy=Path(__file__).with_name("policy.md").read_text(encoding="utf-8"),
-        tools=TOOLS,
-        rules=check_rules,
-        build_world=build_world,
-        load_tasks=generate_tasks,
-        reference_agent=MembershipReferenceAgent.factory,
-        scripted_user=MembershipScriptedUser.factory,
-        description="Member services for a chain of gym clubs.",
-        scripted_languages=("en", "zh-Hans"),
+    about = "Member services for a chain of gym clubs."
+    return package_domain(
+        __name__,
+        about,
+        MembershipReferenceAgent.factory,
+        MembershipScriptedUser.factory,
+        world_module="population",
     )

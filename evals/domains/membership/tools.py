@@ -24,6 +24,7 @@ from evals.domains.membership.world import (
     proration,
 )
 from evals.engine.errors import ToolError
+from evals.engine.identity import email_lookup
 from evals.engine.tools import Confirm, ToolKind, ToolSet, tool
 from evals.engine.world import Handoff, Notification, RefundRequest
 from payments_sandbox.domain import AmountError, CurrencyError, Money, RefundState
@@ -128,20 +129,16 @@ def _add_invoice(world: MembershipWorld, ms: Membership, kind: str, text: str, a
 # -- identity -----------------------------------------------------------------------------
 
 
-@tool(kind=ToolKind.READ)
-def find_member_by_email(world: MembershipWorld, email: str) -> dict[str, str]:
+find_member_by_email = email_lookup(
     """Verify the member's identity by the email address of their account. Returns their member
     id. Do this (or find_member_by_number) before anything else.
 
     Args:
         email: The email address the member gave, e.g. "ava.adler3@example.com".
-    """
-    wanted = email.strip().lower()
-    for member in world.tables["members"].values():
-        if member.email == wanted:
-            world.session.verified_customer_id = member.id
-            return {"member_id": member.id}
-    raise ToolError(f"No member with email {email!r}.")
+    """,
+    table="members",
+    who="member",
+)
 
 
 @tool(kind=ToolKind.READ)

@@ -176,20 +176,18 @@ class Note:
 
 class MembershipWorld(World):
     def member(self, member_id: str) -> Member:
-        try:
-            return self.tables["members"][member_id]
-        except KeyError:
-            raise ToolError(
-                f"No member with id {member_id!r}. Member ids look like M204518."
-            ) from None
+        return self.record(
+            "members",
+            member_id,
+            f"No member with id {member_id!r}. Member ids look like M204518.",
+        )
 
     def membership(self, membership_id: str) -> Membership:
-        try:
-            return self.tables["memberships"][membership_id]
-        except KeyError:
-            raise ToolError(
-                f"No membership with id {membership_id!r}. Membership ids look like MS204518."
-            ) from None
+        return self.record(
+            "memberships",
+            membership_id,
+            f"No membership with id {membership_id!r}. Membership ids look like MS204518.",
+        )
 
     def membership_of(self, member_id: str) -> Membership:
         self.member(member_id)
@@ -199,12 +197,11 @@ class MembershipWorld(World):
         raise ToolError(f"Member {member_id} has no membership.")
 
     def invoice(self, invoice_id: str) -> Invoice:
-        try:
-            return self.tables["invoices"][invoice_id]
-        except KeyError:
-            raise ToolError(
-                f"No invoice with id {invoice_id!r}. Invoice ids look like INV-204518-05."
-            ) from None
+        return self.record(
+            "invoices",
+            invoice_id,
+            f"No invoice with id {invoice_id!r}. Invoice ids look like INV-204518-05.",
+        )
 
     def line(self, invoice: Invoice, item_id: str) -> InvoiceLine:
         for line in invoice.lines:
@@ -213,13 +210,13 @@ class MembershipWorld(World):
         raise ToolError(f"Invoice {invoice.id} has no line {item_id!r}.")
 
     def invoices_of(self, member_id: str) -> list[Invoice]:
-        return [i for i in self.tables["invoices"].values() if i.member_id == member_id]
+        return self.records_where("invoices", member_id=member_id)
 
     def entitlements_of(self, member_id: str) -> list[Entitlement]:
-        return [e for e in self.tables["entitlements"].values() if e.member_id == member_id]
+        return self.records_where("entitlements", member_id=member_id)
 
     def checkins_of(self, member_id: str) -> list[CheckIn]:
-        return [c for c in self.tables["checkins"].values() if c.member_id == member_id]
+        return self.records_where("checkins", member_id=member_id)
 
     def put(self, table: str, key: str, record: object) -> None:
         self.tables[table][key] = record

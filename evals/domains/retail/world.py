@@ -6,7 +6,6 @@ import random
 from dataclasses import dataclass
 from functools import lru_cache
 
-from evals.engine.errors import ToolError
 from evals.engine.world import World
 
 CURRENCY = "USD"
@@ -83,30 +82,31 @@ class Order:
 
 class RetailWorld(World):
     def customer(self, customer_id: str) -> Customer:
-        try:
-            return self.tables["customers"][customer_id]
-        except KeyError:
-            raise ToolError(f"No customer with id {customer_id!r}.") from None
+        return self.record(
+            "customers",
+            customer_id,
+            f"No customer with id {customer_id!r}.",
+        )
 
     def order(self, order_id: str) -> Order:
-        try:
-            return self.tables["orders"][order_id]
-        except KeyError:
-            raise ToolError(
-                f"No order with id {order_id!r}. Order ids look like #W1234567."
-            ) from None
+        return self.record(
+            "orders",
+            order_id,
+            f"No order with id {order_id!r}. Order ids look like #W1234567.",
+        )
 
     def product(self, product_id: str) -> Product:
-        try:
-            return self.tables["products"][product_id]
-        except KeyError:
-            raise ToolError(f"No product with id {product_id!r}.") from None
+        return self.record(
+            "products",
+            product_id,
+            f"No product with id {product_id!r}.",
+        )
 
     def put(self, table: str, key: str, record: object) -> None:
         self.tables[table][key] = record
 
     def orders_of(self, customer_id: str) -> list[Order]:
-        return [o for o in self.tables["orders"].values() if o.customer_id == customer_id]
+        return self.records_where("orders", customer_id=customer_id)
 
 
 FIRST = [

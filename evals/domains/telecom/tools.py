@@ -25,6 +25,7 @@ from evals.domains.telecom.world import (
     signal,
 )
 from evals.engine.errors import ToolError
+from evals.engine.identity import email_lookup
 from evals.engine.tools import Actor, Confirm, ToolKind, ToolSet, tool
 from evals.engine.world import Handoff
 from payments_sandbox.domain import AmountError, CurrencyError, Money
@@ -84,20 +85,14 @@ def bill_view(bill: Bill) -> dict[str, Any]:
 # -- identity ---------------------------------------------------------------------------------
 
 
-@tool(kind=ToolKind.READ)
-def find_customer_by_email(world: TelecomWorld, email: str) -> dict[str, str]:
+find_customer_by_email = email_lookup(
     """Verify the customer's identity by the email address of their account. Returns their
     customer id. Do this (or find_customer_by_phone) before anything else.
 
     Args:
         email: The email address the customer gave, e.g. "ava.adler0@example.com".
     """
-    wanted = email.strip().lower()
-    for customer in world.tables["customers"].values():
-        if customer.email == wanted:
-            world.session.verified_customer_id = customer.id
-            return {"customer_id": customer.id}
-    raise ToolError(f"No customer with email {email!r}.")
+)
 
 
 @tool(kind=ToolKind.READ)

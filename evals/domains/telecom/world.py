@@ -130,32 +130,31 @@ class Device:
 
 class TelecomWorld(World):
     def customer(self, customer_id: str) -> Customer:
-        try:
-            return self.tables["customers"][customer_id]
-        except KeyError:
-            raise ToolError(
-                f"No customer with id {customer_id!r}. Customer ids look like C300101."
-            ) from None
+        return self.record(
+            "customers",
+            customer_id,
+            f"No customer with id {customer_id!r}. Customer ids look like C300101.",
+        )
 
     def line(self, line_id: str) -> Line:
-        try:
-            return self.tables["lines"][line_id]
-        except KeyError:
-            raise ToolError(f"No line with id {line_id!r}. Line ids look like L300101.") from None
+        return self.record(
+            "lines",
+            line_id,
+            f"No line with id {line_id!r}. Line ids look like L300101.",
+        )
 
     def bill(self, bill_id: str) -> Bill:
-        try:
-            return self.tables["bills"][bill_id]
-        except KeyError:
-            raise ToolError(
-                f"No bill with id {bill_id!r}. Bill ids look like B300101-05."
-            ) from None
+        return self.record(
+            "bills",
+            bill_id,
+            f"No bill with id {bill_id!r}. Bill ids look like B300101-05.",
+        )
 
     def lines_of(self, customer_id: str) -> list[Line]:
-        return [x for x in self.tables["lines"].values() if x.customer_id == customer_id]
+        return self.records_where("lines", customer_id=customer_id)
 
     def bills_of(self, customer_id: str) -> list[Bill]:
-        return [b for b in self.tables["bills"].values() if b.customer_id == customer_id]
+        return self.records_where("bills", customer_id=customer_id)
 
     def unpaid_bills(self, customer_id: str) -> list[Bill]:
         return [b for b in self.bills_of(customer_id) if b.status != "paid"]

@@ -9,18 +9,10 @@ and amounts.
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
-from evals.domains.airline.tasks.recipes import (
-    COMPOUNDS,
-    SINGLES,
-    WORLD_SEED,
-    Ctx,
-    Part,
-    Recipe,
-)
+from evals.domains.airline.tasks.recipes import COMPOUNDS, SINGLES, WORLD_SEED, Ctx, Recipe
 from evals.domains.airline.tools import TOOLS
 from evals.domains.airline.world import (
     CITIES,
@@ -30,8 +22,19 @@ from evals.domains.airline.world import (
     Customer,
     build_world,
 )
+from evals.engine.composition import (
+    IN_ORDER,
+    Built,
+    Part,
+    Row,
+    by_compound,
+    by_profile,
+    compose,
+    recipe_rows,
+    wants,
+)
 from evals.engine.messages import ToolCall
-from evals.engine.task import Scenario, Task, kind_of
+from evals.engine.task import Scenario, Task
 
 VARIANTS = ("ref-name", "email", "ref-unknown")
 COMPOUND_VARIANTS = ("ref-name", "ref-unknown")
@@ -68,10 +71,10 @@ def _scenario(c: Ctx, requests: list[dict[str, Any]], variant: str, ordered: boo
     )
     if knows_ref:
         known += f" Your booking reference is {c.ref}."
-    instructions = "Ask for these in this order; the second needs the first. " if ordered else ""
+    instructions = IN_ORDER if ordered else ""
     instructions += "Accept a refusal if the agent explains the rule; accept a transfer to a human."
     return Scenario(
-        reason="You want to " + "; then ".join(describe(r) for r in requests) + ".",
+        reason=wants(requests, describe),
         known_info=known,
         unknown_info="" if knows_ref else "You do not know your booking reference.",
         instructions=instructions,
@@ -118,36 +121,13 @@ def describe(r: dict[str, Any]) -> str:
     )
 
 
-def _task(n: int, name: str, variant: str, c: Ctx, parts: list[Part], ordered: bool) -> Task:
-    requests = [p.request for p in parts]
-    gold = tuple(g for p in parts for g in p.gold)
-    communicate = tuple(x for p in parts for x in p.communicate)
-    handoff = next(
-        (str(g.arguments["category"]) for g in gold if g.name == "transfer_to_human"), ""
-    )
-    refused = any(p.refused for p in parts)
-    return Task(
-        id=f"airline-{n:03d}-{name}-{variant}",
-        domain="airline",
-        kind=kind_of(refused=refused, gold=gold, handoff=handoff),
-        scenario=_scenario(c, requests, variant, ordered),
-        gold=gold,
-        world_seed=WORLD_SEED,
-        handoff_category=handoff,
-        communicate=communicate,
-        intents=tuple(r["intent"] for r in requests),
-        required_reads=tuple(r for p in parts for r in p.reads),
-    )
-
-
 def _contexts(world: AirlineWorld) -> dict[str, list[Ctx]]:
     """Each profile's customers with their profile reservation (the first one they hold)."""
-    customers = list(world.tables["customers"].values())
-    out: dict[str, list[Ctx]] = {}
-    for i, p in enumerate(PROFILES):
-        group = customers[i * CUSTOMERS_PER_PROFILE : (i + 1) * CUSTOMERS_PER_PROFILE]
-        out[p.name] = [Ctx(world, c, world.reservations_of(c.id)[0]) for c in group]
-    return out
+    groups = by_profile(list(world.tables["customers"].values()), PROFILES, CUSTOMERS_PER_PROFILE)
+    return {
+        name: [Ctx(world, c, world.reservations_of(c.id)[0]) for c in group]
+        for name, group in groups.items()
+    }
 
 
 def _parts(ctx: Ctx, recipes: tuple[Recipe, ...]) -> list[Part]:
@@ -173,20 +153,15 @@ def _parts(ctx: Ctx, recipes: tuple[Recipe, ...]) -> list[Part]:
 def generate_tasks() -> tuple[Task, ...]:
     world = build_world(WORLD_SEED)
     contexts = _contexts(world)
-    recipes: list[tuple[str, str, tuple[Recipe, ...], bool, tuple[str, ...]]] = [
-        (name, profile, parts, False, VARIANTS) for name, (profile, parts) in SINGLES.items()
-    ] + [
-        (name, profile, parts, ordered, COMPOUND_VARIANTS)
-        for name, (profile, parts, ordered) in COMPOUNDS.items()
-    ]
-    tasks: list[Task] = []
-    n = 0
-    for name, profile, recipe_parts, ordered, variants in recipes:
-        for v_index, variant in enumerate(variants):
-            ctx = contexts[profile][v_index % CUSTOMERS_PER_PROFILE]
-            task = _task(n, name, variant, ctx, _parts(ctx, recipe_parts), ordered)
-            if f"{name}/{variant}" in SMOKE:
-                task = replace(task, splits=(*task.splits, "smoke"))
-            tasks.append(task)
-            n += 1
-    return tuple(tasks)
+
+    def make(k: int, row: Row[str, Recipe], v_index: int, variant: str) -> Built:
+        ctx = contexts[row.key][v_index % CUSTOMERS_PER_PROFILE]
+        return Built(
+            _parts(ctx, row.recipes),
+            lambda requests: _scenario(ctx, requests, variant, row.ordered),
+            WORLD_SEED,
+        )
+
+    variants = by_compound(VARIANTS, COMPOUND_VARIANTS)
+    rows = recipe_rows(SINGLES, COMPOUNDS)
+    return compose("airline", rows, variants=variants, make=make, smoke=SMOKE)

@@ -8,7 +8,7 @@ the customer is taken from.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any
 
 from evals.domains.airline.world import (
     AirlineWorld,
@@ -21,10 +21,10 @@ from evals.domains.airline.world import (
     money_text,
     passenger_share,
 )
+from evals.engine.composition import TRANSFER_WORDS, Part, refusal
 from evals.engine.task import GoldCall
 
 WORLD_SEED = 4242
-REFUSAL_MARKERS = ("can't", "cannot", "unable", "not able", "not possible", "无法", "不能")
 # The policy's reasons for a refusal, in its words in English and Chinese (policy.md,
 # policy.zh.md).
 REASON_BASIC = ("basic economy", "基本经济舱")
@@ -35,7 +35,6 @@ REASON_TRANSFER = ("another person", "他人")
 REASON_ADD_PASSENGER = ("existing reservation", "已有的预订", "已有预订")
 REASON_WEATHER = ("weather", "天气")
 REASON_SHORT_DELAY = ("3 hours", "3 小时", "3小时")
-TRANSFER_WORDS = ("transfer", "转接", "转人工")
 MONTH_WORDS = {"03": "March"}
 
 
@@ -61,22 +60,6 @@ class Ctx:
             GoldCall("get_reservation", {"booking_ref": self.ref}),
             GoldCall("get_flight_status", {"flight_id": self.flight.id}),
         )
-
-
-class Part(NamedTuple):
-    """One request of a task: what the customer asks (the scenario's), the gold writes, what
-    the agent must say (each entry a tuple of alternatives), what it must have looked up and
-    whether the policy refuses it. The request says only what the customer wants."""
-
-    request: dict[str, Any]
-    gold: list[GoldCall]
-    communicate: list[tuple[str, ...]]
-    reads: tuple[tuple[GoldCall, ...], ...] = ()
-    refused: bool = False
-
-
-def _refusal(req: dict[str, Any], why: tuple[str, ...], *reads: tuple[GoldCall, ...]) -> Part:
-    return Part(req, [], [REFUSAL_MARKERS, why], reads, refused=True)
 
 
 def _date_words(date: str) -> str:
@@ -115,7 +98,7 @@ def change_two_days_later(c: Ctx) -> Part:
 
 def refuse_change_basic(c: Ctx) -> Part:
     date = f"2026-03-{int(c.flight.date[8:10]) + 2:02d}"
-    return _refusal(
+    return refusal(
         {"intent": "change", "date": date, "date_words": _date_words(date)},
         REASON_BASIC,
         c.record(),
@@ -137,7 +120,7 @@ def cancel_refund(c: Ctx) -> Part:
 
 
 def refuse_cancel(c: Ctx) -> Part:
-    return _refusal({"intent": "cancel"}, REASON_24H, c.record())
+    return refusal({"intent": "cancel"}, REASON_24H, c.record())
 
 
 # -- bags ----------------------------------------------------------------------------------
@@ -163,7 +146,7 @@ def add_two_bags(c: Ctx) -> Part:
 
 
 def refuse_four_bags(c: Ctx) -> Part:
-    return _refusal({"intent": "bags", "count": 4}, REASON_BAG_LIMIT, c.record())
+    return refusal({"intent": "bags", "count": 4}, REASON_BAG_LIMIT, c.record())
 
 
 # -- passengers ----------------------------------------------------------------------------
@@ -202,7 +185,7 @@ def refuse_name_transfer(c: Ctx) -> Part:
         "right": "Whitfield",
         "transfer": True,
     }
-    return _refusal(req, REASON_TRANSFER, c.record())
+    return refusal(req, REASON_TRANSFER, c.record())
 
 
 def remove_companion(c: Ctx) -> Part:
@@ -226,7 +209,7 @@ def remove_companion(c: Ctx) -> Part:
 
 def refuse_remove(c: Ctx) -> Part:
     pax = c.res.passengers[-1]
-    return _refusal(
+    return refusal(
         {"intent": "remove", "name": f"{pax.first_name} {pax.last_name}"}, REASON_24H, c.record()
     )
 
@@ -250,7 +233,7 @@ def add_passenger(c: Ctx) -> Part:
 
 
 def refuse_add_passenger(c: Ctx) -> Part:
-    return _refusal(
+    return refusal(
         {"intent": "new_passenger", "name": f"Grace {c.customer.last_name}"},
         REASON_ADD_PASSENGER,
         c.record(),
@@ -270,11 +253,11 @@ def compensation(c: Ctx) -> Part:
 
 
 def refuse_compensation_weather(c: Ctx) -> Part:
-    return _refusal({"intent": "compensation", "what": "delay"}, REASON_WEATHER, c.flight_record())
+    return refusal({"intent": "compensation", "what": "delay"}, REASON_WEATHER, c.flight_record())
 
 
 def refuse_compensation_short(c: Ctx) -> Part:
-    return _refusal(
+    return refusal(
         {"intent": "compensation", "what": "delay"}, REASON_SHORT_DELAY, c.flight_record()
     )
 

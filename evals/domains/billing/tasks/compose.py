@@ -7,21 +7,22 @@ accounts), so variants differ in name, currency, decimals and amounts.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
-from evals.domains.billing.tasks.recipes import (
-    COMPOUNDS,
-    SINGLES,
-    WHY,
-    WORLD_SEED,
-    Ctx,
-    Part,
-    Recipe,
-)
+from evals.domains.billing.tasks.recipes import COMPOUNDS, SINGLES, WHY, WORLD_SEED, Ctx, Recipe
 from evals.domains.billing.world import BillingWorld, Customer, build_world
-from evals.engine.task import Scenario, Task, kind_of
+from evals.engine.composition import (
+    ACCEPT_REFUSAL_OR_TRANSFER,
+    Built,
+    Row,
+    by_compound,
+    compose,
+    identity_scenario,
+    recipe_rows,
+    slip,
+)
+from evals.engine.task import Scenario, Task
 
 VARIANTS = ("email", "name-postcode", "wrong-postcode-first")
 COMPOUND_VARIANTS = ("email", "wrong-postcode-first")
@@ -70,56 +71,28 @@ def describe(r: dict[str, Any]) -> str:
 
 def _scenario(c: Customer, requests: list[dict[str, Any]], variant: str, ordered: bool) -> Scenario:
     gives = "email" if variant == "email" else "name"
+    wrong = wrong_postcode(c.postcode) if variant == "wrong-postcode-first" else ""
     identity = {
         "first_name": c.first_name,
         "last_name": c.last_name,
         "email": c.email,
         "postcode": c.postcode,
         "gives": gives,
-        "wrong_postcode": wrong_postcode(c.postcode) if variant == "wrong-postcode-first" else "",
+        "wrong_postcode": wrong,
     }
-    known = (
-        f"You are {c.first_name} {c.last_name}; the billing postcode of your cards is {c.postcode}."
-    )
-    if gives == "email":
-        known += f" Your email is {c.email}."
-    instructions = "Ask for these in this order. " if ordered else ""
-    if variant == "wrong-postcode-first":
-        instructions += (
-            f"At first you give your postcode as {identity['wrong_postcode']} by mistake. "
-        )
-    instructions += (
-        "Accept a refusal if the agent explains the policy; accept a transfer to a human."
-    )
-    return Scenario(
-        reason="You want to " + "; then ".join(describe(r) for r in requests) + ".",
-        known_info=known,
-        unknown_info=""
-        if gives == "email"
-        else "You do not remember which email your account uses.",
-        instructions=instructions,
-        data={"identity": identity, "requests": requests, "ordered": ordered},
-    )
-
-
-def _task(n: int, name: str, variant: str, c: Customer, parts: list[Part], ordered: bool) -> Task:
-    requests = [p.request for p in parts]
-    gold = tuple(g for p in parts for g in p.gold)
-    handoff = next(
-        (str(g.arguments["category"]) for g in gold if g.name == "transfer_to_human"), ""
-    )
-    refused = any(p.refused for p in parts)
-    return Task(
-        id=f"billing-{n:03d}-{name}-{variant}",
-        domain="billing",
-        kind=kind_of(refused=refused, gold=gold, handoff=handoff),
-        scenario=_scenario(c, requests, variant, ordered),
-        gold=gold,
-        world_seed=WORLD_SEED,
-        handoff_category=handoff,
-        communicate=tuple(x for p in parts for x in p.communicate),
-        intents=tuple(r["intent"] for r in requests),
-        required_reads=tuple(r for p in parts for r in p.reads),
+    return identity_scenario(
+        requests=requests,
+        describe=describe,
+        identity=identity,
+        known=(
+            f"You are {c.first_name} {c.last_name}; the billing postcode of your cards is "
+            f"{c.postcode}."
+        ),
+        gives_email=gives == "email",
+        ordered=ordered,
+        in_order="Ask for these in this order. ",
+        slipped=slip("your postcode", wrong),
+        closing=ACCEPT_REFUSAL_OR_TRANSFER,
     )
 
 
@@ -140,23 +113,17 @@ def _currency(world: BillingWorld, customer: Customer) -> str:
 def generate_tasks() -> tuple[Task, ...]:
     world = build_world(WORLD_SEED)
     pools = customers_by_pool(world)
-    recipes: list[tuple[str, tuple[str, ...], tuple[Recipe, ...], bool, tuple[str, ...]]] = [
-        (name, currencies, parts, False, VARIANTS) for name, (currencies, parts) in SINGLES.items()
-    ] + [
-        (name, currencies, parts, ordered, COMPOUND_VARIANTS)
-        for name, (currencies, parts, ordered) in COMPOUNDS.items()
-    ]
-    tasks: list[Task] = []
-    for k, (name, currencies, recipe_parts, ordered, variants) in enumerate(recipes):
-        for v_index, variant in enumerate(variants):
-            pool = pools[currencies[v_index % len(currencies)]]
-            pick = v_index if currencies == ("sandbox",) else k + v_index
-            customer = pool[pick % len(pool)]
-            partner = pool[(pick + 1) % len(pool)]
-            ctx = Ctx(world, customer, partner)
-            n = len(tasks)
-            task = _task(n, name, variant, customer, [r(ctx) for r in recipe_parts], ordered)
-            if f"{name}/{variant}" in SMOKE:
-                task = replace(task, splits=(*task.splits, "smoke"))
-            tasks.append(task)
-    return tuple(tasks)
+
+    def make(k: int, row: Row[tuple[str, ...], Recipe], v_index: int, variant: str) -> Built:
+        currencies = row.key
+        pool = pools[currencies[v_index % len(currencies)]]
+        pick = v_index if currencies == ("sandbox",) else k + v_index
+        customer = pool[pick % len(pool)]
+        parts = [r(Ctx(world, customer, pool[(pick + 1) % len(pool)])) for r in row.recipes]
+        return Built(
+            parts, lambda requests: _scenario(customer, requests, variant, row.ordered), WORLD_SEED
+        )
+
+    variants = by_compound(VARIANTS, COMPOUND_VARIANTS)
+    rows = recipe_rows(SINGLES, COMPOUNDS)
+    return compose("billing", rows, variants=variants, make=make, smoke=SMOKE)

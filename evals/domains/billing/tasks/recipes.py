@@ -8,7 +8,7 @@ about the charge: its date, amount, merchant descriptor and card digits, never i
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any
 
 from evals.domains.billing.world import (
     APPROVERS,
@@ -18,11 +18,11 @@ from evals.domains.billing.world import (
     approver_for,
     money_text,
 )
+from evals.engine.composition import REFUSAL_MARKERS, TRANSFER_WORDS, Part
 from evals.engine.task import GoldCall
 from payments_sandbox.domain import Money
 
 WORLD_SEED = 4242
-REFUSAL_MARKERS = ("can't", "cannot", "unable", "not able", "not possible", "无法", "不能")
 # The policy's reasons for a refusal, in its words in English and Chinese (policy.md,
 # policy.zh.md).
 REASON_BALANCE = ("refundable balance", "可退余额")
@@ -31,7 +31,6 @@ REASON_FULLY_REFUNDED = ("fully refunded", "全额退款")
 REASON_WINDOW = ("120 days", "120-day", "120 天")
 REASON_HOLDER = ("account holder", "账户持有人")
 REASON_PENDING = ("already pending", "审批中")
-TRANSFER = ("transfer", "转接", "转人工")
 ALREADY = ("already", "已")
 WHY = {
     "main": "one item of the order never arrived",
@@ -74,19 +73,6 @@ def _role_index(role: str) -> int:
     from evals.domains.billing.world import ROLE_NAMES
 
     return ROLE_NAMES.index(role)
-
-
-class Part(NamedTuple):
-    """One request of a task: what the customer asks (the scenario's), the gold writes, what the
-    agent must say (each entry a tuple of alternatives), what it must have looked up (each
-    entry a tuple of alternative READs) and whether the policy refuses it. The request says
-    only what the customer wants: never whether it will be refused."""
-
-    request: dict[str, Any]
-    gold: list[GoldCall]
-    communicate: list[tuple[str, ...]]
-    reads: tuple[tuple[GoldCall, ...], ...] = ()
-    refused: bool = False
 
 
 def charge_reads(c: Ctx, charge: Charge) -> tuple[GoldCall, ...]:
@@ -260,13 +246,13 @@ def chargeback_handoff(c: Ctx) -> Part:
         "why": "chargeback",
         "bank": True,
     }
-    return Part(req, _transfer(c, charge, "chargeback"), [TRANSFER])
+    return Part(req, _transfer(c, charge, "chargeback"), [TRANSFER_WORDS])
 
 
 def fraud_handoff(c: Ctx) -> Part:
     charge = c.charge("unknown")
     req = {"intent": "fraud", **c.facts(charge)}
-    return Part(req, _transfer(c, charge, "fraud"), [TRANSFER])
+    return Part(req, _transfer(c, charge, "fraud"), [TRANSFER_WORDS])
 
 
 def update_email(c: Ctx) -> Part:

@@ -4,18 +4,10 @@ expired), the scenario (only what the caller knows), gold writes and the smoke s
 
 from __future__ import annotations
 
-from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
-from evals.domains.clinic_admin.tasks.recipes import (
-    COMPOUNDS,
-    SINGLES,
-    WORLD_SEED,
-    Ctx,
-    Part,
-    Recipe,
-)
+from evals.domains.clinic_admin.tasks.recipes import COMPOUNDS, SINGLES, WORLD_SEED, Ctx, Recipe
 from evals.domains.clinic_admin.world import (
     DEPARTMENTS,
     Authorisation,
@@ -23,7 +15,16 @@ from evals.domains.clinic_admin.world import (
     Patient,
     build_world,
 )
-from evals.engine.task import Scenario, Task, kind_of
+from evals.engine.composition import (
+    Built,
+    Row,
+    compose,
+    recipe_rows,
+    slip,
+    wants,
+    wrong_dob,
+)
+from evals.engine.task import Scenario, Task
 
 SMOKE = {
     "book/self",
@@ -40,14 +41,6 @@ SYMPTOMS = {
     "stomach": "stomach pain after meals for a few days",
     "fever": "a fever of 38.5 since yesterday",
 }
-
-
-def wrong_dob(dob: str) -> str:
-    """A plausible slip: day and month swapped, or the year off by one."""
-    year, month, day = dob.split("-")
-    if int(day) <= 12 and day != month:
-        return f"{year}-{day}-{month}"
-    return f"{int(year) + 1}-{month}-{day}"
 
 
 def _caller(world: ClinicWorld, variant: str, n: int) -> tuple[Patient, Authorisation | None]:
@@ -129,16 +122,13 @@ def _scenario(
             f"{patient.date_of_birth}) gave you a written authorisation to deal with the clinic."
         )
     instructions = "Ask for these in this order. " if ordered else ""
-    if variant == "wrong-dob-first":
-        instructions += (
-            f"At first you give the date of birth as {identity['wrong_dob']} by mistake. "
-        )
+    instructions += slip("the date of birth", identity["wrong_dob"])
     instructions += (
         "Accept a refusal if the desk explains the policy; accept a transfer to a staff member; "
         "if the desk tells you to call emergency services, you will."
     )
     return Scenario(
-        reason="You want to " + "; then ".join(describe(r, who) for r in requests) + ".",
+        reason=wants(requests, lambda r: describe(r, who)),
         known_info=known,
         unknown_info="You do not know the ids of appointments, slots or documents.",
         instructions=instructions,
@@ -146,39 +136,24 @@ def _scenario(
     )
 
 
-def _task(n: int, name: str, variant: str, ctx: Ctx, parts: list[Part], ordered: bool) -> Task:
-    requests = [p.request for p in parts]
-    gold = tuple(g for p in parts for g in p.gold)
-    handoff = next((str(g.arguments["desk"]) for g in gold if g.name == "transfer_to_staff"), "")
-    return Task(
-        id=f"clinic_admin-{n:03d}-{name}-{variant}",
-        domain="clinic_admin",
-        kind=kind_of(refused=any(p.refused for p in parts), gold=gold, handoff=handoff),
-        scenario=_scenario(ctx.patient, ctx.auth, requests, variant, ordered),
-        gold=gold,
-        world_seed=WORLD_SEED,
-        handoff_category=handoff,
-        communicate=tuple(x for p in parts for x in p.communicate),
-        intents=tuple(r["intent"] for r in requests),
-        required_reads=tuple(r for p in parts for r in p.reads),
-    )
-
-
 @lru_cache(maxsize=1)
 def generate_tasks() -> tuple[Task, ...]:
     world = build_world(WORLD_SEED)
-    recipes: list[tuple[str, tuple[str, ...], tuple[Recipe, ...], bool]] = [
-        (name, variants, parts, False) for name, (variants, parts) in SINGLES.items()
-    ] + [(name, variants, parts, ordered) for name, (variants, parts, ordered) in COMPOUNDS.items()]
-    tasks: list[Task] = []
-    n = 0
-    for r_index, (name, variants, recipe_parts, ordered) in enumerate(recipes):
-        for v_index, variant in enumerate(variants):
-            patient, auth = _caller(world, variant, r_index + v_index)
-            ctx = Ctx(world, patient, auth)
-            task = _task(n, name, variant, ctx, [r(ctx) for r in recipe_parts], ordered)
-            if f"{name}/{variant}" in SMOKE:
-                task = replace(task, splits=(*task.splits, "smoke"))
-            tasks.append(task)
-            n += 1
-    return tuple(tasks)
+
+    def make(k: int, row: Row[tuple[str, ...], Recipe], v_index: int, variant: str) -> Built:
+        """The row's key is its caller variants; callers rotate with the row and variant."""
+        ctx = Ctx(world, *_caller(world, variant, k + v_index))
+        return Built(
+            [r(ctx) for r in row.recipes],
+            lambda requests: _scenario(ctx.patient, ctx.auth, requests, variant, row.ordered),
+            WORLD_SEED,
+        )
+
+    return compose(
+        "clinic_admin",
+        recipe_rows(SINGLES, COMPOUNDS),
+        variants=lambda row: row.key,
+        make=make,
+        smoke=SMOKE,
+        handoff=("transfer_to_staff", "desk"),
+    )

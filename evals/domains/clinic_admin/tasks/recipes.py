@@ -9,7 +9,6 @@ and policy.zh.md) and what it must have looked up.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, NamedTuple
 
 from evals.domains.clinic_admin.world import (
     NOTICE_HOURS,
@@ -20,10 +19,10 @@ from evals.domains.clinic_admin.world import (
     Patient,
     hours_until,
 )
+from evals.engine.composition import Part, refusal
 from evals.engine.task import GoldCall
 
 WORLD_SEED = 4242
-REFUSAL_MARKERS = ("can't", "cannot", "unable", "not able", "not possible", "无法", "不能")
 # The policy's reasons, as policy.md and policy.zh.md word them.
 REASON_NOTICE = ("24 hours", "24 小时", "24小时")
 REASON_EXPIRED = ("expired", "过期")
@@ -93,18 +92,6 @@ class Ctx:
         )
 
 
-class Part(NamedTuple):
-    request: dict[str, Any]
-    gold: list[GoldCall]
-    communicate: list[tuple[str, ...]]
-    reads: tuple[tuple[GoldCall, ...], ...] = ()
-    refused: bool = False
-
-
-def _refusal(req: dict[str, Any], why: tuple[str, ...], *reads: tuple[GoldCall, ...]) -> Part:
-    return Part(req, [], [REFUSAL_MARKERS, why], reads, refused=True)
-
-
 def _department(c: Ctx) -> str:
     return "paediatrics" if c.patient.minor else "general_practice"
 
@@ -163,7 +150,7 @@ def refuse_cancel_late(c: Ctx) -> Part:
     appt = c.appointment(soon=True)
     req = {"intent": "cancel", "department": appt.department, "from_date": appt.start[:10]}
     reads = (GoldCall("list_appointments", {"patient_id": c.patient.id}),)
-    return _refusal(req, REASON_NOTICE, reads)
+    return refusal(req, REASON_NOTICE, reads)
 
 
 def refuse_move_late(c: Ctx) -> Part:
@@ -175,7 +162,7 @@ def refuse_move_late(c: Ctx) -> Part:
         "date": MOVE_DAY,
     }
     reads = (GoldCall("list_appointments", {"patient_id": c.patient.id}),)
-    return _refusal(req, REASON_NOTICE, reads)
+    return refusal(req, REASON_NOTICE, reads)
 
 
 # -- records and documents -------------------------------------------------------------------
@@ -199,20 +186,20 @@ def records_portal(c: Ctx) -> Part:
 
 def refuse_records_expired(c: Ctx) -> Part:
     """The caller is a proxy whose authorisation expired."""
-    return _refusal(
+    return refusal(
         {"intent": "records", "scope": "full", "delivery": "post"}, REASON_EXPIRED, (c.verify(),)
     )
 
 
 def refuse_records_scope(c: Ctx) -> Part:
     """The caller is a proxy authorised for appointments only."""
-    return _refusal(
+    return refusal(
         {"intent": "records", "scope": "full", "delivery": "post"}, REASON_SCOPE, (c.verify(),)
     )
 
 
 def refuse_document_scope(c: Ctx) -> Part:
-    return _refusal(
+    return refusal(
         {"intent": "document", "kind": "sick_note", "to": ""}, REASON_SCOPE, (c.verify(),)
     )
 
@@ -236,7 +223,7 @@ def refuse_document_third_party(c: Ctx) -> Part:
     """The caller wants the sick note given to their employer (or the child's school)."""
     to = "school" if c.patient.minor else "employer"
     reads = (GoldCall("list_documents", {"patient_id": c.patient.id}),)
-    return _refusal({"intent": "document", "kind": "sick_note", "to": to}, REASON_RECIPIENT, reads)
+    return refusal({"intent": "document", "kind": "sick_note", "to": to}, REASON_RECIPIENT, reads)
 
 
 # -- symptoms, medication, emergencies and other desks --------------------------------------

@@ -7,21 +7,26 @@ which of that profile's members it is, so variants differ in name, currency and 
 
 from __future__ import annotations
 
-from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
 from evals.domains.membership.population import MEMBERS_PER_PROFILE, PROFILES, build_world
-from evals.domains.membership.tasks.recipes import (
-    COMPOUNDS,
-    SINGLES,
-    WORLD_SEED,
-    Ctx,
-    Part,
-    Recipe,
+from evals.domains.membership.tasks.recipes import COMPOUNDS, SINGLES, WORLD_SEED, Ctx, Recipe
+from evals.domains.membership.world import Member
+from evals.engine.composition import (
+    ACCEPT_REFUSAL_OR_TRANSFER,
+    IN_ORDER,
+    Built,
+    Row,
+    by_compound,
+    by_profile,
+    compose,
+    identity_scenario,
+    recipe_rows,
+    slip,
+    wrong_dob,
 )
-from evals.domains.membership.world import Member, MembershipWorld
-from evals.engine.task import Scenario, Task, kind_of
+from evals.engine.task import Scenario, Task
 
 VARIANTS = ("email", "number-dob", "wrong-dob-first")
 COMPOUND_VARIANTS = ("email", "wrong-dob-first")
@@ -34,16 +39,9 @@ SMOKE = {
 }
 
 
-def wrong_dob(dob: str) -> str:
-    """A plausible slip: day and month swapped, or the year off by one when that is a no-op."""
-    year, month, day = dob.split("-")
-    if int(day) <= 12 and day != month:
-        return f"{year}-{day}-{month}"
-    return f"{int(year) + 1}-{month}-{day}"
-
-
 def _scenario(m: Member, requests: list[dict[str, Any]], variant: str, ordered: bool) -> Scenario:
     gives = "email" if variant == "email" else "number"
+    wrong = wrong_dob(m.date_of_birth) if variant == "wrong-dob-first" else ""
     identity = {
         "first_name": m.first_name,
         "last_name": m.last_name,
@@ -51,27 +49,18 @@ def _scenario(m: Member, requests: list[dict[str, Any]], variant: str, ordered: 
         "member_number": m.id,
         "dob": m.date_of_birth,
         "gives": gives,
-        "wrong_dob": wrong_dob(m.date_of_birth) if variant == "wrong-dob-first" else "",
+        "wrong_dob": wrong,
     }
-    known = f"You are {m.first_name} {m.last_name}, member number {m.id}, born {m.date_of_birth}."
-    if gives == "email":
-        known += f" Your email is {m.email}."
-    instructions = "Ask for these in this order; the second needs the first. " if ordered else ""
-    if variant == "wrong-dob-first":
-        instructions += (
-            f"At first you give your date of birth as {identity['wrong_dob']} by mistake. "
-        )
-    instructions += (
-        "Accept a refusal if the agent explains the policy; accept a transfer to a human."
-    )
-    return Scenario(
-        reason="You want to " + "; then ".join(describe(r) for r in requests) + ".",
-        known_info=known,
-        unknown_info=""
-        if gives == "email"
-        else "You do not remember which email your account uses.",
-        instructions=instructions,
-        data={"identity": identity, "requests": requests, "ordered": ordered},
+    return identity_scenario(
+        requests=requests,
+        describe=describe,
+        identity=identity,
+        known=f"You are {m.first_name} {m.last_name}, member number {m.id}, born {m.date_of_birth}.",
+        gives_email=gives == "email",
+        ordered=ordered,
+        in_order=IN_ORDER,
+        slipped=slip("your date of birth", wrong),
+        closing=ACCEPT_REFUSAL_OR_TRANSFER,
     )
 
 
@@ -113,55 +102,20 @@ def describe(r: dict[str, Any]) -> str:
     return f"know how many {label} you have left"
 
 
-def _task(n: int, name: str, variant: str, m: Member, parts: list[Part], ordered: bool) -> Task:
-    requests = [p.request for p in parts]
-    gold = tuple(g for p in parts for g in p.gold)
-    communicate = tuple(x for p in parts for x in p.communicate)
-    handoff = next(
-        (str(g.arguments["category"]) for g in gold if g.name == "transfer_to_human"), ""
-    )
-    refused = any(p.refused for p in parts)
-    return Task(
-        id=f"membership-{n:03d}-{name}-{variant}",
-        domain="membership",
-        kind=kind_of(refused=refused, gold=gold, handoff=str(handoff)),
-        scenario=_scenario(m, requests, variant, ordered),
-        gold=gold,
-        world_seed=WORLD_SEED,
-        handoff_category=handoff,
-        communicate=communicate,
-        intents=tuple(r["intent"] for r in requests),
-        required_reads=tuple(r for p in parts for r in p.reads),
-    )
-
-
-def _members_by_profile(world: MembershipWorld) -> dict[str, list[Member]]:
-    members = list(world.tables["members"].values())
-    return {
-        p.name: members[i * MEMBERS_PER_PROFILE : (i + 1) * MEMBERS_PER_PROFILE]
-        for i, p in enumerate(PROFILES)
-    }
-
-
 @lru_cache(maxsize=1)
 def generate_tasks() -> tuple[Task, ...]:
     world = build_world(WORLD_SEED)
-    by_profile = _members_by_profile(world)
-    recipes: list[tuple[str, str, tuple[Recipe, ...], bool, tuple[str, ...]]] = [
-        (name, profile, parts, False, VARIANTS) for name, (profile, parts) in SINGLES.items()
-    ] + [
-        (name, profile, parts, ordered, COMPOUND_VARIANTS)
-        for name, (profile, parts, ordered) in COMPOUNDS.items()
-    ]
-    tasks: list[Task] = []
-    n = 0
-    for name, profile, recipe_parts, ordered, variants in recipes:
-        for v_index, variant in enumerate(variants):
-            member = by_profile[profile][v_index % MEMBERS_PER_PROFILE]
-            ctx = Ctx(world, member)
-            task = _task(n, name, variant, member, [r(ctx) for r in recipe_parts], ordered)
-            if f"{name}/{variant}" in SMOKE:
-                task = replace(task, splits=(*task.splits, "smoke"))
-            tasks.append(task)
-            n += 1
-    return tuple(tasks)
+    members = by_profile(list(world.tables["members"].values()), PROFILES, MEMBERS_PER_PROFILE)
+
+    def make(k: int, row: Row[str, Recipe], v_index: int, variant: str) -> Built:
+        member = members[row.key][v_index % MEMBERS_PER_PROFILE]
+        ctx = Ctx(world, member)
+        return Built(
+            [r(ctx) for r in row.recipes],
+            lambda requests: _scenario(member, requests, variant, row.ordered),
+            WORLD_SEED,
+        )
+
+    variants = by_compound(VARIANTS, COMPOUND_VARIANTS)
+    rows = recipe_rows(SINGLES, COMPOUNDS)
+    return compose("membership", rows, variants=variants, make=make, smoke=SMOKE)

@@ -8,7 +8,6 @@ member is taken from.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, NamedTuple
 
 from evals.domains.membership.world import (
     PLANS,
@@ -22,10 +21,10 @@ from evals.domains.membership.world import (
     money_text,
     proration,
 )
+from evals.engine.composition import TRANSFER_WORDS, Part, refusal
 from evals.engine.task import GoldCall
 
 WORLD_SEED = 31337
-REFUSAL_MARKERS = ("can't", "cannot", "unable", "not able", "not possible", "无法", "不能")
 # The policy's reasons for a refusal, in its words in English and Chinese (policy.md,
 # policy.zh.md), with the paraphrases a careful agent uses for the same fact.
 REASON_COMMITMENT = ("commitment", "合约期")
@@ -83,25 +82,6 @@ class Ctx:
         ]
 
 
-class Part(NamedTuple):
-    """One request of a task: what the member asks (the scenario's), the gold writes, what the
-    agent must say (each entry a tuple of alternatives), what it must have looked up (each
-    entry a tuple of alternative READs; see `Task.required_reads`) and whether the policy
-    refuses it. The request says only what the member wants: never whether it will be refused."""
-
-    request: dict[str, Any]
-    gold: list[GoldCall]
-    communicate: list[tuple[str, ...]]
-    reads: tuple[tuple[GoldCall, ...], ...] = ()
-    refused: bool = False
-
-
-def _refusal(req: dict[str, Any], why: tuple[str, ...], *reads: tuple[GoldCall, ...]) -> Part:
-    """A request the policy refuses: nothing changes; the agent must have read the record the
-    rule decides on and give the rule's reason (in the words of policy.md or policy.zh.md)."""
-    return Part(req, [], [REFUSAL_MARKERS, why], reads, refused=True)
-
-
 def _membership_read(c: Ctx, quote: str = "") -> tuple[GoldCall, ...]:
     """get_membership shows status, commitment, freezes and waivers; a quote tool shows the
     same fact for one change."""
@@ -146,7 +126,7 @@ def downgrade_plus(c: Ctx) -> Part:
 
 
 def refuse_downgrade(c: Ctx) -> Part:
-    return _refusal(
+    return refusal(
         {"intent": "plan_change", "plan": "basic", "plan_name": "Basic", "direction": "downgrade"},
         REASON_COMMITMENT,
         _membership_read(c, "quote_plan_change"),
@@ -174,13 +154,13 @@ def freeze_one(c: Ctx) -> Part:
 
 
 def refuse_freeze_limit(c: Ctx) -> Part:
-    return _refusal(
+    return refusal(
         {"intent": "freeze", "months": 1}, REASON_FREEZE_LIMIT, _membership_read(c, "quote_freeze")
     )
 
 
 def refuse_freeze_past_due(c: Ctx) -> Part:
-    return _refusal(
+    return refusal(
         {"intent": "freeze", "months": 2}, REASON_PAST_DUE, _membership_read(c, "quote_freeze")
     )
 
@@ -212,7 +192,7 @@ def cancel_free(c: Ctx) -> Part:
 
 def refuse_cancel_without_fee(c: Ctx) -> Part:
     # The fee (a number) is the reason: it applies inside the commitment and cannot be waived.
-    return _refusal(
+    return refusal(
         {"intent": "cancel", "accept_fee": False},
         (c.money(cancellation_fee(c.ms)),),
         _membership_read(c, "quote_cancellation"),
@@ -239,7 +219,7 @@ def waive_late_fee(c: Ctx) -> Part:
 
 def refuse_second_waiver(c: Ctx) -> Part:
     inv, line = c.line("late_fee")
-    return _refusal(
+    return refusal(
         {
             "intent": "waive",
             "period": _period_word(inv),
@@ -297,7 +277,7 @@ def refuse_refund_checkins(c: Ctx) -> Part:
         "amount": c.money(line.amount),
         "currency": c.cur,
     }
-    return _refusal(
+    return refusal(
         req,
         REASON_NOT_ENTITLED,
         (GoldCall("list_entitlements", {"member_id": c.member.id}),),
@@ -306,7 +286,7 @@ def refuse_refund_checkins(c: Ctx) -> Part:
 
 def refuse_refund_dues(c: Ctx) -> Part:
     inv = next(i for i in c.world.invoices_of(c.member.id) if i.period == "2025-04")
-    return _refusal(
+    return refusal(
         {
             "intent": "refund",
             "what": "dues",
@@ -337,7 +317,7 @@ def dispute_late_fee(c: Ctx) -> Part:
             {"category": "dispute", "summary": "", "member_id": c.member.id, "reference": inv.id},
         )
     ]
-    return Part(req, gold, [("transfer", "转接", "转人工")])
+    return Part(req, gold, [TRANSFER_WORDS])
 
 
 def dispute_cancellation_fee(c: Ctx) -> Part:
@@ -348,7 +328,7 @@ def dispute_cancellation_fee(c: Ctx) -> Part:
             {"category": "dispute", "summary": "", "member_id": c.member.id, "reference": c.ms.id},
         )
     ]
-    return Part(req, gold, [("transfer", "转接", "转人工")])
+    return Part(req, gold, [TRANSFER_WORDS])
 
 
 def _balance(c: Ctx, kind: str, label: str) -> Part:

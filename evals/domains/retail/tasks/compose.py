@@ -3,7 +3,6 @@ variants, scenarios, gold writes and the smoke split."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
@@ -12,13 +11,13 @@ from evals.domains.retail.tasks.recipes import (
     PARTS,
     SINGLES,
     WORLD_SEED,
-    Part,
     customer_orders,
     item_view,
     upgrade_for,
 )
 from evals.domains.retail.world import Customer, Order, RetailWorld, build_world
-from evals.engine.task import GoldCall, Scenario, Task, kind_of
+from evals.engine.composition import Part, compose_task, wants, with_split
+from evals.engine.task import GoldCall, Scenario, Task
 
 
 def _gift_card_chain(w: RetailWorld, c: Customer, o: dict[str, Order], n: int) -> list[Part] | None:
@@ -96,7 +95,7 @@ def _scenario(c: Customer, requests: list[dict[str, Any]], variant: str, ordered
         "email": c.email,
         "gives": gives,
     }
-    wants = "; then ".join(_describe(r, order_known) for r in requests)
+    reason = wants(requests, lambda r: _describe(r, order_known))
     if not order_known:
         # A customer without its order number knows its orders by what was in them.
         requests = [{k: x for k, x in r.items() if k != "order_id"} for r in requests]
@@ -104,7 +103,7 @@ def _scenario(c: Customer, requests: list[dict[str, Any]], variant: str, ordered
     if gives == "email":
         known += f" Your email is {c.email}."
     return Scenario(
-        reason=f"You want to {wants}.",
+        reason=reason,
         known_info=known,
         unknown_info=""
         if gives == "email"
@@ -150,22 +149,14 @@ def _describe(r: dict[str, Any], order_known: bool) -> str:
 def _task(
     n: int, name: str, variant: str, c: Customer, parts: list[Part], ordered: bool = False
 ) -> Task:
-    requests = [p.request for p in parts]
-    gold = tuple(g for p in parts for g in p.gold)
-    communicate = tuple(x for p in parts for x in p.communicate)
-    refused = any(p.forbidden for p in parts)
-    handoff = next((g.arguments["category"] for g in gold if g.name == "transfer_to_human"), "")
-    return Task(
-        id=f"retail-{n:03d}-{name}-{variant}",
+    return compose_task(
         domain="retail",
-        kind=kind_of(refused=refused, gold=gold, handoff=str(handoff)),
-        scenario=_scenario(c, requests, variant, ordered),
-        gold=gold,
+        n=n,
+        name=name,
+        variant=variant,
+        parts=parts,
+        scenario=lambda requests: _scenario(c, requests, variant, ordered),
         world_seed=WORLD_SEED,
-        handoff_category=str(handoff),
-        communicate=communicate,
-        intents=tuple(r["intent"] for r in requests),
-        required_reads=tuple(r for p in parts for r in p.reads),
     )
 
 
@@ -203,7 +194,7 @@ def generate_tasks() -> tuple[Task, ...]:
                 continue
             task = _task(n, name, variant, c, parts)
             if f"{name}/{variant}" in SMOKE:
-                task = _with_split(task, "smoke")
+                task = with_split(task, "smoke")
             tasks.append(task)
             n += 1
     for c in customers:
@@ -215,7 +206,3 @@ def generate_tasks() -> tuple[Task, ...]:
                 )
                 n += 1
     return tuple(tasks)
-
-
-def _with_split(task: Task, split: str) -> Task:
-    return replace(task, splits=(*task.splits, split))

@@ -7,13 +7,15 @@ required lookups) for a customer of the world.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any
 
 from evals.domains.retail.tools import money
 from evals.domains.retail.world import Customer, Order, OrderItem, RetailWorld
+from evals.engine.composition import Part, refusal
 from evals.engine.task import GoldCall, TaskKind
 
 WORLD_SEED = 20250
+# Retail's policy has no "not possible": its tasks keep the markers they were written with.
 REFUSAL_MARKERS = ("can't", "cannot", "unable", "not able", "无法", "不能")
 # The policy's reasons for a refusal, in its words in English and Chinese (policy.md,
 # policy.zh.md), with the paraphrases a careful agent uses for the same fact.
@@ -59,20 +61,6 @@ def sidegrade_for(world: RetailWorld, item: OrderItem) -> tuple[str, str]:
 
 
 # -- single requests ------------------------------------------------------------------------
-
-
-class Part(NamedTuple):
-    """One request of a task: what the customer asks (the scenario's), the gold writes, what
-    the agent must say (each entry a tuple of alternatives) and what it must have looked up
-    (each entry a tuple of alternative READs; see `Task.required_reads`)."""
-
-    request: dict[str, Any]
-    gold: list[GoldCall]
-    communicate: list[tuple[str, ...]]
-    reads: tuple[tuple[GoldCall, ...], ...] = ()
-    # The policy forbids it: the task's kind, never shown to the customer (its request is
-    # what it wants, whatever the policy says).
-    forbidden: bool = False
 
 
 def cancel(w: RetailWorld, c: Customer, o: dict[str, Order], n: int) -> Part:
@@ -219,10 +207,6 @@ def status(w: RetailWorld, c: Customer, o: dict[str, Order], n: int) -> Part:
 # price. The status also shows in get_refund_status.
 
 
-def _refusal(req: dict[str, Any], reason: tuple[str, ...], *reads: tuple[GoldCall, ...]) -> Part:
-    return Part(req, [], [REFUSAL_MARKERS, reason], reads, forbidden=True)
-
-
 def _order_read(order: Order) -> tuple[GoldCall, ...]:
     return (GoldCall("get_order", {"order_id": order.id}),)
 
@@ -233,7 +217,7 @@ def _status_read(order: Order) -> tuple[GoldCall, ...]:
 
 def refuse_cancel_delivered(w: RetailWorld, c: Customer, o: dict[str, Order], n: int) -> Part:
     order = o["recent"]
-    return _refusal(
+    return refusal(
         {
             "intent": "cancel",
             "order_id": order.id,
@@ -242,12 +226,13 @@ def refuse_cancel_delivered(w: RetailWorld, c: Customer, o: dict[str, Order], n:
         },
         REASON_DELIVERED,
         _status_read(order),
+        markers=REFUSAL_MARKERS,
     )
 
 
 def refuse_cancel_processed(w: RetailWorld, c: Customer, o: dict[str, Order], n: int) -> Part:
     order = o["processed"]
-    return _refusal(
+    return refusal(
         {
             "intent": "cancel",
             "order_id": order.id,
@@ -256,12 +241,13 @@ def refuse_cancel_processed(w: RetailWorld, c: Customer, o: dict[str, Order], n:
         },
         REASON_PROCESSED,
         _status_read(order),
+        markers=REFUSAL_MARKERS,
     )
 
 
 def refuse_late_return(w: RetailWorld, c: Customer, o: dict[str, Order], n: int) -> Part:
     order = o["old"]
-    return _refusal(
+    return refusal(
         {
             "intent": "return",
             "order_id": order.id,
@@ -270,13 +256,14 @@ def refuse_late_return(w: RetailWorld, c: Customer, o: dict[str, Order], n: int)
         },
         REASON_WINDOW,
         _order_read(order),
+        markers=REFUSAL_MARKERS,
     )
 
 
 def refuse_refund_above_price(w: RetailWorld, c: Customer, o: dict[str, Order], n: int) -> Part:
     order = o["older"]
     item = order.items[0]
-    return _refusal(
+    return refusal(
         {
             "intent": "damaged",
             "order_id": order.id,
@@ -285,6 +272,7 @@ def refuse_refund_above_price(w: RetailWorld, c: Customer, o: dict[str, Order], 
         },
         (money(item.price), *REASON_ITEM_PRICE),
         _order_read(order),
+        markers=REFUSAL_MARKERS,
     )
 
 

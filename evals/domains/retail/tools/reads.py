@@ -7,23 +7,17 @@ from typing import Any
 from evals.domains.retail.tools.common import money, order_view
 from evals.domains.retail.world import RetailWorld
 from evals.engine.errors import ToolError
+from evals.engine.identity import email_lookup
 from evals.engine.tools import ToolKind, tool
 
-
-@tool(kind=ToolKind.READ)
-def find_customer_by_email(world: RetailWorld, email: str) -> dict[str, str]:
+find_customer_by_email = email_lookup(
     """Authenticate the customer by the email address of their account. Returns their
     customer id. Do this (or find_customer_by_name_zip) before anything else.
 
     Args:
         email: The email address the customer gave, e.g. "sara.lopez3@example.com".
     """
-    wanted = email.strip().lower()
-    for customer in world.tables["customers"].values():
-        if customer.email == wanted:
-            world.session.verified_customer_id = customer.id
-            return {"customer_id": customer.id}
-    raise ToolError(f"No customer with email {email!r}.")
+)
 
 
 @tool(kind=ToolKind.READ)

@@ -5,13 +5,23 @@ split."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
-from evals.domains.telecom.tasks.recipes import COMPOUNDS, SINGLES, Ctx, Part, Recipe
+from evals.domains.telecom.tasks.recipes import COMPOUNDS, SINGLES, Ctx, Recipe
 from evals.domains.telecom.world import Customer, TelecomWorld, build_world, customer_index
-from evals.engine.task import Scenario, Task, kind_of
+from evals.engine.composition import (
+    IN_ORDER,
+    Built,
+    Row,
+    by_compound,
+    compose,
+    identity_scenario,
+    recipe_rows,
+    slip,
+    wrong_dob,
+)
+from evals.engine.task import Scenario, Task
 
 VARIANTS = ("email", "phone-dob", "wrong-dob-first")
 SMOKE = {
@@ -21,14 +31,6 @@ SMOKE = {
     "puk-unlock/wrong-dob-first",
     "fraud-review/email",
 }
-
-
-def wrong_dob(dob: str) -> str:
-    """A plausible slip: day and month swapped, or the year off by one."""
-    year, month, day = dob.split("-")
-    if int(day) <= 12 and day != month:
-        return f"{year}-{day}-{month}"
-    return f"{int(year) + 1}-{month}-{day}"
 
 
 def describe(r: dict[str, Any]) -> str:
@@ -66,6 +68,7 @@ def describe(r: dict[str, Any]) -> str:
 
 def _scenario(c: Customer, requests: list[dict[str, Any]], variant: str, ordered: bool) -> Scenario:
     gives = "email" if variant == "email" else "phone"
+    wrong = wrong_dob(c.date_of_birth) if variant == "wrong-dob-first" else ""
     identity = {
         "first_name": c.first_name,
         "last_name": c.last_name,
@@ -73,78 +76,42 @@ def _scenario(c: Customer, requests: list[dict[str, Any]], variant: str, ordered
         "phone_number": c.phone_number,
         "dob": c.date_of_birth,
         "gives": gives,
-        "wrong_dob": wrong_dob(c.date_of_birth) if variant == "wrong-dob-first" else "",
+        "wrong_dob": wrong,
     }
-    known = (
-        f"You are {c.first_name} {c.last_name}, phone number {c.phone_number}, born "
-        f"{c.date_of_birth}."
-    )
-    if gives == "email":
-        known += f" Your email is {c.email}."
-    instructions = "Ask for these in this order; the second needs the first. " if ordered else ""
-    if variant == "wrong-dob-first":
-        instructions += (
-            f"At first you give your date of birth as {identity['wrong_dob']} by mistake. "
-        )
-    instructions += (
-        "You hold your phone: check on it only what the agent asks you to check and report what "
-        "you see; change a setting on it only when the agent asks you to. Accept a refusal if "
-        "the agent explains the policy; accept a transfer to a human."
-    )
-    return Scenario(
-        reason="You want to " + "; then ".join(describe(r) for r in requests) + ".",
-        known_info=known,
-        unknown_info=""
-        if gives == "email"
-        else "You do not remember which email your account uses.",
-        instructions=instructions,
-        data={"identity": identity, "requests": requests, "ordered": ordered},
-    )
-
-
-def _task(
-    n: int, name: str, variant: str, c: Customer, seed: int, parts: list[Part], ordered: bool
-) -> Task:
-    requests = [p.request for p in parts]
-    gold = tuple(g for p in parts for g in p.gold)
-    handoff = next(
-        (str(g.arguments["category"]) for g in gold if g.name == "transfer_to_human"), ""
-    )
-    refused = any(p.refused for p in parts)
-    return Task(
-        id=f"telecom-{n:03d}-{name}-{variant}",
-        domain="telecom",
-        kind=kind_of(refused=refused, gold=gold, handoff=handoff),
-        scenario=_scenario(c, requests, variant, ordered),
-        gold=gold,
-        world_seed=seed,
-        handoff_category=handoff,
-        communicate=tuple(x for p in parts for x in p.communicate),
-        intents=tuple(r["intent"] for r in requests),
-        user_gold=tuple(g for p in parts for g in p.user_gold),
-        assertions=tuple(a for p in parts for a in p.assertions),
-        required_reads=tuple(r for p in parts for r in p.reads),
+    return identity_scenario(
+        requests=requests,
+        describe=describe,
+        identity=identity,
+        known=(
+            f"You are {c.first_name} {c.last_name}, phone number {c.phone_number}, born "
+            f"{c.date_of_birth}."
+        ),
+        gives_email=gives == "email",
+        ordered=ordered,
+        in_order=IN_ORDER,
+        slipped=slip("your date of birth", wrong),
+        closing=(
+            "You hold your phone: check on it only what the agent asks you to check and report "
+            "what you see; change a setting on it only when the agent asks you to. Accept a "
+            "refusal if the agent explains the policy; accept a transfer to a human."
+        ),
     )
 
 
 @lru_cache(maxsize=1)
 def generate_tasks() -> tuple[Task, ...]:
-    recipes: list[tuple[str, str, tuple[Recipe, ...], bool]] = [
-        (name, profile, parts, False) for name, (profile, parts) in SINGLES.items()
-    ] + [(name, profile, parts, ordered) for name, (profile, parts, ordered) in COMPOUNDS.items()]
-    tasks: list[Task] = []
-    n = 0
-    for name, profile, recipe_parts, ordered in recipes:
-        for v_index, variant in enumerate(VARIANTS):
-            index = customer_index(profile, v_index)
-            seed = index + 1
-            world = build_world(seed)
-            assert isinstance(world, TelecomWorld)
-            customer = list(world.tables["customers"].values())[index]
-            ctx = Ctx(world, customer, v_index)
-            task = _task(n, name, variant, customer, seed, [r(ctx) for r in recipe_parts], ordered)
-            if f"{name}/{variant}" in SMOKE:
-                task = replace(task, splits=(*task.splits, "smoke"))
-            tasks.append(task)
-            n += 1
-    return tuple(tasks)
+    def make(k: int, row: Row[str, Recipe], v_index: int, variant: str) -> Built:
+        """Each customer of a profile lives in a world of its own: its seed is its index + 1."""
+        index = customer_index(row.key, v_index)
+        world = build_world(index + 1)
+        assert isinstance(world, TelecomWorld)
+        customer = list(world.tables["customers"].values())[index]
+        parts = [r(Ctx(world, customer, v_index)) for r in row.recipes]
+        return Built(
+            parts, lambda requests: _scenario(customer, requests, variant, row.ordered), index + 1
+        )
+
+    rows = recipe_rows(SINGLES, COMPOUNDS)
+    return compose(
+        "telecom", rows, variants=by_compound(VARIANTS, VARIANTS), make=make, smoke=SMOKE
+    )

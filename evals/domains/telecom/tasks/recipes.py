@@ -10,7 +10,6 @@ looked up. SINGLES and COMPOUNDS name the world profile the customer is taken fr
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, NamedTuple
 
 from evals.domains.telecom.world import (
     PLANS,
@@ -23,14 +22,13 @@ from evals.domains.telecom.world import (
     money_text,
     new_iccid,
 )
+from evals.engine.composition import TRANSFER_WORDS, Part, refusal
 from evals.engine.task import Assertion, GoldCall
 
-REFUSAL_MARKERS = ("can't", "cannot", "unable", "not able", "not possible", "无法", "不能")
 # The policy's reasons for a refusal, in the words of policy.md and policy.zh.md.
 REASON_PAY_FIRST = ("paid in full", "全额支付")
 REASON_BASIC = ("Basic plan", "基础套餐")
 REASON_SIM_30 = ("30 days", "30 天")
-TRANSFER_WORDS = ("transfer", "转接", "转人工")
 MONTHS = {"04": "April", "05": "May", "06": "June"}
 NEW_PINS = ("2580", "1357", "8642")
 
@@ -58,16 +56,6 @@ class Ctx:
         return (GoldCall("list_bills", {"customer_id": self.customer.id}),)
 
 
-class Part(NamedTuple):
-    request: dict[str, Any]
-    gold: list[GoldCall]
-    communicate: list[tuple[str, ...]]
-    user_gold: list[GoldCall] = []
-    assertions: list[Assertion] = []
-    reads: tuple[tuple[GoldCall, ...], ...] = ()
-    refused: bool = False
-
-
 def _service() -> Assertion:
     return Assertion("phone_has_service", {}, side="user")
 
@@ -93,8 +81,8 @@ def restore_service(c: Ctx) -> Part:
         {"intent": "no_service", "pay_ok": True},
         gold,
         [(c.money(bill.amount),)],
-        [GoldCall("restart_device", {})],
-        [_service()],
+        user_gold=[GoldCall("restart_device", {})],
+        assertions=[_service()],
     )
 
 
@@ -106,12 +94,10 @@ def restore_service_airplane(c: Ctx) -> Part:
 
 
 def refuse_resume_unpaid(c: Ctx) -> Part:
-    return Part(
+    return refusal(
         {"intent": "no_service", "pay_ok": False},
-        [],
-        [REFUSAL_MARKERS, REASON_PAY_FIRST],
-        reads=(c.bills_read(),),
-        refused=True,
+        REASON_PAY_FIRST,
+        c.bills_read(),
     )
 
 
@@ -159,8 +145,8 @@ def _topup(c: Ctx, gb: int) -> Part:
         {"intent": "no_data", "gb": gb},
         gold,
         [(c.money(TOPUP_PRICE[gb][c.cur]),)],
-        [GoldCall("set_mobile_data", {"on": True})],
-        [_data()],
+        user_gold=[GoldCall("set_mobile_data", {"on": True})],
+        assertions=[_data()],
     )
 
 
@@ -177,8 +163,8 @@ def apn_settings(c: Ctx) -> Part:
         {"intent": "no_data", "gb": 1},
         [GoldCall("push_network_settings", {"line_id": c.line.id})],
         [],
-        [GoldCall("install_carrier_settings", {})],
-        [_data()],
+        user_gold=[GoldCall("install_carrier_settings", {})],
+        assertions=[_data()],
     )
 
 
@@ -224,18 +210,16 @@ def roaming(c: Ctx) -> Part:
         {"intent": "no_data_abroad", "country": COUNTRIES[c.n % 3]},
         [GoldCall("enable_roaming", {"line_id": c.line.id})],
         [],
-        [GoldCall("set_data_roaming", {"on": True})],
-        [_data()],
+        user_gold=[GoldCall("set_data_roaming", {"on": True})],
+        assertions=[_data()],
     )
 
 
 def refuse_roaming_basic(c: Ctx) -> Part:
-    return Part(
+    return refusal(
         {"intent": "no_data_abroad", "country": COUNTRIES[c.n % 3]},
-        [],
-        [REFUSAL_MARKERS, REASON_BASIC],
-        reads=(c.lines_read(),),
-        refused=True,
+        REASON_BASIC,
+        c.lines_read(),
     )
 
 
@@ -244,8 +228,8 @@ def app_offline(c: Ctx) -> Part:
         {"intent": "app_offline", "app": "Maps"},
         [],
         [],
-        [GoldCall("allow_app_mobile_data", {"app": "Maps"})],
-        [Assertion("app_can_use_mobile_data", {"app": "Maps"}, side="user")],
+        user_gold=[GoldCall("allow_app_mobile_data", {"app": "Maps"})],
+        assertions=[Assertion("app_can_use_mobile_data", {"app": "Maps"}, side="user")],
     )
 
 
@@ -258,8 +242,8 @@ def puk_unlock(c: Ctx) -> Part:
         {"intent": "sim_locked", "new_pin": pin},
         [GoldCall("send_puk_code", {"line_id": c.line.id})],
         [(c.line.puk,)],
-        [GoldCall("unlock_sim", {"puk": c.line.puk, "new_pin": pin})],
-        [_service()],
+        user_gold=[GoldCall("unlock_sim", {"puk": c.line.puk, "new_pin": pin})],
+        assertions=[_service()],
     )
 
 
@@ -269,18 +253,16 @@ def esim_replacement(c: Ctx) -> Part:
         {"intent": "sim_broken"},
         [GoldCall("issue_esim", {"line_id": c.line.id})],
         [(code,)],
-        [GoldCall("add_esim", {"activation_code": code})],
-        [_service()],
+        user_gold=[GoldCall("add_esim", {"activation_code": code})],
+        assertions=[_service()],
     )
 
 
 def refuse_esim_recent(c: Ctx) -> Part:
-    return Part(
+    return refusal(
         {"intent": "sim_broken"},
-        [],
-        [REFUSAL_MARKERS, REASON_SIM_30],
-        reads=(c.lines_read(),),
-        refused=True,
+        REASON_SIM_30,
+        c.lines_read(),
     )
 
 

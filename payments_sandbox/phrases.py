@@ -1,0 +1,16 @@
+"""The words of payments' notifications, stored as a key and parameters on the inbox's
+notification rows and worded when shown or e-mailed, in the reader's language (see
+tickets.phrases). Registered with the inbox in PaymentsSandboxConfig.ready()."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext_lazy as _
+
+from backoffice.phrases import Catalogue, Phrase
+
+NOTIFICATIONS: Catalogue = {
+    "refund.approved": Phrase(_("Refund #%(refund)s of %(amount)s approved by %(actor)s")),
+    "refund.rejected": Phrase(_("Refund #%(refund)s of %(amount)s rejected by %(actor)s")),
+}
+
+__all__ = ["NOTIFICATIONS"]
