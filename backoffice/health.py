@@ -14,8 +14,7 @@ def healthz(request: HttpRequest) -> HttpResponse:
     """Public liveness probe with a database round trip; says nothing else about the app."""
     try:
         with connection.cursor() as cursor:
-            # Hand-written SQL, kept: a round trip and nothing else, which the ORM cannot
-            # send (it has no statement that touches no table).
+            # A round trip and nothing else: the ORM has no statement that touches no table.
             cursor.execute("SELECT 1")
             cursor.fetchone()
     except Exception:

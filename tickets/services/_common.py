@@ -8,6 +8,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from django.db import connection
 from django.db.models import Field, Q
 from django.utils.translation import gettext
 
@@ -298,14 +299,27 @@ def normalise_tags(names: Iterable[str]) -> list[str]:
 
 
 def link_new_ticket_tags(ticket_id: int, names: list[str]) -> None:
-    """Tag a ticket that has no tags yet (normalised names), creating the tags that do not
-    exist yet."""
+    """Tag a ticket that has no tags yet (normalised names): one INSERT ... SELECT when every
+    tag exists already (the usual case: no read-before-write, no Tag instances); else the
+    missing tags are created and the remaining links added."""
     if not names:
         return
     through = Ticket.tags.through
-    through.objects.bulk_create(
-        [through(ticket_id=ticket_id, tag_id=tag.pk) for tag in tags_get_or_create(names)]
+    qn = connection.ops.quote_name
+    placeholders = ", ".join(["%s"] * len(names))
+    # Table names come from the models; every value is a bound parameter.
+    sql = (
+        f"INSERT INTO {qn(through._meta.db_table)} ({qn('ticket_id')}, {qn('tag_id')}) "  # noqa: S608
+        f"SELECT %s, {qn('id')} FROM {qn(Tag._meta.db_table)} WHERE {qn('name')} IN ({placeholders})"
     )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [ticket_id, *names])
+        linked = cursor.rowcount
+    if linked < len(names):
+        through.objects.bulk_create(
+            [through(ticket_id=ticket_id, tag_id=tag.pk) for tag in tags_get_or_create(names)],
+            ignore_conflicts=True,
+        )
 
 
 def tags_get_or_create(names: list[str]) -> list[Tag]:

@@ -8,8 +8,7 @@ from datetime import datetime
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
-from django.db.models import F, FilteredRelation, Q
+from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
@@ -61,33 +60,43 @@ class EscalationResult:
     queue: str
 
 
+# The escalation's queue and its SLA row for the priority in one read, in plain SQL (through
+# the ORM, a FilteredRelation join, ~0.6 ms of CPU to build per escalation); it takes the
+# queue's routing lock (routing.route_queue_for_new with queue_locked=True), only the queue
+# row's: a LEFT JOIN's nullable side cannot be locked.
+_ESCALATION_QUEUE_SQL = """
+SELECT q.id, q.name, q.slug, q.capacity_per_operator,
+       s.first_response_minutes, s.next_response_minutes, s.resolution_minutes
+FROM tickets_queue q
+LEFT JOIN tickets_slatarget s ON s.queue_id = q.id AND s.priority = %s
+WHERE q.slug = %s{lock}
+"""
+
+
 def _escalation_queue(slug: str, priority: str) -> tuple[Queue, sla.Targets | None]:
     """The queue, locked for routing, with its SLA targets for `priority` read in the same
     query (the defaults when it has no SlaTarget row). None for the targets only when the
     default queue was just created (the caller then looks them up as usual)."""
     default = getattr(settings, "TICKETS_ESCALATION_QUEUE", "general")
-    # The queue's routing lock (routing.route_queue_for_new with queue_locked=True), only
-    # the queue row's: a LEFT JOIN's nullable side cannot be locked.
-    queues = Queue.objects.annotate(
-        sla=FilteredRelation("sla_targets", condition=Q(sla_targets__priority=priority)),
-        first=F("sla__first_response_minutes"),
-        next_=F("sla__next_response_minutes"),
-        resolution=F("sla__resolution_minutes"),
-    ).order_by()
-    if routing.locks():
-        queues = queues.select_for_update(of=("self",))
-    found = queues.filter(slug=slug or default).first()
-    if found is None:
+    lock = " FOR UPDATE OF q" if routing.locks() else ""
+    with connection.cursor() as cursor:
+        cursor.execute(_ESCALATION_QUEUE_SQL.format(lock=lock), [priority, slug or default])
+        row = cursor.fetchone()
+    if row is None:
         if slug:
             raise ValidationFailed(
                 gettext("Unknown queue."),
                 fields={"queue": [gettext("No queue %(slug)r.") % {"slug": slug}]},
             )
-        created, _ = Queue.objects.get_or_create(slug=default, defaults={"name": default.title()})
-        return created, None
-    if found.first is None:
-        return found, sla.targets_for(priority)
-    return found, sla.Targets(found.first, found.next_, found.resolution)
+        queue, _ = Queue.objects.get_or_create(slug=default, defaults={"name": default.title()})
+        return queue, None
+    queue = Queue.from_db(
+        connection.alias, ["id", "name", "slug", "capacity_per_operator"], row[:4]
+    )
+    first, next_, resolution = row[4:]
+    if first is None:
+        return queue, sla.targets_for(priority)
+    return queue, sla.Targets(first, next_, resolution)
 
 
 def _tool_calls_valid(calls: Any) -> bool:

@@ -20,16 +20,16 @@ What it guarantees:
   holds no slot;
 - the optional cache is namespaced per trial (see `cache.py`).
 
-The client's own CPU is kept small (docs/performance.md has the figures): LiteLLM is imported
-lazily (importing the engine stays cheap), the per-spec keyword arguments and provider key
-are computed once, payloads are passed through untouched (no copies, no re-serialisation
-unless the cache is on).
+CPU matters at 256 concurrent trials: LiteLLM is imported lazily (importing the engine stays
+cheap), the per-spec keyword arguments and provider key are computed once, payloads are
+passed through untouched (no copies, no re-serialisation unless the cache is on).
 
 `ModelClient(event_loop=True)` (or EVALS_LLM_EVENT_LOOP=1 for the shared client): `complete`
 hands each call to one asyncio event loop per process, on a thread of its own, and waits for
 it. The trials keep their threads (the orchestrator, tools and oracle stay synchronous), but
 LiteLLM's work and the HTTP exchange of every call in flight run on that one loop instead of
-on hundreds of threads contending for the interpreter lock (docs/performance.md).
+on hundreds of threads contending for the interpreter lock: at 500 ms and 128 calls in
+flight per process, a call's CPU stays near its sequential cost instead of doubling.
 """
 
 from __future__ import annotations
