@@ -49,7 +49,9 @@ def log(message: str) -> None:
     print(f"[bench] {message}", file=sys.stderr, flush=True)
 
 
-def configure(args: argparse.Namespace) -> str:
+def configure(args: argparse.Namespace, prefix: str = "bench-inbox-") -> str:
+    """Point DATABASE_URL at the bench database (PostgreSQL or a SQLite file), fresh unless
+    --reuse; bench/run_pages.py shares it."""
     if args.postgres:
         import psycopg
 
@@ -65,7 +67,7 @@ def configure(args: argparse.Namespace) -> str:
             for leftover in path.parent.glob(path.name + "*"):
                 leftover.unlink()
     else:
-        path = Path(tempfile.mkdtemp(prefix="bench-inbox-")) / "bench.sqlite3"
+        path = Path(tempfile.mkdtemp(prefix=prefix)) / "bench.sqlite3"
     os.environ["DATABASE_URL"] = f"sqlite:///{path}"
     return "sqlite"
 

@@ -26,46 +26,23 @@ import json
 import os
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+# bench/ is not a package: its scripts import each other from their own directory.
+from inbox import configure, log  # noqa: E402
+
 PERSONAS = ["baseline", "impatient", "skeptical", "confused"]
-PG_SERVER = "postgresql://postgres@127.0.0.1:5432"
 AGENTS = ("sandbox/reference", "sandbox/fault:skip_confirmation")
-
-
-def log(message: str) -> None:
-    print(f"[bench] {message}", file=sys.stderr, flush=True)
 
 
 def percentile(samples: list[float], pct: float) -> float:
     ordered = sorted(samples)
     return ordered[min(len(ordered) - 1, max(0, round(pct / 100 * len(ordered)) - 1))]
-
-
-def configure(args: argparse.Namespace) -> str:
-    if args.postgres:
-        import psycopg
-
-        if not args.reuse:
-            with psycopg.connect(f"{PG_SERVER}/postgres", autocommit=True) as c:
-                c.execute(f'DROP DATABASE IF EXISTS "{args.postgres_db}"')
-                c.execute(f'CREATE DATABASE "{args.postgres_db}"')
-        os.environ["DATABASE_URL"] = f"{PG_SERVER}/{args.postgres_db}"
-        return "postgresql"
-    if args.sqlite_path:
-        path = Path(args.sqlite_path)
-        if not args.reuse:
-            for leftover in path.parent.glob(path.name + "*"):
-                leftover.unlink()
-    else:
-        path = Path(tempfile.mkdtemp(prefix="bench-run-pages-")) / "bench.sqlite3"
-    os.environ["DATABASE_URL"] = f"sqlite:///{path}"
-    return "sqlite"
 
 
 def statements(client: Any, url: str) -> int:
@@ -188,7 +165,7 @@ def main() -> None:
         " the compare page aggregates the trial rows on each request",
     )
     args = parser.parse_args()
-    backend = configure(args)
+    backend = configure(args, prefix="bench-run-pages-")
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tests.settings")
     import django
 
