@@ -7,6 +7,7 @@ Rita a release manager, Olga an outsider with no role, and `service` the AI agen
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
@@ -43,6 +44,28 @@ DB_FIXTURES = frozenset(
         "live_server",
     }
 )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """With PYTEST_DATABASE_TESTS_ONLY=1 (the PostgreSQL leg of .ci/run), keep only the tests
+    that reach the database: a django_db marker, a database fixture (DB_FIXTURES, live_server
+    included) or the `postgres` marker (tests that start a cluster of their own). The others
+    (the engine's, the domains', pure helpers') run no SQL, so they behave the same on every
+    backend and have already run in the SQLite leg."""
+    if os.environ.get("PYTEST_DATABASE_TESTS_ONLY") != "1":
+        return
+    kept: list[pytest.Item] = []
+    dropped: list[pytest.Item] = []
+    for item in items:
+        reaches = (
+            item.get_closest_marker("django_db") is not None
+            or item.get_closest_marker("postgres") is not None
+            or bool(DB_FIXTURES & set(getattr(item, "fixturenames", ())))
+        )
+        (kept if reaches else dropped).append(item)
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = kept
 
 
 @pytest.fixture(autouse=True)
