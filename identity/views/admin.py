@@ -136,14 +136,16 @@ def _act(request: HttpRequest, pk: int, done: str, action: str) -> HttpResponse:
 @admin_required
 @stepup_required
 def operator_roles(request: HttpRequest, pk: int) -> HttpResponse:
-    return _act(request, pk, "Roles updated.", "roles")
+    return _act(request, pk, gettext("Roles updated."), "roles")
 
 
 @require_POST
 @admin_required
 @stepup_required
 def operator_force_logout(request: HttpRequest, pk: int) -> HttpResponse:
-    return _act(request, pk, "All sessions of this operator were signed out.", "force_logout")
+    return _act(
+        request, pk, gettext("All sessions of this operator were signed out."), "force_logout"
+    )
 
 
 @require_POST
