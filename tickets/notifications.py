@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from identity.models import Operator
 from tickets.models import Message, MessageKind, Notification, Ticket
-from tickets.phrases import notification_english
+from tickets.phrases import note_english, notification_english
 
 
 def notify(
@@ -86,9 +86,13 @@ def notify_operator(
     return notification
 
 
-def post_system_note(*, ticket_id: int, body: str) -> Message:
+def post_system_note(
+    *, ticket_id: int, body: str = "", body_key: str = "", body_params: dict[str, Any] | None = None
+) -> Message:
     """Add a system message (shown to operators, never to the customer) to a ticket's
-    conversation, e.g. "Refund of EUR 25.00 approved by Bob".
+    conversation, e.g. "Refund of EUR 25.00 approved by Bob". The text is a key of
+    tickets.phrases.NOTES (`body_key`, with `body_params`), worded in the reader's language
+    when shown; a plain `body` is shown as it is, in every language.
 
     It does not change the ticket's version: a system note records something that happened
     elsewhere, so it must not make an operator's open reply form stale. Not audited: run it
@@ -101,7 +105,9 @@ def post_system_note(*, ticket_id: int, body: str) -> Message:
         ticket_id=ticket_id,
         kind=MessageKind.SYSTEM,
         author_label="System",
-        body=body,
+        body=note_english(body_key, body_params or {}) if body_key else body,
+        body_key=body_key or None,
+        body_params=(body_params or {}) if body_key else None,
         created_at=now,
     )
     Ticket.objects.filter(pk=ticket_id).update(updated_at=now)

@@ -1,5 +1,5 @@
-"""The words of what the inbox stores for people to read later: timeline entries and
-notification titles. Rows store a key from these catalogues and its parameters; the words are
+"""The words of what the inbox stores for people to read later: timeline entries,
+notification titles, the system notes of a ticket's conversation and a finding's card. Rows store a key from these catalogues and its parameters; the words are
 chosen when a row is shown, in the reader's language (see backoffice.phrases).
 
 Parameters are data (names, ticket numbers, dates in UTC) or codes worded here (a status or a
@@ -11,10 +11,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from backoffice.phrases import Catalogue, Phrase, render, render_english
+from tickets.models.escalations import EscalationCategory
 from tickets.models.tickets import Priority, Status
 
 
@@ -84,11 +86,108 @@ def register_notification_phrases(phrases: Catalogue) -> None:
     NOTIFICATIONS.update(phrases)
 
 
+def _category(code: Any) -> str:
+    return str(EscalationCategory(code).label) if code in EscalationCategory.values else str(code)
+
+
+# A system note of a ticket's conversation (Message.body_key): written by the inbox's own
+# services, or by another app through tickets.notifications.post_system_note.
+NOTES: dict[str, Phrase] = {
+    "merged": Phrase(
+        _("%(actor)s merged ticket #%(ticket)s into this ticket (%(moved)s messages moved).")
+    ),
+    "tool_call": Phrase(_("Tool call: %(name)s(%(arguments)s)")),
+    # The escalation card, repeated as a message by escalations before issue 15 item 8.
+    "escalated": Phrase(
+        _(
+            "Escalated by the AI agent (%(category)s). Reason: %(reason)s\n"
+            "Summary: %(summary)s\nCustomer wants: %(requested)s"
+        ),
+        {"category": _category},
+    ),
+}
+
+# A finding's details: one line per state difference and per note, then its source page.
+FINDING_LINES: dict[str, Phrase] = {
+    "diff": Phrase(_("State diff: %(value)s")),
+    "notes": Phrase(_("Note: %(value)s")),
+    "source": Phrase(_("Source: %(value)s")),
+}
+
+
+def register_note_phrases(phrases: Catalogue) -> None:
+    """Another app's system notes (its dotted keys), registered in its AppConfig.ready()."""
+    for key, phrase in phrases.items():
+        if NOTES.get(key, phrase) is not phrase:
+            raise ValueError(f"A note phrase {key!r} is already registered.")
+    NOTES.update(phrases)
+
+
+def _finding_lines(params: dict[str, Any]) -> str:
+    lines = [
+        str(FINDING_LINES[name].text) % {"value": value}
+        for name in ("diff", "notes")
+        for value in params.get(name) or []
+    ]
+    if params.get("source"):
+        lines.append(str(FINDING_LINES["source"].text) % {"value": params["source"]})
+    return "\n".join(lines)
+
+
+def note_words(key: str | None, params: dict[str, Any] | None, legacy: str) -> str:
+    """A system note's text in the active language; a note without a key (or with one this
+    version does not know) shows its stored body."""
+    if key == "finding":
+        return _finding_lines(params or {}) if isinstance(params, dict) else legacy
+    return render(NOTES, key or "", params, legacy)
+
+
+def note_english(key: str, params: dict[str, Any]) -> str:
+    """A system note's English copy (the row's `body`: the API, search, legacy readers)."""
+    with translation.override("en"):
+        return note_words(key, params, "")
+
+
+# A finding's card (Escalation.card_key "finding"): why the trial failed and what to do, from
+# the trial's values; the reason, summary and requested action stored beside are its English.
+FINDING_CARD: dict[str, Phrase] = {
+    "reason": Phrase(_("Trial %(trial)s failed: %(failure)s, ended by %(termination)s.")),
+    "summary": Phrase(
+        _("Run #%(run)s (%(suite)s, agent %(agent)s); reward components: %(components)s."),
+        {"components": lambda value: value or str(_("none"))},
+    ),
+    "requested_action": Phrase(_("Review the failing trial and decide what to fix.")),
+}
+
+
+def card_words(key: str | None, params: dict[str, Any] | None, legacy: dict[str, str]) -> dict:
+    """An escalation card's reason, summary and requested action in the active language:
+    a finding's from its parameters, an escalation's as the AI agent wrote them."""
+    if key != "finding":
+        return legacy
+    return {name: render(FINDING_CARD, name, params, legacy[name]) for name in FINDING_CARD}
+
+
+def card_english(key: str, params: dict[str, Any]) -> dict[str, str]:
+    with translation.override("en"):
+        return card_words(key, params, {name: "" for name in FINDING_CARD})
+
+
 # Who did it when no operator did: the stored label is a fixed English name.
 ACTORS = {
     "System": pgettext_lazy("timeline actor", "System"),
     "Routing": pgettext_lazy("timeline actor", "Routing"),
     "SLA": pgettext_lazy("timeline actor", "SLA"),
+}
+
+# Who wrote a message that no operator wrote (Message.author_label), when it is one of the
+# fixed English names the services store; a customer's name is shown as it is.
+AUTHORS = {
+    "AI agent": pgettext_lazy("message author", "AI agent"),
+    "System": pgettext_lazy("message author", "System"),
+    "Go-live suite": pgettext_lazy("message author", "Go-live suite"),
+    "Tool result": pgettext_lazy("message author", "Tool result"),
+    "Go-live simulated customer": pgettext_lazy("message author", "Go-live simulated customer"),
 }
 
 
@@ -113,13 +212,25 @@ def actor_words(label: str) -> str:
     return str(ACTORS[label]) if label in ACTORS else label
 
 
+def author_words(label: str) -> str:
+    return str(AUTHORS[label]) if label in AUTHORS else label
+
+
 __all__ = [
     "EVENTS",
+    "FINDING_CARD",
+    "NOTES",
     "NOTIFICATIONS",
     "actor_words",
+    "author_words",
+    "card_english",
+    "card_words",
     "event_english",
     "event_words",
+    "note_english",
+    "note_words",
     "notification_english",
     "notification_words",
+    "register_note_phrases",
     "register_notification_phrases",
 ]

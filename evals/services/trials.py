@@ -56,21 +56,24 @@ def eval_trial_ticket_create(*, actor: Operator, trial_id: int) -> Ticket:
                 _("This trial already has ticket #%(ticket_id)s.") % {"ticket_id": trial.ticket_id}
             )
         failure = trial.failure_class or trial.outcome
-        components = ", ".join(f"{k}={v:g}" for k, v in trial.components.items()) or "none"
+        components = ", ".join(f"{k}={v:g}" for k, v in trial.components.items())
         ticket = ticket_open_for_finding(
             actor=actor,
             queue_slug=getattr(settings, "EVALS_TICKET_QUEUE", QUEUE_SLUG),
             queue_name=QUEUE_NAME,
             subject=f"Go-live run #{trial.run_id}: {trial.key} failed ({failure})",
-            reason=f"Trial {trial.key} failed: {failure}, ended by {trial.termination}.",
-            summary=(
-                f"Run #{trial.run_id} ({trial.run.suite_name}, agent {trial.run.agent_model}); "
-                f"reward components: {components}."
-            ),
-            details=[
-                *(f"State diff: {d}" for d in trial.diff[:10]),
-                *(f"Note: {n}" for n in trial.notes[:10]),
-            ],
+            # Values, worded on the ticket in its reader's language (tickets.phrases).
+            card={
+                "run": trial.run_id,
+                "trial": trial.key,
+                "failure": failure,
+                "termination": trial.termination,
+                "suite": trial.run.suite_name,
+                "agent": trial.run.agent_model,
+                "components": components,
+            },
+            diff=[str(d) for d in trial.diff[:10]],
+            notes=[str(n) for n in trial.notes[:10]],
             # The first message is the agent's system prompt, not part of the conversation.
             transcript=list((trial.trajectory or {}).get("messages", [])[1:]),
             source_url=reverse("evals:trial_detail", args=[trial.run_id, trial.pk]),

@@ -184,11 +184,9 @@ def _create_requested(
 
 def _notify_decision(refund: Refund, actor: Operator, verb: str) -> None:
     from tickets.notifications import notify, post_system_note
-    from tickets.phrases import notification_english
 
     key = f"refund.{verb}"
     params = {"refund": refund.pk, "amount": refund.money.format(), "actor": str(actor)}
-    title = notification_english(key, params)
     body = refund.decision_reason
     requester = refund.requested_by
     notify(
@@ -201,8 +199,11 @@ def _notify_decision(refund: Refund, actor: Operator, verb: str) -> None:
         email=not requester.is_service_principal,
     )
     if refund.ticket_id is not None:
-        note = title + (f": {body}" if body else ".")
-        post_system_note(ticket_id=refund.ticket_id, body=note)
+        post_system_note(
+            ticket_id=refund.ticket_id,
+            body_key=f"{key}_because" if body else key,
+            body_params=params | {"reason": body} if body else params,
+        )
 
 
 def _parties(refund: Refund) -> set[int]:

@@ -1,9 +1,11 @@
+# ruff: noqa: RUF001 -- the Chinese expected here is written with full-width punctuation.
 """A failing trial sent to the inbox: who owns it, who opens it, how it reads, what it takes."""
 
 from __future__ import annotations
 
 import pytest
 from django.urls import reverse
+from django.utils import translation
 
 from backoffice.errors import ValidationFailed
 from evals import services
@@ -93,3 +95,38 @@ def test_routed_to_someone_on_duty_it_still_opens_for_the_one_who_sent_it(
     assert verified_client(rita).get(f"/tickets/{ticket.pk}/").status_code == 200
     # An auditor, who did not send it and works no queue, does not see it.
     assert verified_client(audrey).get(f"/tickets/{ticket.pk}/").status_code == 404
+
+
+def test_its_card_details_and_tool_calls_read_in_the_readers_language(rita, failing_run) -> None:
+    trial = _failing_trial(failing_run)
+    ticket = services.eval_trial_ticket_create(actor=rita, trial_id=trial.pk)
+    escalation = ticket.escalation
+    assert escalation.card_key == "finding"
+    assert escalation.card_params["trial"] == trial.key and escalation.card_params["run"] == (
+        failing_run.pk
+    )
+    details = ticket.messages.get(author_label="Go-live suite")
+    assert details.body_key == "finding"
+    trial_url = reverse("evals:trial_detail", args=[failing_run.pk, trial.pk])
+    assert (details.body_params or {})["source"] == trial_url
+    call = ticket.messages.filter(body_key="tool_call").first()
+    assert call is not None
+    # The stored English copies are what the words read in English.
+    with translation.override("en"):
+        assert (
+            escalation.card["requested_action"]
+            == escalation.requested_action
+            == ("Review the failing trial and decide what to fix.")
+        )
+        assert escalation.card["reason"] == escalation.reason
+        assert details.body_text == details.body and details.body.endswith(f"Source: {trial_url}")
+        assert call.body_text == call.body and call.body.startswith("Tool call: ")
+    rita.language = "zh-hans"
+    rita.save(update_fields=["language"])
+    html = verified_client(rita).get(reverse("tickets:detail", args=[ticket.pk])).content.decode()
+    assert "审阅未通过的试验，决定需要修复什么。" in html
+    assert f"试验 {trial.key} 未通过" in html
+    assert f'来源：<a href="{trial_url}">' in html  # still a link
+    assert "工具调用：" in html and "上线验收套件" in html and "AI 智能体" in html
+    for english in ("Review the failing", "Source:", "Tool call:", "Go-live suite", "ended by"):
+        assert english not in html, english

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models
 from django.utils.translation import gettext_lazy
 
@@ -26,6 +27,12 @@ class Message(models.Model):
     # Who wrote it when there is no operator: the customer's name, "AI agent", "System".
     author_label = models.CharField(max_length=200, blank=True)
     body = models.TextField()
+    # A system note written by a service: a key of tickets.phrases.NOTES (or "finding") and
+    # its parameters, worded when shown in the reader's language; `body` keeps its English
+    # (the API, search). Null for every other message, and for a note stored before notes had
+    # keys (shown as its body). Nullable for the reason tool_calls is.
+    body_key = models.CharField(max_length=40, null=True, blank=True)  # noqa: DJ001
+    body_params = models.JSONField(null=True, blank=True, encoder=DjangoJSONEncoder)
     # The AI agent's tool calls made in this turn of an escalated conversation, each
     # {"name", "arguments", "result" or "error"}. Null for every other message (nullable so
     # that adding it altered the table in place: SQLite would otherwise rebuild it and drop
@@ -58,6 +65,25 @@ class Message(models.Model):
         if self.author_id is not None:
             return str(self.author)
         return self.author_label or self.get_kind_display()
+
+    @property
+    def author_text(self) -> str:
+        """display_author in the active language, when it is one of the services' fixed
+        names ("AI agent", "System"); a person's or customer's name as it is."""
+        from tickets.phrases import author_words
+
+        if self.author_id is not None:
+            return str(self.author)
+        return author_words(self.author_label) if self.author_label else self.get_kind_display()
+
+    @property
+    def body_text(self) -> str:
+        """The body in the active language: a keyed system note worded now, else as stored."""
+        if not self.body_key:
+            return self.body
+        from tickets.phrases import note_words
+
+        return note_words(self.body_key, self.body_params, self.body)
 
 
 class NoteRevision(models.Model):

@@ -27,6 +27,11 @@ class Escalation(models.Model):
     transcript = models.JSONField(default=list, encoder=DjangoJSONEncoder)
     requested_action = models.CharField(max_length=500)
     conversation_id = models.CharField(max_length=100, blank=True)
+    # Set when the card was written by the backoffice, not the AI agent (a go-live finding:
+    # "finding"), with the values it is worded from (tickets.phrases.FINDING_CARD) in the
+    # reader's language; reason, summary and requested_action keep its English.
+    card_key = models.CharField(max_length=20, blank=True, default="")
+    card_params = models.JSONField(default=dict, blank=True, encoder=DjangoJSONEncoder)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
     )
@@ -37,3 +42,16 @@ class Escalation(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_category_display()} → #{self.ticket_id}"
+
+    @property
+    def card(self) -> dict[str, str]:
+        """Reason, summary and requested action in the active language (as the AI agent
+        wrote them, for its escalations)."""
+        from tickets.phrases import card_words
+
+        legacy = {
+            "reason": self.reason,
+            "summary": self.summary,
+            "requested_action": self.requested_action,
+        }
+        return card_words(self.card_key, self.card_params, legacy)

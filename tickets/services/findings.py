@@ -30,6 +30,7 @@ from tickets.models import (
     Status,
     Ticket,
 )
+from tickets.phrases import card_english, note_english
 from tickets.services._insert import insert_ticket
 from tickets.services.conversation import customer_upsert
 from tickets.services.workflow import _set_owner
@@ -41,10 +42,14 @@ SIMULATED_CUSTOMER_NAME = "Go-live simulated customer"
 TOOL_RESULT_CHARS = 2000
 
 
-def _turns(transcript: list[dict[str, Any]], customer_name: str) -> list[tuple[str, str, str]]:
-    """(kind, author, body) per turn: the customer's and the agent's words, and each tool
-    call and each tool result as its own system line."""
-    turns: list[tuple[str, str, str]] = []
+Turn = tuple[str, str, str, str | None, dict[str, Any] | None]
+
+
+def _turns(transcript: list[dict[str, Any]], customer_name: str) -> list[Turn]:
+    """(kind, author, body, body_key, body_params) per turn: the customer's and the agent's
+    words, and each tool call and each tool result as its own system line (a call's line
+    keyed, so its words follow the reader's language)."""
+    turns: list[Turn] = []
     for message in transcript:
         role = message.get("role")
         content = str(message.get("content") or "").strip()
@@ -52,22 +57,22 @@ def _turns(transcript: list[dict[str, Any]], customer_name: str) -> list[tuple[s
             customer = role == "user"
             if content:
                 turns.append(
-                    (MessageKind.CUSTOMER, customer_name, content)
+                    (MessageKind.CUSTOMER, customer_name, content, None, None)
                     if customer
-                    else (MessageKind.AI_AGENT, "AI agent", content)
+                    else (MessageKind.AI_AGENT, "AI agent", content, None, None)
                 )
             for call in message.get("tool_calls") or []:
-                turns.append(
-                    (
-                        MessageKind.SYSTEM,
-                        customer_name if customer else "AI agent",
-                        f"Tool call: {call.get('name', '?')}({call.get('arguments', '')})",
-                    )
-                )
+                params = {
+                    "name": str(call.get("name", "?")),
+                    "arguments": str(call.get("arguments", "")),
+                }
+                author = customer_name if customer else "AI agent"
+                body = note_english("tool_call", params)
+                turns.append((MessageKind.SYSTEM, author, body, "tool_call", params))
         elif role == "tool" and content:
             if len(content) > TOOL_RESULT_CHARS:
                 content = content[:TOOL_RESULT_CHARS] + "…"
-            turns.append((MessageKind.SYSTEM, "Tool result", content))
+            turns.append((MessageKind.SYSTEM, "Tool result", content, None, None))
     return turns
 
 
@@ -77,21 +82,25 @@ def ticket_open_for_finding(
     queue_slug: str,
     queue_name: str,
     subject: str,
-    reason: str,
-    summary: str,
-    details: list[str],
+    card: dict[str, Any],
+    diff: list[str],
+    notes: list[str],
     transcript: list[dict[str, Any]],
     source_url: str,
     tags: list[str],
 ) -> Ticket:
-    """Open a finding ticket. `transcript`: the conversation as the agent saw it (role
-    user/assistant/tool, content, an assistant's tool_calls); `source_url`: the page the
-    finding came from, linked from the ticket. The caller checks the actor may report it;
-    the audit event is the caller's (it records what was reported, in its own terms, with
-    the ticket and its owner)."""
+    """Open a finding ticket. `card`: the values its card is worded from in the reader's
+    language (tickets.phrases.FINDING_CARD: run, trial, failure, termination, suite, agent,
+    components); `diff` and `notes`: the trial's state differences and notes, listed in the
+    first message; `transcript`: the conversation as the agent saw it (role user/assistant/
+    tool, content, an assistant's tool_calls); `source_url`: the page the finding came from,
+    linked from the ticket. The caller checks the actor may report it; the audit event is the
+    caller's (it records what was reported, in its own terms, with the ticket and its
+    owner)."""
     if actor.is_service_principal:
         raise Forbidden(gettext("Findings are opened by people."))
-    if not (subject.strip() and reason.strip() and summary.strip()):
+    english = card_english("finding", card)
+    if not (subject.strip() and english["reason"] and english["summary"]):
         raise ValidationFailed(gettext("A finding needs a subject, a reason and a summary."))
     with transaction.atomic():
         now = timezone.now()
@@ -114,28 +123,39 @@ def ticket_open_for_finding(
         Escalation.objects.create(
             ticket=ticket,
             category=EscalationCategory.AGENT_FAILURE,
-            reason=reason.strip(),
-            summary=summary.strip(),
+            reason=english["reason"],
+            summary=english["summary"],
             transcript=transcript,
-            requested_action="Review the failing trial and decide what to fix.",
+            requested_action=english["requested_action"],
+            card_key="finding",
+            card_params=card,
             conversation_id="",
             created_by=actor,
             created_at=now,
         )
+        details = {"diff": diff, "notes": notes, "source": source_url}
         Message.objects.bulk_create(
             [
                 Message(
                     ticket=ticket,
                     kind=MessageKind.SYSTEM,
                     author_label="Go-live suite",
-                    body="\n".join([*details, f"Source: {source_url}"]),
+                    body=note_english("finding", details),
+                    body_key="finding",
+                    body_params=details,
                     created_at=now,
                 ),
                 *(
                     Message(
-                        ticket=ticket, kind=kind, author_label=author, body=body, created_at=now
+                        ticket=ticket,
+                        kind=kind,
+                        author_label=author,
+                        body=body,
+                        body_key=key,
+                        body_params=params,
+                        created_at=now,
                     )
-                    for kind, author, body in _turns(transcript, customer.name)
+                    for kind, author, body, key, params in _turns(transcript, customer.name)
                 ),
             ]
         )

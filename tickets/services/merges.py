@@ -14,6 +14,7 @@ from identity.audit import audit_record
 from identity.models import Operator
 from tickets import access, routing, sla
 from tickets.models import Message, MessageKind, Status, Ticket, TicketEventKind
+from tickets.phrases import note_english
 from tickets.services import _common as common
 from tickets.services.workflow import DONE
 
@@ -101,11 +102,14 @@ def ticket_merge(
         moved = _move_conversation(source, target, now)
         old_source_status = source.status
         _close_merged(source, target, now)
+        params = {"actor": str(actor), "ticket": source.pk, "moved": moved}
         Message.objects.create(
             ticket=target,
             kind=MessageKind.SYSTEM,
             author_label="System",
-            body=f"{actor} merged ticket #{source.pk} into this ticket ({moved} messages moved).",
+            body=note_english("merged", params),
+            body_key="merged",
+            body_params=params,
             created_at=now,
         )
         common.event(
