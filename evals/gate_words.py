@@ -24,7 +24,9 @@ def _percent(value: Any) -> str:
     return f"{float(value):.1%}"
 
 
-def _listed(names: Sequence[str]) -> str:
+def _listed(names: Sequence[str] | str) -> str:
+    if isinstance(names, str):  # already worded (_params: a list stored cut short)
+        return names
     shown = ", ".join(names[:LISTED])
     if len(names) <= LISTED:
         return shown
@@ -141,6 +143,13 @@ CHECKS: Catalogue = {
 
 def _params(check: Mapping[str, Any]) -> dict[str, Any]:
     params = dict(check.get("params") or {})
+    if "more" in params:
+        # A list stored cut short, before checks had codes (evals 0009): the names it showed
+        # and how many more there were.
+        name = "cells" if "cells" in params else "tasks"
+        shown = ", ".join(str(v) for v in params.get(name) or [])
+        more = params.pop("more")
+        params[name] = _("%(shown)s and %(more)d more") % {"shown": shown, "more": more}
     if check.get("code") == "selftest_missing":
         # One stored list, shown twice: as prose and as the command's argument.
         domains = list(params.get("domains") or [])

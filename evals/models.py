@@ -10,6 +10,7 @@ Costs are integer micro-dollars (LiteLLM prices are USD per token, far below a c
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models
 from django.utils.translation import gettext_lazy
 
@@ -98,6 +99,10 @@ class EvalRun(models.Model):
     verdict_reasons = models.JSONField(default=list)
     summary = models.JSONField(default=dict)
     error_message = models.TextField(blank=True)
+    # Why it stopped, as a key of evals.run_words.ERRORS and its values, worded when shown in
+    # the reader's language; error_message keeps the English (the API, the command line).
+    error_key = models.CharField(max_length=20, blank=True, default="")
+    error_params = models.JSONField(default=dict, blank=True, encoder=DjangoJSONEncoder)
     agent_tokens_in = models.BigIntegerField(default=0)
     agent_tokens_out = models.BigIntegerField(default=0)
     agent_cost_micros = models.BigIntegerField(default=0)

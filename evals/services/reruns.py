@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from backoffice.errors import Conflict, NotFound
 from evals import access
 from evals.models import ERROR_OUTCOMES, EvalRun, RunStatus, TrialResult, Verdict
+from evals.run_words import error_english
 from evals.services.runs import eval_run_resume_background
 from identity.audit import audit_record
 from identity.models import Operator
@@ -40,8 +41,14 @@ def eval_run_rerun_errors(*, actor: Operator, run_id: int) -> EvalRun:
         run.verdict = Verdict.PENDING
         run.verdict_reasons = []
         run.summary = {}
-        run.error_message = _("Re-running %(n)d error trial(s).") % {"n": errors}
-        run.save(update_fields=["status", "verdict", "verdict_reasons", "summary", "error_message"])
+        run.error_key, run.error_params = "rerun", {"n": errors}
+        run.error_message = error_english(run.error_key, run.error_params)
+        run.save(
+            update_fields=[
+                *("status", "verdict", "verdict_reasons", "summary"),
+                *("error_message", "error_key", "error_params"),
+            ]
+        )
         audit_record(
             actor=actor,
             action="evals.run.rerun_errors",

@@ -16,12 +16,12 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import metadata
+from typing import Any
 
 from django.conf import settings
 from django.db import close_old_connections, transaction
 from django.utils import timezone
 from django.utils.translation import gettext
-from django.utils.translation import gettext as _
 
 from backoffice.errors import Conflict, NotFound, ValidationFailed
 from evals import access
@@ -29,6 +29,7 @@ from evals.engine.errors import EngineError
 from evals.engine.runner import RunSpec, TrialRecord, WorkUnit, plan, run_unit
 from evals.engine.runner.execute import run as engine_run
 from evals.models import EvalRun, Executor, RunStatus, TrialResult
+from evals.run_words import error_english
 from evals.selectors import stall_deadline
 from evals.services.fingerprints import (
     agent_key,
@@ -108,16 +109,13 @@ def trial_execute(*, run_id: int, suite_hash: str, unit: WorkUnit) -> bool:
         # A worker running other code than the run froze: its trial would not be the run's.
         # The run stops (resumable once the workers run the run's code), and this task fails
         # so the chord never finalises a run with a gap it was told about.
-        reason = _(
-            "A worker's fingerprint for %(domain)s is %(worker)s, the run's is %(run)s: "
-            "its code or settings differ."
-        ) % {
+        params = {
             "domain": unit.domain,
             "worker": spec.fingerprint()[:12],
             "run": inputs.fingerprints.get(unit.domain, "")[:12] or "none",
         }
-        eval_run_interrupt(run_id=run_id, reason=reason)
-        raise EngineError(reason)
+        eval_run_interrupt(run_id=run_id, reason_key="fingerprint", reason_params=params)
+        raise EngineError(error_english("fingerprint", params))
     record = run_unit(spec, unit, inputs.agent_key)
     return trial_store(run_id=run_id, record=record)
 
@@ -266,7 +264,7 @@ def _start(
         run.deadline_at = stall_deadline(timezone.now())
         run.redispatches = 0
         run.finished_at = None
-        run.error_message = ""
+        run.error_message, run.error_key, run.error_params = "", "", {}
         if executor:
             run.executor = executor
         if workers:
@@ -277,6 +275,8 @@ def _start(
                 "started_at",
                 "finished_at",
                 "error_message",
+                "error_key",
+                "error_params",
                 "executor",
                 "workers",
                 "deadline_at",
@@ -330,7 +330,9 @@ def _run_now(
     except BaseException as exc:
         # A crash or ^C leaves the finished rows; the run becomes resumable, not lost.
         eval_run_interrupt(
-            run_id=run.pk, reason=f"{type(exc).__name__}: {exc}"[:500] or "interrupted"
+            run_id=run.pk,
+            reason_key="crashed",
+            reason_params={"error": f"{type(exc).__name__}: {exc}"[:500]},
         )
         raise
     return eval_run_finalise(run_id=run.pk)
@@ -413,16 +415,27 @@ def eval_run_resume_background(
     return run
 
 
-def eval_run_interrupt(*, run_id: int, reason: str, actor: Operator | None = None) -> EvalRun:
-    """Mark a running run as failed (resumable) — after a crash, ^C or a lost worker."""
+def eval_run_interrupt(
+    *,
+    run_id: int,
+    reason_key: str,
+    reason_params: dict[str, Any],
+    actor: Operator | None = None,
+) -> EvalRun:
+    """Mark a running run as failed (resumable) — after a crash, ^C or a lost worker. The
+    reason is a key of evals.run_words.ERRORS and its values, worded when shown."""
+    reason = error_english(reason_key, reason_params)
     with transaction.atomic():
         run = EvalRun.objects.select_for_update().get(pk=run_id)
         if run.status != RunStatus.RUNNING:
             return run
         run.status = RunStatus.FAILED
         run.error_message = reason
+        run.error_key, run.error_params = reason_key, reason_params
         run.finished_at = timezone.now()
-        run.save(update_fields=["status", "error_message", "finished_at"])
+        run.save(
+            update_fields=["status", "error_message", "error_key", "error_params", "finished_at"]
+        )
         audit_record(
             actor=actor,
             action="evals.run.interrupt",
@@ -454,11 +467,19 @@ def eval_run_finalise(*, run_id: int) -> EvalRun:
         now = timezone.now()
         if missing:
             run.status = RunStatus.FAILED
-            run.error_message = (
-                f"{len(missing)} of {len(expected)} trials are missing; resume the run."
-            )
+            run.error_key = "missing"
+            run.error_params = {"missing": len(missing), "expected": len(expected)}
+            run.error_message = error_english(run.error_key, run.error_params)
             run.finished_at = now
-            run.save(update_fields=["status", "error_message", "finished_at"])
+            run.save(
+                update_fields=[
+                    "status",
+                    "error_message",
+                    "error_key",
+                    "error_params",
+                    "finished_at",
+                ]
+            )
             audit_record(
                 actor=None,
                 action="evals.run.interrupt",
@@ -475,9 +496,10 @@ def eval_run_finalise(*, run_id: int) -> EvalRun:
         run.verdict_reasons = [c.to_dict() for c in checks]
         run.status = RunStatus.ERROR if verdict == "error" else RunStatus.COMPLETED
         if verdict == "error":
-            run.error_message = "could not complete: " + next(
-                c.english() for c in checks if not c.ok
-            )
+            failing = next(c for c in checks if not c.ok).to_dict()
+            run.error_key = "not_judged"
+            run.error_params = {"check": {k: failing[k] for k in ("code", "params", "message")}}
+            run.error_message = error_english(run.error_key, run.error_params)
         models = extra["models"]
         run.agent_model_resolved = ", ".join(models["agent"])[:500]
         run.user_model_resolved = ", ".join(models["user"])[:500]

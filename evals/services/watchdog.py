@@ -24,6 +24,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from evals.models import EvalRun, Executor, RunStatus, TrialResult
+from evals.run_words import error_english
 from evals.selectors import RUN_REDISPATCH_LIMIT, run_last_progress, stall_deadline
 from evals.services import runs
 from evals.services.runs import eval_run_finalise, run_suite, run_units
@@ -35,14 +36,6 @@ class WatchdogAction:
     run_id: int
     action: str  # "extended", "finalised", "redispatched", "ended"
     missing: int = 0
-
-
-def resume_hint(run_id: int) -> str:
-    return (
-        f"Resume it (finished trials are kept): the Resume button on the run's page, "
-        f"`python manage.py golive run --resume {run_id}`, or "
-        f"POST /api/v1/evals/runs/{run_id}/resume."
-    )
 
 
 def _check(run_id: int, now: dt.datetime) -> WatchdogAction | None:
@@ -87,13 +80,12 @@ def _check(run_id: int, now: dt.datetime) -> WatchdogAction | None:
             return WatchdogAction(run.pk, "redispatched", len(missing))
         run.status = RunStatus.FAILED
         run.finished_at = now
-        run.error_message = (
-            f"Could not complete by its deadline: {len(missing)} of {len(expected)} trials "
-            "never reported"
-            + (" (sent again once)" if run.redispatches else "")
-            + f". {resume_hint(run.pk)}"
+        run.error_key = "deadline_resent" if run.redispatches else "deadline"
+        run.error_params = {"missing": len(missing), "expected": len(expected), "run": run.pk}
+        run.error_message = error_english(run.error_key, run.error_params)
+        run.save(
+            update_fields=["status", "finished_at", "error_message", "error_key", "error_params"]
         )
-        run.save(update_fields=["status", "finished_at", "error_message"])
         audit_record(
             actor=None,
             action="evals.run.deadline",

@@ -114,6 +114,9 @@ def test_the_simulator_error_rate_is_gated_by_its_own_threshold_and_short_cells_
     assert run.verdict == "error"
     assert run.error_message.startswith("could not complete: ")
     assert first_reason in run.error_message
+    # Worded when shown: the failing check's code and values, not its English.
+    assert run.error_key == "not_judged"
+    assert run.error_params["check"]["code"] in ("simulator_errors", "cells_short")
 
 
 def test_resume_reruns_exactly_the_stored_error_rows_in_place(

@@ -107,6 +107,8 @@ def test_a_unit_lost_again_ends_the_run_resumable_with_a_hint_and_resume_complet
     assert run.status == RunStatus.FAILED
     assert "Could not complete by its deadline: 1 of 20" in run.error_message
     assert f"golive run --resume {run.pk}" in run.error_message
+    assert run.error_key == "deadline_resent"
+    assert run.error_params == {"missing": 1, "expected": 20, "run": run.pk}
     event = AuditEvent.objects.get(action="evals.run.deadline")
     assert event.after == {"status": "failed", "missing": 1, "redispatches": 1}
     with django_capture_on_commit_callbacks(execute=True):
