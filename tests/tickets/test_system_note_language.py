@@ -20,7 +20,7 @@ from payments_sandbox.services import payment_capture, refund_approve, refund_re
 from tests.conftest import verified_client
 from tests.tickets.conftest import join
 from tickets import services
-from tickets.models import Escalation, Message, MessageKind, Queue, Ticket
+from tickets.models import Customer, Escalation, Message, MessageKind, Queue, Ticket
 from tickets.notifications import post_system_note
 from tickets.phrases import FINDING_CARD, NOTES
 
@@ -252,3 +252,13 @@ def test_the_migration_gives_old_finding_cards_their_values(
     assert agents.card_key == ""
     with translation.override("zh-hans"):
         assert agents.card["requested_action"] == "Call the customer"
+
+
+def test_the_go_live_simulated_customer_is_named_in_the_readers_language(db: None) -> None:
+    simulated = Customer(name="Go-live simulated customer", external_id="evals-sandbox")
+    namesake = Customer(name="Go-live simulated customer", external_id="crm-1")
+    with translation.override("zh-hans"):
+        assert simulated.name_text == "上线验收模拟客户"
+        assert namesake.name_text == "Go-live simulated customer"  # a real customer's name
+    with translation.override("en"):
+        assert simulated.name_text == "Go-live simulated customer"

@@ -68,6 +68,17 @@ class Customer(models.Model):
     def __str__(self) -> str:
         return f"{self.name} <{self.email}>" if self.email else self.name
 
+    @property
+    def name_text(self) -> str:
+        """The name to show: the go-live findings' simulated customer, whose name the
+        backoffice wrote, in the reader's language; anyone else's as it is."""
+        from tickets import access
+        from tickets.phrases import author_words
+
+        if self.external_id == access.SIMULATED_CUSTOMER_EXTERNAL_ID:
+            return author_words(self.name)
+        return self.name
+
 
 class Tag(models.Model):
     """A normalised label (lower case, no surrounding blanks), shared by tickets."""
