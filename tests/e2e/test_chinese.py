@@ -18,14 +18,16 @@ from django.utils import timezone
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from evals import services as evals_services
+from evals.models import EvalRun, RunStatus, TrialOutcome
 from evals.services.suites import suite_from_mapping
 from payments_sandbox.domain import Money
-from payments_sandbox.services import payment_capture, refund_request
+from payments_sandbox.services import payment_capture, refund_approve, refund_request
+from tests.conftest import make_service_token
 from tests.e2e.conftest import current_code
 from tests.evals.conftest import suite_dict
 from tests.tickets.conftest import join
 from tickets import services as ticket_services
-from tickets.models import Queue
+from tickets.models import Message, Queue, Ticket
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -79,8 +81,96 @@ def _ui_text(page: Any) -> str:
     return header + "\n" + page.evaluate(UI_TEXT_JS, ["main", NOT_UI])
 
 
+def _escalated(queue: Queue, sam: Any, alice: Any, approver: Any) -> tuple[Ticket, set[str]]:
+    """An escalation from the AI agent with a tool call, a ticket of the same customer merged
+    into it and a refund decided on it: its conversation holds the AI agent's turns and the
+    system notes of the merge and of the refund decision. Returns the ticket and its data
+    words: the AI agent's service principal's name and its tags."""
+    principal, _ = make_service_token(["escalations:create"])
+    escalated = ticket_services.ticket_open_for_escalation(
+        actor=principal,
+        customer_name="王芳",
+        customer_email="wang@example.test",
+        category="dispute",
+        reason="客户称被重复扣款。",
+        summary="重复扣款 要求退款",
+        transcript=[
+            {"role": "customer", "content": "我被扣了两次钱。"},
+            {
+                "role": "assistant",
+                "content": "我查一下这笔订单。",
+                "tool_calls": [{"name": "get_order_details", "arguments": {"order_id": "88123"}}],
+            },
+        ],
+        requested_action="退还重复扣款",
+        queue_slug=queue.slug,
+    )
+    duplicate = ticket_services.ticket_open_for_customer(
+        actor=sam,
+        subject="又扣了一次",
+        customer_message="还是没有退款。",
+        customer_name="王芳",
+        customer_email="wang@example.test",
+        queue_id=queue.pk,
+    )
+    target = Ticket.objects.get(pk=escalated.ticket_id)
+    ticket_services.ticket_merge(
+        actor=sam,
+        source_id=duplicate.pk,
+        target_id=target.pk,
+        expected_source_version=duplicate.version,
+        expected_target_version=target.version,
+    )
+    payment = payment_capture(actor=None, amount=Money.parse("30.00", "USD"))
+    refund = refund_request(
+        actor=alice, payment_id=payment.pk, amount="8.00", reason="重复扣款", ticket_id=target.pk
+    )
+    refund_approve(actor=approver, refund_id=refund.pk, reason="核对无误")
+    tags = " ".join(target.tags.values_list("name", flat=True))
+    return target, set(WORD.findall(f"{principal.username} {principal} {tags}"))
+
+
+def _finding(chen: Any) -> tuple[Ticket, set[str]]:
+    """A go-live finding: a failing trial sent to the inbox. Returns the ticket and its data
+    words: what the simulated customer, the agent and the tools said (in English: the sandbox's
+    models speak it), the trial's identifiers, and the ticket's subject and queue, which are
+    stored names (the subject is searched as stored)."""
+    suite = suite_from_mapping(
+        suite_dict(
+            name="冒烟",
+            agent={"model": "sandbox/fault:skip_confirmation"},
+            guard_mode="observe",
+        )
+    )
+    run = evals_services.eval_run_create(actor=chen, suite=suite)
+    run = evals_services.eval_run_execute(actor=chen, run_id=run.pk)
+    trial = run.trials.exclude(outcome=TrialOutcome.PASS).order_by("pk").first()
+    assert trial is not None
+    ticket = evals_services.eval_trial_ticket_create(actor=chen, trial_id=trial.pk)
+    tags = " ".join(ticket.tags.values_list("name", flat=True))
+    data = set(WORD.findall(f"{ticket.subject} {ticket.queue.name} {run.agent_model} {tags}"))
+    for message in Message.objects.filter(ticket=ticket):
+        if message.body_key is None:  # what was said, not what the backoffice wrote
+            data.update(WORD.findall(message.body))
+        elif message.body_key in ("tool_call", "finding"):
+            data.update(WORD.findall(str(message.body_params)))
+    data.update(WORD.findall(str(ticket.escalation.card_params)))
+    return ticket, data
+
+
+def _stopped_run(chen: Any) -> EvalRun:
+    """A run that stopped with trials missing (its error worded on the run page)."""
+    run = evals_services.eval_run_create(
+        actor=chen, suite=suite_from_mapping(suite_dict(name="中断"))
+    )
+    EvalRun.objects.filter(pk=run.pk).update(status=RunStatus.RUNNING)
+    run = evals_services.eval_run_finalise(run_id=run.pk)
+    assert run.status == RunStatus.FAILED and run.error_key == "missing"
+    return run
+
+
 @pytest.fixture
-def world(make_operator: Callable[..., Any], alice: Any, sam: Any) -> dict[str, Any]:
+def world(make_operator: Callable[..., Any], alice: Any, sam: Any, bob: Any) -> dict[str, Any]:
     chen = make_operator("chen", ["agent", "approver", "auditor", "release_manager"])
     queue = Queue.objects.create(name="账单", slug="billing")
     join(chen, queue, on_duty=True)
@@ -118,7 +208,10 @@ def world(make_operator: Callable[..., Any], alice: Any, sam: Any) -> dict[str, 
     )
     run = evals_services.eval_run_execute(actor=chen, run_id=run.pk)
     trial = run.trials.order_by("pk").first()
+    escalated, names = _escalated(queue, sam, alice, bob)
+    finding, said = _finding(chen)
     data = {"wang", "example", "test"}  # the customer's e-mail address
+    data |= names | said
     data.update(WORD.findall(payment.reference), re.findall(r"[A-Za-z]+", payment.reference))
     data.update(str(v) for v in run.trials.values_list("persona", flat=True).distinct())
     return {
@@ -128,6 +221,9 @@ def world(make_operator: Callable[..., Any], alice: Any, sam: Any) -> dict[str, 
         "payment": payment,
         "run": run,
         "trial": trial,
+        "escalated": escalated,
+        "finding": finding,
+        "stopped": _stopped_run(chen),
         "data": data,
     }
 
@@ -174,6 +270,10 @@ def test_a_chinese_browser_walks_the_main_pages_without_english_interface_text(
         "audit": "/audit/",
         "golive-runs": "/evals/",
         "golive-run": f"/evals/{world['run'].pk}/",
+        # System notes, the AI agent's turns and a finding's card and details, stored as keys
+        "escalated": f"/tickets/{world['escalated'].pk}/",
+        "finding": f"/tickets/{world['finding'].pk}/",
+        "golive-stopped": f"/evals/{world['stopped'].pk}/",
         "security": "/security/",
     }
     for name, url in pages.items():
