@@ -1,6 +1,7 @@
 """The words of what the inbox stores for people to read later: timeline entries,
-notification titles, the system notes of a ticket's conversation and a finding's card. Rows store a key from these catalogues and its parameters; the words are
-chosen when a row is shown, in the reader's language (see backoffice.phrases).
+notification titles, the system notes of a ticket's conversation and a go-live finding's card.
+Rows store a key from these catalogues and its parameters; the words are chosen when a row is
+shown, in the reader's language (see backoffice.phrases).
 
 Parameters are data (names, ticket numbers, dates in UTC) or codes worded here (a status or a
 priority code -> its label). A key, once written to rows, keeps its meaning and parameters:
@@ -160,7 +161,9 @@ FINDING_CARD: dict[str, Phrase] = {
 }
 
 
-def card_words(key: str | None, params: dict[str, Any] | None, legacy: dict[str, str]) -> dict:
+def card_words(
+    key: str | None, params: dict[str, Any] | None, legacy: dict[str, str]
+) -> dict[str, str]:
     """An escalation card's reason, summary and requested action in the active language:
     a finding's from its parameters, an escalation's as the AI agent wrote them."""
     if key != "finding":
@@ -187,8 +190,11 @@ AUTHORS = {
     "System": pgettext_lazy("message author", "System"),
     "Go-live suite": pgettext_lazy("message author", "Go-live suite"),
     "Tool result": pgettext_lazy("message author", "Tool result"),
-    "Go-live simulated customer": pgettext_lazy("message author", "Go-live simulated customer"),
 }
+# The one customer of every go-live finding (tickets.services.findings), named by the
+# backoffice, not by a person.
+SIMULATED_CUSTOMER = "Go-live simulated customer"
+SIMULATED_CUSTOMER_WORDS = pgettext_lazy("message author", "Go-live simulated customer")
 
 
 def event_english(key: str, params: dict[str, Any]) -> str:
@@ -212,7 +218,13 @@ def actor_words(label: str) -> str:
     return str(ACTORS[label]) if label in ACTORS else label
 
 
-def author_words(label: str) -> str:
+def author_words(label: str, *, customer: bool = False) -> str:
+    """A message author's label in the active language: a customer's name as it is (but for
+    the simulated one), a service's fixed name worded."""
+    if label == SIMULATED_CUSTOMER:
+        return str(SIMULATED_CUSTOMER_WORDS)
+    if customer:
+        return label
     return str(AUTHORS[label]) if label in AUTHORS else label
 
 

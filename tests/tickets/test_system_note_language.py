@@ -262,3 +262,14 @@ def test_the_go_live_simulated_customer_is_named_in_the_readers_language(db: Non
         assert namesake.name_text == "Go-live simulated customer"  # a real customer's name
     with translation.override("en"):
         assert simulated.name_text == "Go-live simulated customer"
+
+
+def test_a_customer_named_like_a_service_keeps_their_name_and_the_services_read_translated(
+    make_ticket: Callable[..., Ticket], queue: Queue
+) -> None:
+    ticket = make_ticket(queue, customer_name="System")
+    said = ticket.messages.get(kind=MessageKind.CUSTOMER)
+    note = post_system_note(ticket_id=ticket.pk, body="x")
+    with translation.override("zh-hans"):
+        assert said.author_text == "System"  # a person's name
+        assert note.author_text == "系统"

@@ -74,7 +74,9 @@ class Message(models.Model):
 
         if self.author_id is not None:
             return str(self.author)
-        return author_words(self.author_label) if self.author_label else self.get_kind_display()
+        if not self.author_label:
+            return self.get_kind_display()
+        return author_words(self.author_label, customer=self.kind == MessageKind.CUSTOMER)
 
     @property
     def body_text(self) -> str:

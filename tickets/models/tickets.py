@@ -76,7 +76,7 @@ class Customer(models.Model):
         from tickets.phrases import author_words
 
         if self.external_id == access.SIMULATED_CUSTOMER_EXTERNAL_ID:
-            return author_words(self.name)
+            return author_words(self.name, customer=True)
         return self.name
 
 

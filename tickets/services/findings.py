@@ -30,13 +30,11 @@ from tickets.models import (
     Status,
     Ticket,
 )
-from tickets.phrases import card_english, note_english
+from tickets.phrases import SIMULATED_CUSTOMER, card_english, note_english
 from tickets.services._insert import insert_ticket
 from tickets.services.conversation import customer_upsert
 from tickets.services.workflow import _set_owner
 
-# The one customer of every finding: nobody real reads what is written to them.
-SIMULATED_CUSTOMER_NAME = "Go-live simulated customer"
 # A tool result longer than this is cut on the ticket (the whole result stays on the page
 # the finding links to).
 TOOL_RESULT_CHARS = 2000
@@ -106,7 +104,7 @@ def ticket_open_for_finding(
         now = timezone.now()
         queue, _ = Queue.objects.get_or_create(slug=queue_slug, defaults={"name": queue_name})
         customer = customer_upsert(
-            name=SIMULATED_CUSTOMER_NAME, external_id=access.SIMULATED_CUSTOMER_EXTERNAL_ID
+            name=SIMULATED_CUSTOMER, external_id=access.SIMULATED_CUSTOMER_EXTERNAL_ID
         )
         new = insert_ticket(
             actor=actor,
