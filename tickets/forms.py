@@ -57,8 +57,8 @@ class BulkForm(forms.Form):
     action = forms.ChoiceField(
         choices=[(a, a) for a in BULK_ACTIONS],
         error_messages={
-            "required": "Choose a bulk action.",
-            "invalid_choice": "Choose a bulk action.",
+            "required": gettext_lazy("Choose a bulk action."),
+            "invalid_choice": gettext_lazy("Choose a bulk action."),
         },
     )
     assignee = forms.CharField(required=False)
@@ -70,8 +70,12 @@ class BulkForm(forms.Form):
         data = super().clean() or {}
         action = data.get("action")
         if action and not (data.get("assignee" if action == "assign" else action) or "").strip():
-            what = {"assign": "an assignee", "status": "a status", "priority": "a priority"}
-            self.add_error(None, f"Choose {what.get(action, 'a tag')} to apply.")
+            missing = {
+                "assign": gettext("Choose an assignee to apply."),
+                "status": gettext("Choose a status to apply."),
+                "priority": gettext("Choose a priority to apply."),
+            }
+            self.add_error(None, missing.get(action, gettext("Choose a tag to apply.")))
         return data
 
     def value(self) -> str:
@@ -216,7 +220,8 @@ class QueueForm(forms.Form):
             if given and len(given) != len(values):
                 self.add_error(
                     f"sla_{priority}_first_response",
-                    f"{label}: give all three targets, or none to use the defaults.",
+                    gettext("%(priority)s: give all three targets, or none to use the defaults.")
+                    % {"priority": label},
                 )
         return data
 

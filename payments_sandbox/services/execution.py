@@ -104,7 +104,9 @@ def refund_settle(*, refund_id: int, result: ProviderRefund) -> Refund:
             action = "refund.succeed"
         elif result.status == ProviderRefundStatus.FAILED:
             move(refund, RefundState.FAILED)
-            refund.failure_reason = (result.failure_reason or "declined by the provider")[:300]
+            # The provider's own words, or none: the pages word a decline without them in the
+            # reader's language.
+            refund.failure_reason = result.failure_reason[:300]
             refund.completed_at = now
             action = "refund.fail"
         refund.save()

@@ -103,7 +103,7 @@ def stale(ticket: Ticket, seen_version: int) -> Conflict:
     if events:
         what = "; ".join(f"{e.actor_text}: {e.summary_text}" for e in events)
     else:
-        what = "it was updated by someone else"
+        what = gettext("it was updated by someone else")
     return Conflict(
         gettext(
             "This ticket changed since you opened it: %(what)s. Nothing was saved; reload the ticket to see the changes and try again."
