@@ -1,6 +1,6 @@
 """Payments, refunds, reversals, the sandbox provider's ledger and reconciliation.
 
-Amounts are integer minor units (BigIntegerField) next to an ISO 4217 code; see domain.py.
+Amounts are integer minor units (BigIntegerField) next to an ISO 4217 code; see domain/money.py.
 Every payment, refund, reversal and reconciliation report is stamped with the mode of the
 process that created it, and a process refuses to touch rows of the other mode
 (payments_sandbox.modes).

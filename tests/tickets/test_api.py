@@ -255,7 +255,8 @@ def test_customer_message_relay_by_the_service_principal(alice, queue) -> None:
 
 def test_fast_list_and_detail_output_match_the_documented_serializers(ticket, alice, sam) -> None:
     from tickets import selectors
-    from tickets import serializers as s
+    from tickets.serializers.fast_paths import ticket_detail, ticket_row, ticket_row_values
+    from tickets.serializers.tickets import TicketDetailSerializer, TicketListItemSerializer
 
     services.ticket_note_add(actor=alice, ticket_id=ticket.pk, body="n", expected_version=v(ticket))
     services.ticket_tags_set(
@@ -263,20 +264,21 @@ def test_fast_list_and_detail_output_match_the_documented_serializers(ticket, al
     )
     listed = selectors.ticket_list_for_inbox(operator=sam, view="all")
     row = listed.get(pk=ticket.pk)
-    documented = s.TicketListItemSerializer(row).data
-    assert s.ticket_row(row) == documented
+    documented = TicketListItemSerializer(row).data
+    assert ticket_row(row) == documented
     (values,) = selectors.ticket_rows(listed, ids=[ticket.pk])
     tags = selectors.tag_names_by_ticket(ticket_ids=[ticket.pk])[ticket.pk]
-    assert s.ticket_row_values(values, tags) == documented
+    assert ticket_row_values(values, tags) == documented
     detail = selectors.ticket_get_for_operator(operator=sam, ticket_id=ticket.pk)
     for internal in (True, False):
-        expected = s.TicketDetailSerializer(detail, context={"internal": internal}).data
-        assert s.ticket_detail(detail, internal=internal) == expected
+        expected = TicketDetailSerializer(detail, context={"internal": internal}).data
+        assert ticket_detail(detail, internal=internal) == expected
 
 
 def test_fast_list_output_matches_for_an_escalated_ticket(sam, queue) -> None:
     from tickets import selectors
-    from tickets import serializers as s
+    from tickets.serializers.fast_paths import ticket_row_values
+    from tickets.serializers.tickets import TicketListItemSerializer
 
     principal, _ = make_service_token(["escalations:create"])
     result = services.ticket_open_for_escalation(
@@ -290,11 +292,11 @@ def test_fast_list_output_matches_for_an_escalated_ticket(sam, queue) -> None:
         queue_slug="billing",
     )
     listed = selectors.ticket_list_for_inbox(operator=sam, view="escalated")
-    documented = s.TicketListItemSerializer(listed.get(pk=result.ticket_id)).data
+    documented = TicketListItemSerializer(listed.get(pk=result.ticket_id)).data
     assert documented["escalation_category"] == "out_of_scope" and documented["assignee"] is None
     (values,) = selectors.ticket_rows(listed, ids=[result.ticket_id])
     tags = selectors.tag_names_by_ticket(ticket_ids=[result.ticket_id])[result.ticket_id]
-    assert s.ticket_row_values(values, tags) == documented
+    assert ticket_row_values(values, tags) == documented
 
 
 def test_list_pages_keep_the_sort_order_and_a_fixed_query_count(
@@ -330,7 +332,7 @@ def test_a_search_page_matches_the_text_for_its_count_and_its_ids_not_again_for_
 
 def test_api_detail_matches_the_documented_serializer_with_edited_notes(ticket, alice, sam) -> None:
     from tickets import selectors
-    from tickets import serializers as s
+    from tickets.serializers.tickets import TicketDetailSerializer
 
     note = services.ticket_note_add(
         actor=alice, ticket_id=ticket.pk, body="first", expected_version=v(ticket)
@@ -341,7 +343,7 @@ def test_api_detail_matches_the_documented_serializer_with_edited_notes(ticket, 
         )
     services.ticket_reply(actor=alice, ticket_id=ticket.pk, body="hi", expected_version=v(ticket))
     full = selectors.ticket_get_for_operator(operator=sam, ticket_id=ticket.pk)
-    expected = s.TicketDetailSerializer(full, context={"internal": True}).data
+    expected = TicketDetailSerializer(full, context={"internal": True}).data
     body = api(sam).get(f"/api/v1/tickets/{ticket.pk}").json()
     assert body == expected
     assert [m["revisions"] for m in body["messages"] if m["id"] == note.pk] == [2]
@@ -349,7 +351,7 @@ def test_api_detail_matches_the_documented_serializer_with_edited_notes(ticket, 
 
 def test_api_detail_for_a_service_principal_matches_the_documented_serializer(sam, queue) -> None:
     from tickets import selectors
-    from tickets import serializers as s
+    from tickets.serializers.tickets import TicketDetailSerializer
 
     principal, raw = make_service_token(["escalations:create", "tickets:read"])
     result = services.ticket_open_for_escalation(
@@ -367,7 +369,7 @@ def test_api_detail_for_a_service_principal_matches_the_documented_serializer(sa
         queue_slug="billing",
     )
     full = selectors.ticket_get_for_operator(operator=sam, ticket_id=result.ticket_id)
-    expected = s.TicketDetailSerializer(full, context={"internal": False}).data
+    expected = TicketDetailSerializer(full, context={"internal": False}).data
     body = token_client(raw).get(f"/api/v1/tickets/{result.ticket_id}").json()
     assert body == expected
     assert [m["kind"] for m in body["messages"]] == ["customer", "ai_agent"]

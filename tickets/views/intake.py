@@ -14,7 +14,7 @@ from backoffice.errors import DomainError
 from tickets import forms, selectors
 from tickets.models import Customer
 from tickets.services.intake import ticket_open_for_customer
-from tickets.views.inbox import inbox_user
+from tickets.views.guards import inbox_user
 
 
 def apply_errors(form: django_forms.Form, error: DomainError) -> None:
