@@ -215,7 +215,7 @@ def credential_reset_cancel(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 @admin_required
 def operator_deactivate(request: HttpRequest, pk: int) -> HttpResponse:
-    return _act(request, pk, "Account deactivated.", "deactivate")
+    return _act(request, pk, gettext("Account deactivated."), "deactivate")
 
 
 @require_GET

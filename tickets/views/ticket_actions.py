@@ -80,7 +80,7 @@ def reply(request: HttpRequest, ticket_id: int) -> HttpResponse:
             expected_version=form.cleaned_data["version"],
             status=form.cleaned_data.get("status", ""),
         )
-        return "Reply sent to the customer."
+        return gettext("Reply sent to the customer.")
 
     return _act(request, ticket_id, forms.ReplyForm, run, draft_field="reply_draft")
 
@@ -94,7 +94,7 @@ def note(request: HttpRequest, ticket_id: int) -> HttpResponse:
             body=form.cleaned_data["body"],
             expected_version=form.cleaned_data["version"],
         )
-        return "Internal note added."
+        return gettext("Internal note added.")
 
     return _act(request, ticket_id, forms.NoteForm, run, draft_field="note_draft")
 
@@ -109,7 +109,7 @@ def note_edit(request: HttpRequest, ticket_id: int, note_id: int) -> HttpRespons
             body=form.cleaned_data["body"],
             expected_version=form.cleaned_data["version"],
         )
-        return "Note updated; the previous text is kept in its history."
+        return gettext("Note updated; the previous text is kept in its history.")
 
     return _act(request, ticket_id, forms.NoteForm, run)
 
@@ -123,7 +123,7 @@ def assign(request: HttpRequest, ticket_id: int) -> HttpResponse:
             assignee_id=form.cleaned_data["assignee"],
             expected_version=form.cleaned_data["version"],
         )
-        return f"Assigned to {ticket.assignee}."
+        return gettext("Assigned to %(operator)s.") % {"operator": ticket.assignee}
 
     return _act(request, ticket_id, forms.AssignForm, run)
 
@@ -136,7 +136,7 @@ def take(request: HttpRequest, ticket_id: int) -> HttpResponse:
             ticket_id=ticket_id,
             expected_version=form.cleaned_data["version"],
         )
-        return "You own this ticket now."
+        return gettext("You own this ticket now.")
 
     return _act(request, ticket_id, forms.VersionedForm, run)
 
@@ -150,7 +150,9 @@ def status(request: HttpRequest, ticket_id: int) -> HttpResponse:
             status=form.cleaned_data["status"],
             expected_version=form.cleaned_data["version"],
         )
-        return f"Status set to {Status(form.cleaned_data['status']).label}."
+        return gettext("Status set to %(status)s.") % {
+            "status": Status(form.cleaned_data["status"]).label
+        }
 
     return _act(request, ticket_id, forms.StatusForm, run)
 
@@ -164,7 +166,9 @@ def priority(request: HttpRequest, ticket_id: int) -> HttpResponse:
             priority=form.cleaned_data["priority"],
             expected_version=form.cleaned_data["version"],
         )
-        return f"Priority set to {Priority(form.cleaned_data['priority']).label}."
+        return gettext("Priority set to %(priority)s.") % {
+            "priority": Priority(form.cleaned_data["priority"]).label
+        }
 
     return _act(request, ticket_id, forms.PriorityForm, run)
 
@@ -178,7 +182,7 @@ def tags(request: HttpRequest, ticket_id: int) -> HttpResponse:
             tags=form.tag_list(),
             expected_version=form.cleaned_data["version"],
         )
-        return "Tags saved."
+        return gettext("Tags saved.")
 
     return _act(request, ticket_id, forms.TagsForm, run)
 
