@@ -76,7 +76,9 @@ def _check(run_id: int, now: dt.datetime) -> WatchdogAction | None:
             run.deadline_at = stall_deadline(now)
             run.save(update_fields=["redispatches", "deadline_at"])
             transaction.on_commit(
-                functools.partial(runs.dispatch_celery, run.pk, run.suite_hash, missing)
+                functools.partial(
+                    runs.dispatch_celery, run_id=run.pk, suite_hash=run.suite_hash, pending=missing
+                )
             )
             audit_record(
                 actor=None,
