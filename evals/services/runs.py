@@ -58,7 +58,7 @@ def _cached_inputs(run_id: int, suite_hash: str) -> _RunInputs:
         pk=run_id
     )
     specs = {spec.domains[0]: spec for spec in run_suite(run=run).specs()}
-    return _RunInputs(specs, domain_fingerprints(run), agent_key(run))
+    return _RunInputs(specs, domain_fingerprints(run=run), agent_key(run=run))
 
 
 def trial_execute(*, run_id: int, suite_hash: str, unit: WorkUnit) -> bool:
@@ -172,7 +172,7 @@ def eval_run_create(
             user_model=data.user.model,
             user_params=dict(data.user.params),
             seed=data.seed,
-            **run_fingerprint_values(suite),
+            **run_fingerprint_values(suite=suite),
             trials_per_task=data.trials,
             total_units=total,
             executor=executor,
@@ -223,7 +223,7 @@ def run_start(
             frozen = run_suite(run=run)
         except SuiteError as exc:
             raise ValidationFailed(str(exc)) from exc
-        if refusal := resume_refusal(run, suite or frozen):
+        if refusal := resume_refusal(run=run, suite=suite or frozen):
             raise Conflict(refusal)
         done = finished_keys(run_id=run.pk)
         pending = [u for u in run_units(suite=frozen) if u.key not in done]
@@ -286,7 +286,9 @@ def _execute_inline(
     progress = Progress(total=len(pending))
     for spec in suite.specs():
         sink = _DbSink(run.pk, progress, on_progress)
-        engine_run(spec, sink, workers=run.workers, resume=True, ks=(1,), agent_key=agent_key(run))
+        engine_run(
+            spec, sink, workers=run.workers, resume=True, ks=(1,), agent_key=agent_key(run=run)
+        )
 
 
 def run_pending(
