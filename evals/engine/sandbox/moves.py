@@ -65,6 +65,16 @@ def repeat_tolerance(persona: Persona) -> int:
     return max(1, REPEAT_TOLERANCE[persona.impatience] + shift)
 
 
+def pushes_back(persona: Persona) -> bool:
+    """An angry or frustrated customer pushes back on a refusal when impolite, or when
+    medium-polite and the emotion is intense."""
+    if persona.emotion not in HOSTILE:
+        return False
+    return persona.politeness is Level.LOW or (
+        persona.politeness is Level.MEDIUM and persona.emotion_intensity is Level.HIGH
+    )
+
+
 def checkable(entities: Iterable[Entity]) -> frozenset[str]:
     """The values among `entities` a customer can check in a read-back."""
     return frozenset(

@@ -29,9 +29,8 @@ move; once the answer satisfies it, the held reply is said, so `reply` is called
 agent message whatever the persona. A persona without a trait draws no random number for its
 move, so the customers without it say exactly what they said before the move existed.
 
-The numbers and readings the moves rest on (patience, the moves' chances, what answers each)
-are in `evals.engine.sandbox.moves`; an incoherent customer's typos and slips in
-`evals.engine.sandbox.slips`.
+What the moves rest on (patience, their chances, what answers each) is in `sandbox.moves`; an
+incoherent customer's typos and slips are in `sandbox.slips`.
 """
 
 from __future__ import annotations
@@ -44,20 +43,7 @@ from typing import Any, Self
 
 from evals.engine.messages import Message, Role, Signal
 from evals.engine.persona import Emotion, Language, Level, Persona
-from evals.engine.sandbox.moves import (
-    HEARD,
-    HOSTILE,
-    READ_BACK_P,
-    REASSURING,
-    WHY_NOT_P,
-    Waiting,
-    checkable,
-    gives_reason,
-    proposed,
-    repeat_tolerance,
-    restates,
-    turn_budget,
-)
+from evals.engine.sandbox import moves
 from evals.engine.sandbox.phrases import BASE, Phrasebook, join
 from evals.engine.sandbox.slips import slips, typos
 from evals.engine.understanding.answers import Answer, read_answer
@@ -92,7 +78,7 @@ class ScriptedUserBase(ABC):
         self.stated: set[int] = set()  # requests the customer has put into words
         self.mistakes: dict[str, str] = {}  # wrong value said -> right value
         self.fixed: set[str] = set()  # values already corrected once (no second mistake)
-        self.waiting: Waiting | None = None
+        self.waiting: moves.Waiting | None = None
         self.moves: Counter[str] = Counter()  # moves made: read_back, why_not, push_back, worry
         self.proposal: frozenset[str] = frozenset()  # what the last go-ahead question named
         self.verified: set[frozenset[str]] = set()  # proposals already read back
@@ -129,7 +115,7 @@ class ScriptedUserBase(ABC):
             # a new proposal: the domain answers this message.
         said = self._last_said(messages)
         if reading.has(ActKind.CONFIRM):
-            self.proposal = proposed(reading)
+            self.proposal = moves.proposed(reading)
         whys = self._whys()
         self.hold()  # what the customer had settled before this message, for a push-back
         held = self.reply(agent_text)
@@ -143,7 +129,7 @@ class ScriptedUserBase(ABC):
         if signal is Signal.NONE and self.wants_reassurance():
             self.reassurances += 1
             self.moves["worry"] += 1
-            self.waiting = Waiting("worry", held)
+            self.waiting = moves.Waiting("worry", held)
             return Message.user(self.style(self.say("reassurance")))
         return self._say(text, signal)
 
@@ -176,30 +162,32 @@ class ScriptedUserBase(ABC):
             return None  # a question is on the table: answer it first
         done = reading.of(ActKind.DONE)
         if done and not reading.has(ActKind.REFUSE):
-            expected = checkable(e for a in done for e in a.entities) or self.proposal
-            if expected not in self.verified and self._sometimes(READ_BACK_P[self.persona.trust]):
+            expected = moves.checkable(e for a in done for e in a.entities) or self.proposal
+            if expected not in self.verified and self._sometimes(
+                moves.READ_BACK_P[self.persona.trust]
+            ):
                 self.verified.add(expected)
                 self.moves["read_back"] += 1
-                self.waiting = Waiting("read_back", held, expected)
+                self.waiting = moves.Waiting("read_back", held, expected)
                 return Message.user(self.move_text("read_back"))
             return None
         refusals = reading.of(ActKind.REFUSE)
         if not refusals or read_answer(said).answer is Answer.NO:
             return None
-        if not gives_reason(reading) and not self.moves["why_not"]:
+        if not moves.gives_reason(reading) and not self.moves["why_not"]:
             if domain_asked_why:
                 # The domain's own reply already asks why: a skeptic waits for the reason.
                 if self.persona.skepticism is not Level.LOW:
                     self.moves["why_not"] += 1
-                    self.waiting = Waiting("why_not", None)
+                    self.waiting = moves.Waiting("why_not", None)
                 return None
-            if self._sometimes(WHY_NOT_P[self.persona.skepticism]):
+            if self._sometimes(moves.WHY_NOT_P[self.persona.skepticism]):
                 self.moves["why_not"] += 1
-                self.waiting = Waiting("why_not", held)
+                self.waiting = moves.Waiting("why_not", held)
                 return Message.user(self.move_text("why_not"))
         if not self.moves["push_back"] and self.pushes_back():
             self.moves["push_back"] += 1
-            self.waiting = Waiting("push_back", held)
+            self.waiting = moves.Waiting("push_back", held)
             return Message.user(self.move_text("push_back"))
         return None
 
@@ -207,28 +195,28 @@ class ScriptedUserBase(ABC):
         """`chance(p)`, drawing from the seeded stream only when the outcome is in doubt."""
         return p >= 1 or (p > 0 and self.chance(p))
 
-    def _answered(self, waiting: Waiting, reading: Reading) -> Message | None:
+    def _answered(self, waiting: moves.Waiting, reading: Reading) -> Message | None:
         """The customer's verdict on the agent's answer to its move: None when it accepts,
         else its next message (ask again, or leave)."""
         if waiting.move == "read_back":
-            if restates(reading, waiting.expected):
+            if moves.restates(reading, waiting.expected):
                 return None
             return self._again(waiting, "read_back_again", "unverified")
         if waiting.move == "why_not":
-            if gives_reason(reading):
+            if moves.gives_reason(reading):
                 return None
             return Message.user(self.move_text("no_reason"), Signal.ABANDON)
         if waiting.move == "push_back":
-            if HEARD & set(reading.kinds):
+            if moves.HEARD & set(reading.kinds):
                 if reading.has(ActKind.CONFIRM):
                     self.restore()  # it gave in: the refused request is open again
                 return None
             return Message.user(self.move_text("brushed_off"), Signal.ABANDON)
-        if REASSURING & set(reading.kinds) or gives_reason(reading):
+        if moves.REASSURING & set(reading.kinds) or moves.gives_reason(reading):
             return None
         return self._again(waiting, "worry_again", "worried_off")
 
-    def _again(self, waiting: Waiting, again: str, leave: str) -> Message:
+    def _again(self, waiting: moves.Waiting, again: str, leave: str) -> Message:
         if waiting.asks < 2:
             waiting.asks += 1
             self.waiting = waiting
@@ -245,20 +233,13 @@ class ScriptedUserBase(ABC):
         self.finished = self._held_finished
 
     def pushes_back(self) -> bool:
-        """An angry or frustrated customer pushes back on a refusal when impolite, or when
-        medium-polite and the emotion is intense."""
-        p = self.persona
-        if p.emotion not in HOSTILE:
-            return False
-        return p.politeness is Level.LOW or (
-            p.politeness is Level.MEDIUM and p.emotion_intensity is Level.HIGH
-        )
+        return moves.pushes_back(self.persona)
 
     def turn_budget(self) -> int:
-        return turn_budget(self.persona)
+        return moves.turn_budget(self.persona)
 
     def repeat_tolerance(self) -> int:
-        return repeat_tolerance(self.persona)
+        return moves.repeat_tolerance(self.persona)
 
     # -- helpers for subclasses ----------------------------------------------------------
 
