@@ -26,7 +26,8 @@ from django.utils import timezone
 from evals.models import EvalRun, Executor, RunStatus, TrialResult
 from evals.selectors import RUN_REDISPATCH_LIMIT, run_last_progress, stall_deadline
 from evals.services import runs
-from evals.services.runs import eval_run_finalise, run_suite, run_units
+from evals.services.run_finalise import eval_run_finalise
+from evals.services.run_plan import run_suite, run_units
 from identity.audit import audit_record
 
 
