@@ -102,12 +102,12 @@ def summarise(run_id: int, agent: str, trials: int) -> Any:
     does (with --reuse: by the code installed now)."""
     from evals.models import EvalRun
     from evals.services.gate import gate_evaluate, summarise_rows
-    from evals.services.runs import run_rows
+    from evals.services.run_finalise import run_rows
     from evals.services.selftest import selftest_evidence
 
     run = EvalRun.objects.get(pk=run_id)
     full = bench_suite(agent, trials)
-    rows = run_rows(run.pk)
+    rows = run_rows(run_id=run.pk)
     report, extra = summarise_rows(rows, full)
     extra["selftest"] = selftest_evidence(domains=full.domains, code_version=run.code_version)
     verdict, checks = gate_evaluate(full, report, extra)

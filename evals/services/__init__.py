@@ -3,18 +3,15 @@ trial tickets and selftests. Suites and the gate are the pure helpers they use."
 
 from evals.services.probe import suite_models_probe
 from evals.services.reruns import eval_run_rerun_errors
+from evals.services.run_background import eval_run_resume_background, eval_run_start_background
+from evals.services.run_finalise import eval_run_finalise
+from evals.services.run_plan import code_version, run_suite, run_units
 from evals.services.runs import (
     Progress,
-    code_version,
     eval_run_create,
     eval_run_execute,
-    eval_run_finalise,
     eval_run_interrupt,
     eval_run_resume,
-    eval_run_resume_background,
-    eval_run_start_background,
-    run_suite,
-    run_units,
     trial_execute,
 )
 from evals.services.selftest import eval_selftest_run, selftest_evidence, selftest_missing

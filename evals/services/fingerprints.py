@@ -25,13 +25,13 @@ from evals.models import EvalRun, TrialResult
 from evals.services.suites import Suite
 
 
-def suite_fingerprint_fields(suite: Suite) -> dict[str, dict[str, Any]]:
+def suite_fingerprint_fields(*, suite: Suite) -> dict[str, dict[str, Any]]:
     return {spec.domains[0]: spec.fingerprint_fields() for spec in suite.specs()}
 
 
-def run_fingerprint_values(suite: Suite) -> dict[str, Any]:
+def run_fingerprint_values(*, suite: Suite) -> dict[str, Any]:
     """The fields a new EvalRun stores: fingerprint, fingerprinted fields, agent-seed key."""
-    fields = suite_fingerprint_fields(suite)
+    fields = suite_fingerprint_fields(suite=suite)
     return {
         "fingerprint": fingerprint_of(fields),
         "fingerprint_fields": fields,
@@ -39,11 +39,11 @@ def run_fingerprint_values(suite: Suite) -> dict[str, Any]:
     }
 
 
-def agent_key(run: EvalRun) -> bytes:
+def agent_key(*, run: EvalRun) -> bytes:
     return bytes.fromhex(run.agent_seed_key)
 
 
-def domain_fingerprints(run: EvalRun) -> dict[str, str]:
+def domain_fingerprints(*, run: EvalRun) -> dict[str, str]:
     """domain → the fingerprint its trials must carry."""
     return {domain: fingerprint_of(fields) for domain, fields in run.fingerprint_fields.items()}
 
@@ -58,13 +58,13 @@ def _difference(stored: Mapping[str, Any], current: Mapping[str, Any]) -> str:
     return ""
 
 
-def resume_refusal(run: EvalRun, suite: Suite) -> str:
+def resume_refusal(*, run: EvalRun, suite: Suite) -> str:
     """Why `run` must not go on with `suite` under the code installed now ("" when it may):
     it predates fingerprints, what would run differs from what it froze, or it holds rows of
     another fingerprint."""
     if not run.fingerprint or not run.agent_seed_key:
         return _("Run #%(run)s predates run fingerprints: start a new run.") % {"run": run.pk}
-    words = _difference(run.fingerprint_fields, suite_fingerprint_fields(suite))
+    words = _difference(run.fingerprint_fields, suite_fingerprint_fields(suite=suite))
     if words:
         return _("Run #%(run)s holds trials of %(difference)s: start a new run instead.") % {
             "run": run.pk,
@@ -73,7 +73,7 @@ def resume_refusal(run: EvalRun, suite: Suite) -> str:
     foreign = sorted(
         set(
             TrialResult.objects.filter(run=run)
-            .exclude(fingerprint__in=domain_fingerprints(run).values())
+            .exclude(fingerprint__in=domain_fingerprints(run=run).values())
             .values_list("fingerprint", flat=True)
             .distinct()
         )

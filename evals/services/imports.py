@@ -24,7 +24,8 @@ from evals import access
 from evals.engine.runner import TrialRecord
 from evals.models import EvalRun, Executor, RunStatus, TrialResult
 from evals.services.gate import summarise_rows
-from evals.services.runs import code_version, run_rows
+from evals.services.run_finalise import run_rows
+from evals.services.run_plan import code_version
 from evals.services.store import trial_row
 from evals.services.suites import SuiteError, suite_from_mapping
 from identity.audit import audit_record
@@ -163,7 +164,7 @@ def eval_run_import(*, actor: Operator, name: str, lines: Iterable[bytes]) -> Ev
             finished_at=now,
         )
         TrialResult.objects.bulk_create([trial_row(run.pk, r) for r in records], batch_size=500)
-        _, extra = summarise_rows(run_rows(run.pk), suite)
+        _, extra = summarise_rows(run_rows(run_id=run.pk), suite)
         extra["imported"] = {"file": label, "lines": line_count, "trials": len(records)}
         usage = extra["usage"]
         run.summary = extra

@@ -12,7 +12,7 @@ from backoffice.errors import Conflict, NotFound
 from evals import access
 from evals.models import ERROR_OUTCOMES, EvalRun, RunStatus, TrialResult, Verdict
 from evals.run_words import error_english
-from evals.services.runs import eval_run_resume_background
+from evals.services.run_background import eval_run_resume_background
 from identity.audit import audit_record
 from identity.models import Operator
 

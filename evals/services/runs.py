@@ -1,6 +1,8 @@
 """Go-live runs: create, execute (in-process thread pool or one Celery task per trial with a
-chord), resume, finalise (summary + gate verdict), interrupt. Each public service writes one
-audit event, last, inside its transaction.
+chord), resume, interrupt. Each public service writes one audit event, last, inside its
+transaction. The rest of a run's life is beside it: what it is made of (`run_plan`), its
+end — summary and gate verdict (`run_finalise`) — and runs started from the UI or the API
+(`run_background`).
 
 Trial rows are stored by `evals.services.store` (one idempotent statement each, no audit
 event per row); the run's lifecycle (create, execute, resume, finish) is what the audit
@@ -10,25 +12,21 @@ trail records.
 from __future__ import annotations
 
 import functools
-import subprocess
-import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from importlib import metadata
 from typing import Any
 
-from django.conf import settings
-from django.db import close_old_connections, transaction
+from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
 from backoffice.errors import Conflict, NotFound, ValidationFailed
 from evals import access
 from evals.engine.errors import EngineError
-from evals.engine.runner import RunSpec, TrialRecord, WorkUnit, plan, run_unit
+from evals.engine.runner import RunSpec, TrialRecord, WorkUnit, run_unit
 from evals.engine.runner.execute import run as engine_run
-from evals.models import EvalRun, Executor, RunStatus, TrialResult
+from evals.models import EvalRun, Executor, RunStatus
 from evals.run_words import error_english
 from evals.selectors import stall_deadline
 from evals.services.fingerprints import (
@@ -37,40 +35,14 @@ from evals.services.fingerprints import (
     resume_refusal,
     run_fingerprint_values,
 )
-from evals.services.gate import ROW_FIELDS, Row, gate_evaluate, summarise_rows
-from evals.services.selftest import selftest_evidence
+from evals.services.run_finalise import eval_run_finalise
+from evals.services.run_plan import code_version, run_suite, run_units
 from evals.services.store import finished_keys, micros, trial_store, unit_finished
-from evals.services.suites import Suite, SuiteError, suite_from_mapping
+from evals.services.suites import Suite, SuiteError
 from identity.audit import audit_record
 from identity.models import Operator
 
 RESUMABLE = (RunStatus.QUEUED, RunStatus.FAILED, RunStatus.RUNNING)
-
-
-@functools.cache
-def code_version() -> str:
-    """`git describe` of the working tree when it is a checkout, else the package version."""
-    try:
-        out = subprocess.run(
-            ["git", "describe", "--always", "--dirty", "--tags"],  # noqa: S607
-            cwd=settings.BASE_DIR,
-            capture_output=True,
-            text=True,
-            timeout=5,
-            check=True,
-        )
-        if out.stdout.strip():
-            return out.stdout.strip()[:100]
-    except (OSError, subprocess.SubprocessError):
-        pass
-    try:
-        return f"backoffice {metadata.version('backoffice')}"
-    except metadata.PackageNotFoundError:
-        return "unknown"
-
-
-def run_suite(*, run: EvalRun) -> Suite:
-    return suite_from_mapping(run.suite_snapshot, source=f"run #{run.pk}")
 
 
 @dataclass(frozen=True)
@@ -87,15 +59,7 @@ def _cached_inputs(run_id: int, suite_hash: str) -> _RunInputs:
         pk=run_id
     )
     specs = {spec.domains[0]: spec for spec in run_suite(run=run).specs()}
-    return _RunInputs(specs, domain_fingerprints(run), agent_key(run))
-
-
-def spec_for_unit(run_id: int, suite_hash: str, domain: str) -> RunSpec:
-    return _cached_inputs(run_id, suite_hash).specs[domain]
-
-
-def run_units(*, suite: Suite) -> list[WorkUnit]:
-    return [unit for spec in suite.specs() for unit in plan(spec)]
+    return _RunInputs(specs, domain_fingerprints(run=run), agent_key(run=run))
 
 
 def trial_execute(*, run_id: int, suite_hash: str, unit: WorkUnit) -> bool:
@@ -206,7 +170,7 @@ def eval_run_create(
             user_model=data.user.model,
             user_params=dict(data.user.params),
             seed=data.seed,
-            **run_fingerprint_values(suite),
+            **run_fingerprint_values(suite=suite),
             trials_per_task=data.trials,
             total_units=total,
             executor=executor,
@@ -231,7 +195,7 @@ def eval_run_create(
     return run
 
 
-def _start(
+def run_start(
     *,
     actor: Operator,
     run_id: int,
@@ -240,6 +204,9 @@ def _start(
     workers: int | None,
     suite: Suite | None = None,
 ) -> tuple[EvalRun, list[WorkUnit]]:
+    """The checks and the audit event every execute and resume begins with (here and in
+    `run_background`): the run marked RUNNING, and its pending units; with Celery, their
+    dispatch once that commits."""
     access.ensure_start(actor)
     with transaction.atomic():
         run = EvalRun.objects.select_for_update().filter(pk=run_id).first()
@@ -254,7 +221,7 @@ def _start(
             frozen = run_suite(run=run)
         except SuiteError as exc:
             raise ValidationFailed(str(exc)) from exc
-        if refusal := resume_refusal(run, suite or frozen):
+        if refusal := resume_refusal(run=run, suite=suite or frozen):
             raise Conflict(refusal)
         done = finished_keys(run_id=run.pk)
         pending = [u for u in run_units(suite=frozen) if u.key not in done]
@@ -286,7 +253,9 @@ def _start(
         if run.executor == Executor.CELERY:
             # Fan out only once the RUNNING status is committed: a fast worker must find it.
             transaction.on_commit(
-                functools.partial(dispatch_celery, run.pk, run.suite_hash, pending)
+                functools.partial(
+                    dispatch_celery, run_id=run.pk, suite_hash=run.suite_hash, pending=pending
+                )
             )
         audit_record(
             actor=actor,
@@ -298,7 +267,7 @@ def _start(
     return run, pending
 
 
-def dispatch_celery(run_id: int, suite_hash: str, pending: list[WorkUnit]) -> None:
+def dispatch_celery(*, run_id: int, suite_hash: str, pending: list[WorkUnit]) -> None:
     from celery import chord
 
     from evals import tasks
@@ -317,12 +286,15 @@ def _execute_inline(
     progress = Progress(total=len(pending))
     for spec in suite.specs():
         sink = _DbSink(run.pk, progress, on_progress)
-        engine_run(spec, sink, workers=run.workers, resume=True, ks=(1,), agent_key=agent_key(run))
+        engine_run(
+            spec, sink, workers=run.workers, resume=True, ks=(1,), agent_key=agent_key(run=run)
+        )
 
 
-def _run_now(
-    run: EvalRun, pending: list[WorkUnit], on_progress: ProgressCallback | None
+def run_pending(
+    *, run: EvalRun, pending: list[WorkUnit], on_progress: ProgressCallback | None
 ) -> EvalRun:
+    """In-process, run the pending units now and finalise; with Celery, they were dispatched."""
     if run.executor == Executor.CELERY:
         return run
     try:
@@ -348,10 +320,10 @@ def eval_run_execute(
 ) -> EvalRun:
     """Run every pending unit. In-process: a thread pool here, then finalise. Celery: one
     task per unit in a chord whose callback finalises; returns once dispatched."""
-    run, pending = _start(
+    run, pending = run_start(
         actor=actor, run_id=run_id, action="evals.run.execute", executor=executor, workers=workers
     )
-    return _run_now(run, pending, on_progress)
+    return run_pending(run=run, pending=pending, on_progress=on_progress)
 
 
 def eval_run_resume(
@@ -368,7 +340,7 @@ def eval_run_resume(
     missing. Refused (Conflict, naming what differs) when `suite` — what the caller means to
     resume, by default the run's own — under the code installed now would not measure what
     the run measured so far."""
-    run, pending = _start(
+    run, pending = run_start(
         actor=actor,
         run_id=run_id,
         action="evals.run.resume",
@@ -376,43 +348,7 @@ def eval_run_resume(
         workers=workers,
         suite=suite,
     )
-    return _run_now(run, pending, on_progress)
-
-
-def _continue(run_id: int, pending: list[WorkUnit]) -> None:
-    run = EvalRun.objects.get(pk=run_id)
-    if getattr(settings, "EVALS_UI_INLINE", False):
-        _run_now(run, pending, None)
-        return
-
-    def work() -> None:
-        try:
-            _run_now(run, pending, None)
-        except Exception:  # noqa: S110 - eval_run_interrupt recorded it on the run
-            pass
-        finally:
-            close_old_connections()
-
-    threading.Thread(target=work, name=f"golive-resume-{run_id}", daemon=True).start()
-
-
-def eval_run_resume_background(
-    *, actor: Operator, run_id: int, suite: Suite | None = None
-) -> EvalRun:
-    """From the API: the checks of `eval_run_resume` now (a refusal is the answer), then the
-    pending units in the background, as `eval_run_start_background` runs a new run."""
-    celery = bool(settings.CELERY_BROKER_URL) and not settings.CELERY_TASK_ALWAYS_EAGER
-    run, pending = _start(
-        actor=actor,
-        run_id=run_id,
-        action="evals.run.resume",
-        executor=Executor.CELERY if celery else Executor.INLINE,
-        workers=None,
-        suite=suite,
-    )
-    if not celery:
-        transaction.on_commit(functools.partial(_continue, run.pk, pending))
-    return run
+    return run_pending(run=run, pending=pending, on_progress=on_progress)
 
 
 def eval_run_interrupt(
@@ -442,113 +378,4 @@ def eval_run_interrupt(
             target=run,
             after={"status": run.status, "reason": reason},
         )
-    return run
-
-
-def run_rows(run_id: int) -> list[Row]:
-    return [
-        Row(*values)
-        for values in TrialResult.objects.filter(run_id=run_id).values_list(*ROW_FIELDS)
-    ]
-
-
-def eval_run_finalise(*, run_id: int) -> EvalRun:
-    """Summarise the stored rows and judge the gate (the chord callback, or the end of an
-    in-process run). Idempotent: a re-delivered callback finds the run completed."""
-    with transaction.atomic():
-        run = EvalRun.objects.select_for_update().get(pk=run_id)
-        if run.status in (RunStatus.COMPLETED, RunStatus.ERROR):
-            return run
-        suite = run_suite(run=run)
-        rows = run_rows(run.pk)
-        expected = {u.key for u in run_units(suite=suite)}
-        stored = {r.key for r in rows}
-        missing = expected - stored
-        now = timezone.now()
-        if missing:
-            run.status = RunStatus.FAILED
-            run.error_key = "missing"
-            run.error_params = {"missing": len(missing), "expected": len(expected)}
-            run.error_message = error_english(run.error_key, run.error_params)
-            run.finished_at = now
-            run.save(
-                update_fields=[
-                    "status",
-                    "error_message",
-                    "error_key",
-                    "error_params",
-                    "finished_at",
-                ]
-            )
-            audit_record(
-                actor=None,
-                action="evals.run.interrupt",
-                target=run,
-                after={"missing": len(missing)},
-            )
-            return run
-        report, extra = summarise_rows(rows, suite)
-        extra["selftest"] = selftest_evidence(domains=suite.domains, code_version=run.code_version)
-        verdict, checks = gate_evaluate(suite, report, extra)
-        usage = extra["usage"]
-        run.summary = extra
-        run.verdict = verdict
-        run.verdict_reasons = [c.to_dict() for c in checks]
-        run.status = RunStatus.ERROR if verdict == "error" else RunStatus.COMPLETED
-        if verdict == "error":
-            failing = next(c for c in checks if not c.ok).to_dict()
-            run.error_key = "not_judged"
-            run.error_params = {"check": {k: failing[k] for k in ("code", "params", "message")}}
-            run.error_message = error_english(run.error_key, run.error_params)
-        models = extra["models"]
-        run.agent_model_resolved = ", ".join(models["agent"])[:500]
-        run.user_model_resolved = ", ".join(models["user"])[:500]
-        run.finished_at = now
-        run.agent_tokens_in = usage["agent"]["tokens_in"]
-        run.agent_tokens_out = usage["agent"]["tokens_out"]
-        run.agent_cost_micros = usage["agent"]["cost_micros"]
-        run.user_tokens_in = usage["user"]["tokens_in"]
-        run.user_tokens_out = usage["user"]["tokens_out"]
-        run.user_cost_micros = usage["user"]["cost_micros"]
-        run.save()
-        audit_record(
-            actor=None,
-            action="evals.run.finish",
-            target=run,
-            after={
-                "status": run.status,
-                "verdict": verdict,
-                "failed_checks": [c.check for c in checks if not c.ok],
-                "trials": len(rows),
-            },
-        )
-    return run
-
-
-def _kickoff(actor_id: int, run_id: int, celery: bool) -> None:
-    actor = Operator.objects.get(pk=actor_id)
-    if celery or getattr(settings, "EVALS_UI_INLINE", False):
-        eval_run_execute(actor=actor, run_id=run_id)
-        return
-
-    def work() -> None:
-        try:
-            eval_run_execute(actor=actor, run_id=run_id)
-        except Exception:  # noqa: S110 - eval_run_interrupt recorded it on the run
-            pass
-        finally:
-            close_old_connections()
-
-    threading.Thread(target=work, name=f"golive-run-{run_id}", daemon=True).start()
-
-
-def eval_run_start_background(*, actor: Operator, suite: Suite) -> EvalRun:
-    """From the UI or the API: create the run and, once that commits, hand it to Celery
-    workers when a broker is configured, else to a background thread of this process (the
-    embedded default; `EVALS_UI_INLINE = True` runs it in the request instead, for tests)."""
-    celery = bool(settings.CELERY_BROKER_URL) and not settings.CELERY_TASK_ALWAYS_EAGER
-    run = eval_run_create(
-        actor=actor, suite=suite, executor=Executor.CELERY if celery else Executor.INLINE
-    )
-    transaction.on_commit(functools.partial(_kickoff, actor.pk, run.pk, celery))
     return run

@@ -20,18 +20,12 @@ from evals import access
 from evals.engine import faults
 from evals.engine.selftest import selftest_domain
 from evals.models import EvalSelftest
+from evals.services.run_plan import code_version
 from identity.audit import audit_record
 from identity.models import Operator
 
 # The gate reads self-tests of the whole task set only (a smoke split covers too little).
 GATE_SPLIT = "all"
-
-
-def _code_version() -> str:
-    # evals.services.runs imports this module (its gate reads `selftest_evidence`).
-    from evals.services.runs import code_version
-
-    return code_version()
 
 
 def eval_selftest_run(
@@ -51,7 +45,7 @@ def eval_selftest_run(
             domains=list(domains),
             split=split,
             results=dict(results),
-            code_version=_code_version(),
+            code_version=code_version(),
             started_by=actor,
             seconds=time.monotonic() - started,
         )

@@ -27,7 +27,8 @@ from evals.models import EvalRun, Executor, RunStatus, TrialResult
 from evals.run_words import error_english
 from evals.selectors import RUN_REDISPATCH_LIMIT, run_last_progress, stall_deadline
 from evals.services import runs
-from evals.services.runs import eval_run_finalise, run_suite, run_units
+from evals.services.run_finalise import eval_run_finalise
+from evals.services.run_plan import run_suite, run_units
 from identity.audit import audit_record
 
 
@@ -69,7 +70,9 @@ def _check(run_id: int, now: dt.datetime) -> WatchdogAction | None:
             run.deadline_at = stall_deadline(now)
             run.save(update_fields=["redispatches", "deadline_at"])
             transaction.on_commit(
-                functools.partial(runs.dispatch_celery, run.pk, run.suite_hash, missing)
+                functools.partial(
+                    runs.dispatch_celery, run_id=run.pk, suite_hash=run.suite_hash, pending=missing
+                )
             )
             audit_record(
                 actor=None,

@@ -14,7 +14,7 @@ from evals import services
 from evals.comparison import _load, paired_row, run_comparison
 from evals.models import EXCLUDED_OUTCOMES, EvalRun, RunStatus, TrialOutcome, TrialResult
 from evals.services.gate import cell_rows
-from evals.services.runs import run_rows
+from evals.services.run_finalise import run_rows
 from tests.conftest import verified_client
 from tests.evals.conftest import golive
 
@@ -136,7 +136,7 @@ def test_the_summary_cells_leave_errors_out_as_the_trial_rows_do(rita, make_suit
     TrialResult.objects.filter(pk__in=[failing.pk, passing.pk]).update(
         outcome=TrialOutcome.INFRASTRUCTURE, infrastructure=True
     )
-    from_rows = cell_rows(run_rows(run.pk))
+    from_rows = cell_rows(run_rows(run_id=run.pk))
     run.status = RunStatus.RUNNING  # read from the trial rows
     live = _load(run)
     run.status = RunStatus.COMPLETED

@@ -34,11 +34,11 @@ class LossyBroker:
         self.lose = list(lose)
         self.sent: list[list[str]] = []
 
-    def __call__(self, run_id: int, suite_hash: str, pending: list[WorkUnit]) -> None:
+    def __call__(self, *, run_id: int, suite_hash: str, pending: list[WorkUnit]) -> None:
         self.sent.append([u.key for u in pending])
         lost = [u for u in pending if u.key in self.lose]
         if not lost:
-            REAL_DISPATCH(run_id, suite_hash, pending)
+            REAL_DISPATCH(run_id=run_id, suite_hash=suite_hash, pending=pending)
             return
         for unit in lost:
             self.lose.remove(unit.key)

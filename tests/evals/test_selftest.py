@@ -11,7 +11,7 @@ from django.urls import reverse
 from evals import services
 from evals.domains import get_domain
 from evals.engine import faults
-from evals.management import cli
+from evals.management.cli import output as cli_output
 from evals.models import EvalRun, EvalSelftest
 from evals.services.suites import suite_from_mapping
 from tests.conftest import verified_client
@@ -55,7 +55,7 @@ def test_a_fault_the_oracle_lets_through_exits_1_and_every_miss_is_kept(rita, mo
     # Claim the end-before-user fault applies on retail, where the customer has no part
     # to end before: every smoke task becomes a miss.
     monkeypatch.setitem(faults.APPLIES, "end_before_user", lambda domain, task: True)
-    monkeypatch.setattr(cli, "MISSES_SHOWN", 2)
+    monkeypatch.setattr(cli_output, "MISSES_SHOWN", 2)
     code, out, _ = golive("selftest", "--domains", "retail", "--split", "smoke", "--as", "rita")
     assert code == 1
     r = EvalSelftest.objects.latest("id").results["retail"]["end_before_user"]

@@ -75,7 +75,7 @@ def test_a_run_without_error_trials_or_still_running_is_not_rerun(rita, make_sui
 def test_a_refused_rerun_leaves_the_verdict_as_it_was(rita, errored_run, monkeypatch) -> None:
     from evals.services import runs
 
-    monkeypatch.setattr(runs, "resume_refusal", lambda run, suite: "the code measures more")
+    monkeypatch.setattr(runs, "resume_refusal", lambda *, run, suite: "the code measures more")
     with pytest.raises(Conflict, match="the code measures more"):
         services.eval_run_rerun_errors(actor=rita, run_id=errored_run.pk)
     run = EvalRun.objects.get(pk=errored_run.pk)

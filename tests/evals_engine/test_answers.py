@@ -21,6 +21,7 @@ from evals.engine.messages import Message
 from evals.engine.persona import PRESETS, Emotion, Level, Persona, parse_persona
 from evals.engine.policy import check_confirmation, customer_answer
 from evals.engine.sandbox import ReferenceAgentBase
+from evals.engine.sandbox.slips import typos
 from evals.engine.understanding.answers import Answer, read_answer, repair_typos
 
 CORPUS = Path(__file__).parent / "data" / "answers.tsv"
@@ -207,7 +208,8 @@ def test_a_scripted_yes_styled_by_any_persona_with_typos_still_confirms(
     yes = user.style(SAY_YES[domain_name](user))
     decline = user.style(user._decline())
     if extra_typos:
-        yes, decline = user._typos(yes, extra_typos), user._typos(decline, extra_typos)
+        yes = typos(yes, extra_typos, user.rng)
+        decline = typos(decline, extra_typos, user.rng)
     assert read_answer(yes).confirms, yes
     assert read_answer(decline).answer in (Answer.NO, Answer.CHANGE), decline
 

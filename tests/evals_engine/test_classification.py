@@ -5,7 +5,8 @@ argument for another."""
 from __future__ import annotations
 
 from evals.domains import get_domain
-from evals.engine.oracle import FailureClass, _classify_state, _Write
+from evals.engine.oracle import FailureClass
+from evals.engine.oracle.evidence import _Write, classify_state
 from evals.engine.task import GoldCall
 
 membership = get_domain("membership")
@@ -20,16 +21,16 @@ def test_the_unfreeze_chain_alone_is_an_omission_not_wrong_arguments():
     unfreeze, notify, note = task.gold[:3]
     assert {g.name for g in task.gold[3:]} == {"change_plan", "notify_customer", "add_note"}
     writes = [_w(unfreeze), _w(notify), _w(note)]
-    assert _classify_state(membership, task, writes) is FailureClass.OMISSION
+    assert classify_state(membership, task, writes) is FailureClass.OMISSION
 
 
 def test_a_follow_up_with_other_values_is_still_wrong_arguments():
     unfreeze, notify, note, change, notify2, note2 = task.gold
     wrong = GoldCall(notify2.name, {**notify2.arguments, "topic": "unfreeze", "reference": "X"})
     writes = [_w(unfreeze), _w(notify), _w(note), _w(change), _w(wrong), _w(note2)]
-    assert _classify_state(membership, task, writes) is FailureClass.WRONG_ARGUMENTS
+    assert classify_state(membership, task, writes) is FailureClass.WRONG_ARGUMENTS
 
 
 def test_the_gold_writes_reversed_are_wrong_order():
     writes = [_w(g) for g in reversed(task.gold)]
-    assert _classify_state(membership, task, writes) is FailureClass.WRONG_ORDER
+    assert classify_state(membership, task, writes) is FailureClass.WRONG_ORDER

@@ -32,8 +32,8 @@ from evals.engine.persona import Language, Level, parse_persona
 from evals.engine.runner import MemorySink, RunSpec, run
 from evals.engine.runner.records import TrialRecord
 from evals.engine.sandbox.agent import PUSH_BACK, READ_BACK, WHY_NOT, WORRY
+from evals.engine.sandbox.moves import repeat_tolerance, turn_budget
 from evals.engine.sandbox.phrases import BASE
-from evals.engine.sandbox.user import repeat_tolerance, turn_budget
 from evals.engine.task import TaskKind
 from evals.engine.understanding.utterances import ActKind, UtteranceReader
 

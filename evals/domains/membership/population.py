@@ -197,72 +197,12 @@ def _invoices(rng: random.Random, m: Member, p: Profile, fee: int, cur: str) -> 
     out = []
     digits = m.id[1:]
     for month in ("04", "05", "06"):
-        inv_id = f"INV-{digits}-{month}"
-        lines = [
-            InvoiceLine(
-                f"L{rng.randrange(10000, 99999)}",
-                "dues",
-                f"{PLANS[p.plan_id].name} monthly dues 2025-{month}",
-                fee,
-                fee,
-            )
-        ]
-        if month == "04" and p.class_pack_left:
-            price = CLASS_PACK_PRICE[cur]
-            lines.append(
-                InvoiceLine(
-                    f"L{rng.randrange(10000, 99999)}", "class_pack", "10-class pack", price, price
-                )
-            )
-        if month == "04" and p.pt_pack[0] and p.plan_id != "premium":
-            price = PT_PACK_PRICE[cur]
-            lines.append(
-                InvoiceLine(
-                    f"L{rng.randrange(10000, 99999)}",
-                    "pt_pack",
-                    "5-session personal-training pack",
-                    price,
-                    price,
-                )
-            )
-        if month == "06" and p.duplicate_dues:
-            lines.append(
-                InvoiceLine(
-                    f"L{rng.randrange(10000, 99999)}",
-                    "dues",
-                    f"{PLANS[p.plan_id].name} monthly dues 2025-{month}",
-                    fee,
-                    fee,
-                    duplicate_of=lines[0].item_id,
-                )
-            )
-        if month == "05" and p.class_drop_in:
-            price = DROP_IN_PRICE[cur]
-            lines.append(
-                InvoiceLine(
-                    f"L{rng.randrange(10000, 99999)}",
-                    "class_drop_in",
-                    "Studio class drop-in (spin) 2025-05-20",
-                    price,
-                    price,
-                )
-            )
-        status = "paid"
-        if month == "06" and p.overdue_with_late_fee:
-            status = "overdue"
-            lines.append(
-                InvoiceLine(
-                    f"L{rng.randrange(10000, 99999)}",
-                    "late_fee",
-                    "Late payment fee",
-                    LATE_FEE[cur],
-                    LATE_FEE[cur],
-                )
-            )
+        lines = _invoice_lines(rng, p, month, fee, cur)
+        status = "overdue" if month == "06" and p.overdue_with_late_fee else "paid"
         total = sum(line.amount for line in lines)
         out.append(
             Invoice(
-                inv_id,
+                f"INV-{digits}-{month}",
                 m.id,
                 f"2025-{month}",
                 cur,
@@ -274,6 +214,36 @@ def _invoices(rng: random.Random, m: Member, p: Profile, fee: int, cur: str) -> 
             )
         )
     return out
+
+
+def _invoice_lines(
+    rng: random.Random, p: Profile, month: str, fee: int, cur: str
+) -> list[InvoiceLine]:
+    """A month's lines, each drawing its item id from `rng` in this order: the dues, then what
+    the profile bought or owes that month (packs in April, a drop-in in May, a duplicate
+    charge and a late fee in June)."""
+    dues = f"{PLANS[p.plan_id].name} monthly dues 2025-{month}"
+    lines = [_line(rng, "dues", dues, fee)]
+    if month == "04" and p.class_pack_left:
+        lines.append(_line(rng, "class_pack", "10-class pack", CLASS_PACK_PRICE[cur]))
+    if month == "04" and p.pt_pack[0] and p.plan_id != "premium":
+        lines.append(_line(rng, "pt_pack", "5-session personal-training pack", PT_PACK_PRICE[cur]))
+    if month == "06" and p.duplicate_dues:
+        lines.append(_line(rng, "dues", dues, fee, duplicate_of=lines[0].item_id))
+    if month == "05" and p.class_drop_in:
+        drop_in = "Studio class drop-in (spin) 2025-05-20"
+        lines.append(_line(rng, "class_drop_in", drop_in, DROP_IN_PRICE[cur]))
+    if month == "06" and p.overdue_with_late_fee:
+        lines.append(_line(rng, "late_fee", "Late payment fee", LATE_FEE[cur]))
+    return lines
+
+
+def _line(
+    rng: random.Random, kind: str, description: str, price: int, *, duplicate_of: str = ""
+) -> InvoiceLine:
+    """A line charged at its list price."""
+    item_id = f"L{rng.randrange(10000, 99999)}"
+    return InvoiceLine(item_id, kind, description, price, price, duplicate_of=duplicate_of)
 
 
 def _entitlements(

@@ -161,33 +161,11 @@ def convert_tasks(
     tasks: list[Task] = []
     for index, raw in enumerate(raw_tasks):
         criteria = raw.get("evaluation_criteria") or {}
-        actions = criteria.get("actions") or []
-        gold = [
-            GoldCall(a["name"], dict(a.get("arguments") or {}))
-            for a in actions
-            if tools.get(a["name"]) is not None and tools[a["name"]].kind is ToolKind.WRITE
-        ]
-        gold += extra_gold(raw)
+        gold = _write_actions(tools, criteria) + extra_gold(raw)
         gold, dropped = _effective(tools, build_world(world_seed(index, raw)).copy(), gold)
-        basis_raw = criteria.get("reward_basis") or (
-            ["DB"] if actions or criteria.get("env_assertions") else []
-        )
-        basis = tuple(dict.fromkeys(c for b in basis_raw for c in _BASIS.get(b, ())))
-        nl = tuple(str(a) for a in criteria.get("nl_assertions") or ())
-        if not basis and nl:
-            basis = ("nl_assertions",)  # judged in prose only (mock create_task_1_nl_eval)
+        basis, nl = _basis(criteria)
         if not basis:
             continue
-        assertions = tuple(
-            Assertion(
-                str(a["func_name"]),
-                dict(a.get("arguments") or {}),
-                side="user" if a.get("env_type") == "user" else "agent",
-                expected=bool(a.get("assert_value", True)),
-            )
-            for a in criteria.get("env_assertions") or ()
-        )
-        communicate = tuple((str(info),) for info in criteria.get("communicate_info") or ())
         handoff = any(g.name == "transfer_to_human_agents" for g in gold)
         kind = TaskKind.ACTION if gold else TaskKind.INFO
         if handoff and len(gold) == 1:
@@ -195,7 +173,6 @@ def convert_tasks(
         reads = () if gold else decision_reads(raw)
         if reads:
             basis = (*basis, "lookup")
-        task_splits = ["all", *by_task.get(str(raw["id"]), [])]
         tasks.append(
             Task(
                 id=str(raw["id"]),
@@ -205,13 +182,13 @@ def convert_tasks(
                 gold=tuple(gold),
                 world_seed=world_seed(index, raw),
                 handoff_category="human_agent" if handoff else "",
-                communicate=communicate,
+                communicate=tuple((str(info),) for info in criteria.get("communicate_info") or ()),
                 intents=tuple(g.name for g in gold),
-                splits=tuple(task_splits),
+                splits=("all", *by_task.get(str(raw["id"]), [])),
                 reward_basis=(*basis, "policy"),
                 notes=tuple(dropped),
                 user_gold=tuple(user_gold(raw)),
-                assertions=assertions,
+                assertions=_assertions(criteria),
                 nl_assertions=nl,
                 required_reads=reads,
             )
@@ -219,6 +196,41 @@ def convert_tasks(
     for task in [t for t in tasks if not t.needs_judge][:5]:
         object.__setattr__(task, "splits", (*task.splits, "smoke"))
     return tasks
+
+
+def _write_actions(tools: ToolSet, criteria: Mapping[str, Any]) -> list[GoldCall]:
+    """The published actions that are our WRITE tools, in order (reads change nothing)."""
+    return [
+        GoldCall(a["name"], dict(a.get("arguments") or {}))
+        for a in criteria.get("actions") or []
+        if tools.get(a["name"]) is not None and tools[a["name"]].kind is ToolKind.WRITE
+    ]
+
+
+def _basis(criteria: Mapping[str, Any]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Our reward components for the published reward basis, and the natural-language
+    assertions; no components: the task is not converted."""
+    basis_raw = criteria.get("reward_basis") or (
+        ["DB"] if criteria.get("actions") or criteria.get("env_assertions") else []
+    )
+    basis = tuple(dict.fromkeys(c for b in basis_raw for c in _BASIS.get(b, ())))
+    nl = tuple(str(a) for a in criteria.get("nl_assertions") or ())
+    if not basis and nl:
+        basis = ("nl_assertions",)  # judged in prose only (mock create_task_1_nl_eval)
+    return basis, nl
+
+
+def _assertions(criteria: Mapping[str, Any]) -> tuple[Assertion, ...]:
+    """The published env assertions, on the agent's side or the customer's (`env_type`)."""
+    return tuple(
+        Assertion(
+            str(a["func_name"]),
+            dict(a.get("arguments") or {}),
+            side="user" if a.get("env_type") == "user" else "agent",
+            expected=bool(a.get("assert_value", True)),
+        )
+        for a in criteria.get("env_assertions") or ()
+    )
 
 
 def _effective(

@@ -19,6 +19,7 @@ from evals.domains.telecom.world import (
     PLANS,
     SIM_REPLACEMENT_DAYS,
     TOPUP_PRICE,
+    Line,
     TelecomWorld,
     money_text,
 )
@@ -52,16 +53,7 @@ def check_rules(world: World, tool: str, args: Mapping[str, Any]) -> list[Violat
             )
         ]
     if tool == "pay_bill":
-        bill = world.tables["bills"].get(str(args.get("bill_id", "")))
-        if bill is None:
-            return []  # the tool answers "no such bill"
-        if bill.customer_id != verified:
-            return [
-                Violation(
-                    "other_customer", "You may only act on the verified customer's own bills."
-                )
-            ]
-        return _payment_violations(bill, args)
+        return _bill_rules(world, verified, args)
     line = world.tables["lines"].get(str(args.get("line_id", "")))
     if line is None:
         return []
@@ -69,6 +61,26 @@ def check_rules(world: World, tool: str, args: Mapping[str, Any]) -> list[Violat
         return [
             Violation("other_customer", "You may only act on the verified customer's own lines.")
         ]
+    return _line_rules(world, verified, line, tool, args)
+
+
+def _bill_rules(world: TelecomWorld, verified: str, args: Mapping[str, Any]) -> list[Violation]:
+    """A payment: the verified customer's own bill, paid as the policy allows."""
+    bill = world.tables["bills"].get(str(args.get("bill_id", "")))
+    if bill is None:
+        return []  # the tool answers "no such bill"
+    if bill.customer_id != verified:
+        return [
+            Violation("other_customer", "You may only act on the verified customer's own bills.")
+        ]
+    return _payment_violations(bill, args)
+
+
+def _line_rules(
+    world: TelecomWorld, verified: str, line: Line, tool: str, args: Mapping[str, Any]
+) -> list[Violation]:
+    """A change to one of the verified customer's lines: what its status, suspension, plan,
+    SIM and the customer's overdue bills allow."""
     overdue = world.overdue_bills(verified)
     found: list[Violation] = []
     if tool == "resume_line":

@@ -352,96 +352,116 @@ def _population() -> tuple[list[Customer], list[Line], list[Bill], list[Device]]
         for n in range(PER_PROFILE):
             i = p_index * PER_PROFILE + n
             digits = f"{300101 + i * 7}"
-            first, last = _FIRST[i % len(_FIRST)], _LAST[(i * 3) % len(_LAST)]
-            currency = CURRENCIES[i % 3]
-            year, month, day = 1970 + (i * 7) % 35, 1 + (i * 5) % 12, 1 + (i * 11) % 28
-            customer = Customer(
-                id=f"C{digits}",
-                first_name=first,
-                last_name=last,
-                email=f"{first.lower()}.{last.lower()}{i}@example.com",
-                date_of_birth=f"{year}-{month:02d}-{day:02d}",
-                phone_number=f"+1-555-{100 + i:04d}",
-                currency=currency,
-                card_last4=f"{(4242 + i * 37) % 10000:04d}",
-            )
-            plan = PLANS[profile.plan]
-            line = Line(
-                id=f"L{digits}",
-                customer_id=customer.id,
-                phone_number=customer.phone_number,
-                plan_id=plan.id,
-                status="active",
-                suspension_reason="",
-                data_used_mb=(2 + i % 3) * MB_PER_GB,
-                data_limit_mb=plan.data_gb * MB_PER_GB,
-                roaming_enabled=False,
-                iccid=f"8901{digits}0001",
-                esim=False,
-                sim_changed_days_ago=200 + i,
-                puk=f"{(hash_digits(digits) % 90000000) + 10000000}",
-                puk_disclosures=0,
-                settings_pushes=0,
-            )
-            line = replace(line, **profile.line)
-            price = plan.price(currency)
-            bills.append(
-                Bill(
-                    f"B{digits}-04",
-                    customer.id,
-                    "2025-04",
-                    currency,
-                    price,
-                    "paid",
-                    "2025-05-05",
-                    f"card {customer.card_last4}",
-                )
-            )
-            may_status = "overdue" if profile.bill == "overdue" else "paid"
-            bills.append(
-                Bill(
-                    f"B{digits}-05",
-                    customer.id,
-                    "2025-05",
-                    currency,
-                    price,
-                    may_status,
-                    "2025-06-05",
-                    f"card {customer.card_last4}" if may_status == "paid" else "",
-                )
-            )
-            if profile.bill == "open":
-                bills.append(
-                    Bill(
-                        f"B{digits}-06",
-                        customer.id,
-                        "2025-06",
-                        currency,
-                        price,
-                        "open",
-                        "2025-07-05",
-                    )
-                )
-            device = Device(
-                line_id=line.id,
-                airplane_mode=False,
-                mobile_data=True,
-                data_roaming=False,
-                location="home",
-                sim_status="ready",
-                iccid=line.iccid,
-                pin="1234",
-                apn=APN,
-                needs_restart=False,
-                app_data=(("Maps", True), ("Browser", True)),
-            )
-            device = replace(device, **profile.device)
-            if profile.device.get("app_data"):
-                device = replace(device, app_data=(*device.app_data, ("Browser", True)))
+            customer = _customer(i, digits)
+            line = _line(profile, customer, i, digits)
+            bills += _bills(profile, customer, digits)
             customers.append(customer)
             lines.append(line)
-            devices.append(device)
+            devices.append(_device(profile, line))
     return customers, lines, bills, devices
+
+
+def _customer(i: int, digits: str) -> Customer:
+    first, last = _FIRST[i % len(_FIRST)], _LAST[(i * 3) % len(_LAST)]
+    year, month, day = 1970 + (i * 7) % 35, 1 + (i * 5) % 12, 1 + (i * 11) % 28
+    return Customer(
+        id=f"C{digits}",
+        first_name=first,
+        last_name=last,
+        email=f"{first.lower()}.{last.lower()}{i}@example.com",
+        date_of_birth=f"{year}-{month:02d}-{day:02d}",
+        phone_number=f"+1-555-{100 + i:04d}",
+        currency=CURRENCIES[i % 3],
+        card_last4=f"{(4242 + i * 37) % 10000:04d}",
+    )
+
+
+def _line(profile: Profile, customer: Customer, i: int, digits: str) -> Line:
+    """The customer's one line on its profile's plan, then as the profile leaves it."""
+    plan = PLANS[profile.plan]
+    line = Line(
+        id=f"L{digits}",
+        customer_id=customer.id,
+        phone_number=customer.phone_number,
+        plan_id=plan.id,
+        status="active",
+        suspension_reason="",
+        data_used_mb=(2 + i % 3) * MB_PER_GB,
+        data_limit_mb=plan.data_gb * MB_PER_GB,
+        roaming_enabled=False,
+        iccid=f"8901{digits}0001",
+        esim=False,
+        sim_changed_days_ago=200 + i,
+        puk=f"{(hash_digits(digits) % 90000000) + 10000000}",
+        puk_disclosures=0,
+        settings_pushes=0,
+    )
+    return replace(line, **profile.line)
+
+
+def _bills(profile: Profile, customer: Customer, digits: str) -> list[Bill]:
+    """April paid; May paid or overdue; June open when the profile has an open bill."""
+    price = PLANS[profile.plan].price(customer.currency)
+    paid_by = f"card {customer.card_last4}"
+    bills = [
+        Bill(
+            f"B{digits}-04",
+            customer.id,
+            "2025-04",
+            customer.currency,
+            price,
+            "paid",
+            "2025-05-05",
+            paid_by,
+        ),
+    ]
+    may_status = "overdue" if profile.bill == "overdue" else "paid"
+    bills.append(
+        Bill(
+            f"B{digits}-05",
+            customer.id,
+            "2025-05",
+            customer.currency,
+            price,
+            may_status,
+            "2025-06-05",
+            paid_by if may_status == "paid" else "",
+        )
+    )
+    if profile.bill == "open":
+        bills.append(
+            Bill(
+                f"B{digits}-06",
+                customer.id,
+                "2025-06",
+                customer.currency,
+                price,
+                "open",
+                "2025-07-05",
+            )
+        )
+    return bills
+
+
+def _device(profile: Profile, line: Line) -> Device:
+    """The customer's phone, working, then as the profile breaks it."""
+    device = Device(
+        line_id=line.id,
+        airplane_mode=False,
+        mobile_data=True,
+        data_roaming=False,
+        location="home",
+        sim_status="ready",
+        iccid=line.iccid,
+        pin="1234",
+        apn=APN,
+        needs_restart=False,
+        app_data=(("Maps", True), ("Browser", True)),
+    )
+    device = replace(device, **profile.device)
+    if profile.device.get("app_data"):
+        device = replace(device, app_data=(*device.app_data, ("Browser", True)))
+    return device
 
 
 def hash_digits(text: str) -> int:

@@ -45,10 +45,8 @@ def _personas(text: str) -> tuple[str, ...]:
     return tuple(p.strip() for p in text.split(";" if "=" in text else ",") if p.strip())
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = Parser(prog="python -m evals.engine")
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
-    r = sub.add_parser("run", help="run trials and print the pass^k table")
+def _add_selection(r: argparse.ArgumentParser) -> None:
+    """What to run: domains, tasks, personas, trials."""
     r.add_argument("--domain", required=True, help="domain name(s), comma-separated")
     r.add_argument("--trials", type=int, default=4)
     r.add_argument(
@@ -60,6 +58,10 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument(
         "--tasks", default="", help="task ids, comma-separated (default: the whole split)"
     )
+
+
+def _add_models(r: argparse.ArgumentParser) -> None:
+    """Who talks: the agent, the customer, the judge, and their model parameters."""
     r.add_argument("--agent", default="sandbox/reference")
     r.add_argument("--user", default="sandbox/scripted")
     r.add_argument(
@@ -76,6 +78,11 @@ def _parser() -> argparse.ArgumentParser:
     models.add_argument("--agent-args", type=json_object("--agent-args"), default={})
     models.add_argument("--user-args", type=json_object("--user-args"), default={})
     models.add_argument("--judge-args", type=json_object("--judge-args"), default={})
+
+
+def _add_limits(r: argparse.ArgumentParser) -> None:
+    """Run limits and retries: a trial's turns, tool errors and time, the task sample, and
+    the model calls' retries."""
     defaults = Limits()
     limits = r.add_argument_group("limits and retries (all part of the run's fingerprint)")
     limits.add_argument(
@@ -114,6 +121,10 @@ def _parser() -> argparse.ArgumentParser:
         default=None,
         help="seconds before the first retry, doubling after (default 0.5)",
     )
+
+
+def _add_execution(r: argparse.ArgumentParser) -> None:
+    """How the trials run: seed, concurrency, the policy guard, the solo ablation."""
     r.add_argument("--seed", type=int, default=0)
     r.add_argument("--workers", type=int, default=1, help="trials in flight (threads)")
     r.add_argument(
@@ -130,6 +141,10 @@ def _parser() -> argparse.ArgumentParser:
         help="no-customer ablation of a dual-control domain: the agent holds the customer's "
         "tools too and the customer only states its request (docs/domains.md)",
     )
+
+
+def _add_output(r: argparse.ArgumentParser) -> None:
+    """What comes out: the k values, the trial lines, the report's form."""
     r.add_argument("--ks", type=ks_list, default=[1, 2, 4], help="k values for pass^k")
     r.add_argument(
         "--out",
@@ -144,6 +159,18 @@ def _parser() -> argparse.ArgumentParser:
         help="start without first checking that each LLM model answers (one call per model)",
     )
     r.add_argument("--json", action="store_true", help="print the report as JSON")
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = Parser(prog="python -m evals.engine")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
+    # `run`'s options by section; the order of the calls is the order of `--help`.
+    r = sub.add_parser("run", help="run trials and print the pass^k table")
+    _add_selection(r)
+    _add_models(r)
+    _add_limits(r)
+    _add_execution(r)
+    _add_output(r)
     evaluate_command.add_parser(sub)
     sub.add_parser("list", help="domains, splits, task counts and models")
     return parser

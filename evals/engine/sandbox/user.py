@@ -28,6 +28,9 @@ computed first, as always, and held while the customer waits for the agent's ans
 move; once the answer satisfies it, the held reply is said, so `reply` is called once per
 agent message whatever the persona. A persona without a trait draws no random number for its
 move, so the customers without it say exactly what they said before the move existed.
+
+What the moves rest on (patience, their chances, what answers each) is in `sandbox.moves`; an
+incoherent customer's typos and slips are in `sandbox.slips`.
 """
 
 from __future__ import annotations
@@ -35,62 +38,21 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Self
 
 from evals.engine.messages import Message, Role, Signal
 from evals.engine.persona import Emotion, Language, Level, Persona
+from evals.engine.sandbox import moves
 from evals.engine.sandbox.phrases import BASE, Phrasebook, join
+from evals.engine.sandbox.slips import slips, typos
 from evals.engine.understanding.answers import Answer, read_answer
-from evals.engine.understanding.utterances import ActKind, Entity, Reading, UtteranceReader
+from evals.engine.understanding.utterances import ActKind, Reading, UtteranceReader
 
-# Agent turns a customer waits for: by impatience, less by urgency (the presets wait as long
-# as before urgency acted: "impatient" 6, "angry-urgent" 9). Turns in which the agent answers
-# the customer's own move (a read-back, a why, a worry) are not counted against it.
-PATIENCE = {Level.LOW: 16, Level.MEDIUM: 11, Level.HIGH: 8}
-URGENCY_CUT = {Level.LOW: 0, Level.MEDIUM: 1, Level.HIGH: 2}
-# Times the same question is put up with: by impatience, shifted by the emotion family and
-# politeness (never below 1).
-REPEAT_TOLERANCE = {Level.LOW: 3, Level.MEDIUM: 2, Level.HIGH: 1}
-HOSTILE = (Emotion.ANGER, Emotion.FRUSTRATION)
-TOLERANT = (Emotion.SADNESS, Emotion.ANXIETY)
-# Chance of a read-back after "done", by trust; of "Why not?" after a bare refusal, by
-# skepticism.
-READ_BACK_P = {Level.LOW: 1.0, Level.MEDIUM: 0.25, Level.HIGH: 0.0}
-WHY_NOT_P = {Level.LOW: 0.0, Level.MEDIUM: 0.5, Level.HIGH: 1.0}
-# Entities a read-back must restate: the values a customer can check (amounts, the ids it
-# knows, plans, durations, addresses), not internal item numbers or its own identity.
-CHECKABLE = frozenset({"money", "plan", "duration", "address"})
-# What answers a worry: the agent explains, restates the proposal, or states what it did.
-REASSURING = frozenset(
-    {ActKind.EXPLAIN, ActKind.CONFIRM, ActKind.DONE, ActKind.INFORM, ActKind.HANDOFF}
-)
-# What answers a push-back: the refusal held (with or without its reason), an explanation,
-# or the agent giving in (a proposal or a "done": the guard and the oracle judge those).
-HEARD = frozenset({ActKind.REFUSE, ActKind.EXPLAIN, ActKind.CONFIRM, ActKind.DONE, ActKind.HANDOFF})
 INTENSITY_P = {Level.LOW: 0.15, Level.MEDIUM: 0.4, Level.HIGH: 0.75}
-_ZH_PUNCTUATION = {"，": ",", "。": ".", "？": "?", "：": ":"}
-_ZH_PARTICLES = frozenset("的了吧呢啊")
-
-
-def _is_cjk(ch: str) -> bool:
-    return "\u4e00" <= ch <= "\u9fff"
 
 
 _READER = UtteranceReader()
-
-
-@dataclass
-class _Waiting:
-    """A move waiting for the agent's answer: which move, the domain's reply held meanwhile
-    (None when the domain's own reply asked the question: it then answers the agent's next
-    message itself), what a read-back must restate, and how many times it was asked."""
-
-    move: str
-    held: tuple[str, Signal] | None
-    expected: frozenset[str] = frozenset()
-    asks: int = 1
 
 
 class ScriptedUserBase(ABC):
@@ -116,7 +78,7 @@ class ScriptedUserBase(ABC):
         self.stated: set[int] = set()  # requests the customer has put into words
         self.mistakes: dict[str, str] = {}  # wrong value said -> right value
         self.fixed: set[str] = set()  # values already corrected once (no second mistake)
-        self.waiting: _Waiting | None = None
+        self.waiting: moves.Waiting | None = None
         self.moves: Counter[str] = Counter()  # moves made: read_back, why_not, push_back, worry
         self.proposal: frozenset[str] = frozenset()  # what the last go-ahead question named
         self.verified: set[frozenset[str]] = set()  # proposals already read back
@@ -153,7 +115,7 @@ class ScriptedUserBase(ABC):
             # a new proposal: the domain answers this message.
         said = self._last_said(messages)
         if reading.has(ActKind.CONFIRM):
-            self.proposal = _proposed(reading)
+            self.proposal = moves.proposed(reading)
         whys = self._whys()
         self.hold()  # what the customer had settled before this message, for a push-back
         held = self.reply(agent_text)
@@ -167,7 +129,7 @@ class ScriptedUserBase(ABC):
         if signal is Signal.NONE and self.wants_reassurance():
             self.reassurances += 1
             self.moves["worry"] += 1
-            self.waiting = _Waiting("worry", held)
+            self.waiting = moves.Waiting("worry", held)
             return Message.user(self.style(self.say("reassurance")))
         return self._say(text, signal)
 
@@ -200,30 +162,32 @@ class ScriptedUserBase(ABC):
             return None  # a question is on the table: answer it first
         done = reading.of(ActKind.DONE)
         if done and not reading.has(ActKind.REFUSE):
-            expected = _checkable(e for a in done for e in a.entities) or self.proposal
-            if expected not in self.verified and self._sometimes(READ_BACK_P[self.persona.trust]):
+            expected = moves.checkable(e for a in done for e in a.entities) or self.proposal
+            if expected not in self.verified and self._sometimes(
+                moves.READ_BACK_P[self.persona.trust]
+            ):
                 self.verified.add(expected)
                 self.moves["read_back"] += 1
-                self.waiting = _Waiting("read_back", held, expected)
+                self.waiting = moves.Waiting("read_back", held, expected)
                 return Message.user(self.move_text("read_back"))
             return None
         refusals = reading.of(ActKind.REFUSE)
         if not refusals or read_answer(said).answer is Answer.NO:
             return None
-        if not _gives_reason(reading) and not self.moves["why_not"]:
+        if not moves.gives_reason(reading) and not self.moves["why_not"]:
             if domain_asked_why:
                 # The domain's own reply already asks why: a skeptic waits for the reason.
                 if self.persona.skepticism is not Level.LOW:
                     self.moves["why_not"] += 1
-                    self.waiting = _Waiting("why_not", None)
+                    self.waiting = moves.Waiting("why_not", None)
                 return None
-            if self._sometimes(WHY_NOT_P[self.persona.skepticism]):
+            if self._sometimes(moves.WHY_NOT_P[self.persona.skepticism]):
                 self.moves["why_not"] += 1
-                self.waiting = _Waiting("why_not", held)
+                self.waiting = moves.Waiting("why_not", held)
                 return Message.user(self.move_text("why_not"))
         if not self.moves["push_back"] and self.pushes_back():
             self.moves["push_back"] += 1
-            self.waiting = _Waiting("push_back", held)
+            self.waiting = moves.Waiting("push_back", held)
             return Message.user(self.move_text("push_back"))
         return None
 
@@ -231,28 +195,28 @@ class ScriptedUserBase(ABC):
         """`chance(p)`, drawing from the seeded stream only when the outcome is in doubt."""
         return p >= 1 or (p > 0 and self.chance(p))
 
-    def _answered(self, waiting: _Waiting, reading: Reading) -> Message | None:
+    def _answered(self, waiting: moves.Waiting, reading: Reading) -> Message | None:
         """The customer's verdict on the agent's answer to its move: None when it accepts,
         else its next message (ask again, or leave)."""
         if waiting.move == "read_back":
-            if _restates(reading, waiting.expected):
+            if moves.restates(reading, waiting.expected):
                 return None
             return self._again(waiting, "read_back_again", "unverified")
         if waiting.move == "why_not":
-            if _gives_reason(reading):
+            if moves.gives_reason(reading):
                 return None
             return Message.user(self.move_text("no_reason"), Signal.ABANDON)
         if waiting.move == "push_back":
-            if HEARD & set(reading.kinds):
+            if moves.HEARD & set(reading.kinds):
                 if reading.has(ActKind.CONFIRM):
                     self.restore()  # it gave in: the refused request is open again
                 return None
             return Message.user(self.move_text("brushed_off"), Signal.ABANDON)
-        if REASSURING & set(reading.kinds) or _gives_reason(reading):
+        if moves.REASSURING & set(reading.kinds) or moves.gives_reason(reading):
             return None
         return self._again(waiting, "worry_again", "worried_off")
 
-    def _again(self, waiting: _Waiting, again: str, leave: str) -> Message:
+    def _again(self, waiting: moves.Waiting, again: str, leave: str) -> Message:
         if waiting.asks < 2:
             waiting.asks += 1
             self.waiting = waiting
@@ -269,20 +233,13 @@ class ScriptedUserBase(ABC):
         self.finished = self._held_finished
 
     def pushes_back(self) -> bool:
-        """An angry or frustrated customer pushes back on a refusal when impolite, or when
-        medium-polite and the emotion is intense."""
-        p = self.persona
-        if p.emotion not in HOSTILE:
-            return False
-        return p.politeness is Level.LOW or (
-            p.politeness is Level.MEDIUM and p.emotion_intensity is Level.HIGH
-        )
+        return moves.pushes_back(self.persona)
 
     def turn_budget(self) -> int:
-        return turn_budget(self.persona)
+        return moves.turn_budget(self.persona)
 
     def repeat_tolerance(self) -> int:
-        return repeat_tolerance(self.persona)
+        return moves.repeat_tolerance(self.persona)
 
     # -- helpers for subclasses ----------------------------------------------------------
 
@@ -348,40 +305,11 @@ class ScriptedUserBase(ABC):
         if p.incoherence is not Level.LOW:
             rate = 0.08 if p.incoherence is Level.HIGH else 0.03
             text = (
-                self._slips(text, rate)
+                slips(text, rate, self.rng)
                 if self.language is Language.ZH_HANS
-                else (self._typos(text, rate))
+                else (typos(text, rate, self.rng))
             )
         return text
-
-    def _typos(self, text: str, rate: float) -> str:
-        words = text.split(" ")
-        out = []
-        for w in words:
-            # Only plain lower-case words: ids, amounts, names and emails stay intact.
-            if len(w) > 3 and w.isalpha() and w.islower() and self.chance(rate):
-                i = self.rng.randrange(len(w) - 1)
-                w = w[:i] + w[i + 1] + w[i] + w[i + 2 :]
-            out.append(w)
-        return " ".join(out)
-
-    def _slips(self, text: str, rate: float) -> str:
-        """An incoherent Chinese customer's slips, at the end of a run of Chinese characters
-        (before punctuation, a space or Latin text): the last character typed twice, a final
-        particle left out, a full-width comma or full stop typed as an ASCII one. Ids,
-        amounts, names and emails (no Chinese in them) stay intact, and every word inside a
-        run stays whole, as a reader of Chinese would still read it."""
-        out = []
-        for i, ch in enumerate(text):
-            last = i + 1 == len(text) or not _is_cjk(text[i + 1])
-            if ch in _ZH_PUNCTUATION and self.chance(rate * 3):
-                ch = _ZH_PUNCTUATION[ch]
-            elif last and ch in _ZH_PARTICLES and self.chance(rate * 3):
-                ch = ""
-            elif last and _is_cjk(ch) and self.chance(rate * 3):
-                ch = ch * 2
-            out.append(ch)
-        return "".join(out)
 
     def first_moves(self, low: str, transfer_text: str) -> tuple[str, Signal] | None:
         """What every customer does the same way, whatever the domain, before answering the
@@ -465,56 +393,3 @@ class ScriptedUserBase(ABC):
     @abstractmethod
     def reply(self, agent_text: str) -> tuple[str, Signal]:
         """The customer's answer to the agent's text, and whether they stop or abandon."""
-
-
-def turn_budget(persona: Persona) -> int:
-    """Agent turns a customer waits for before walking away (its own moves' answers aside)."""
-    return PATIENCE[persona.impatience] - URGENCY_CUT[persona.urgency]
-
-
-def repeat_tolerance(persona: Persona) -> int:
-    """Times a customer answers the same question before walking away."""
-    shift = 0
-    if persona.emotion in HOSTILE and persona.politeness is Level.LOW:
-        shift = -1
-    elif persona.emotion in TOLERANT:
-        shift = 1
-    return max(1, REPEAT_TOLERANCE[persona.impatience] + shift)
-
-
-def _checkable(entities: Iterable[Entity]) -> frozenset[str]:
-    """The values among `entities` a customer can check in a read-back."""
-    return frozenset(
-        e.value
-        for e in entities
-        if e.kind in CHECKABLE or (e.kind.endswith("_id") and e.kind != "item_id")
-    )
-
-
-def _proposed(reading: Reading) -> frozenset[str]:
-    """What a go-ahead question proposes: its acts' values, else those of the message that no
-    other act (a status, a refusal) claims."""
-    confirms = reading.of(ActKind.CONFIRM)
-    own = _checkable(e for a in confirms for e in a.entities)
-    if own:
-        return own
-    claimed = {
-        (e.start, e.end) for a in reading.acts if a.kind is not ActKind.CONFIRM for e in a.entities
-    }
-    return _checkable(e for e in reading.entities if (e.start, e.end) not in claimed)
-
-
-def _restates(reading: Reading, expected: frozenset[str]) -> bool:
-    """Whether an answer to a read-back restates the change: at least half (rounded up) of
-    the values the "done" named, or when it named none, of the proposal the customer last
-    approved (a reader may fold a status said before the proposal into it, so not all); when
-    there were none at all, a statement of what was done that names its action."""
-    if expected:
-        restated = expected & {e.value for e in reading.entities}
-        return 2 * len(restated) >= len(expected)
-    return any(a.action for a in reading.of(ActKind.DONE))
-
-
-def _gives_reason(reading: Reading) -> bool:
-    """A refusal with its reason, or an explanation."""
-    return reading.has(ActKind.EXPLAIN) or any(a.reason for a in reading.of(ActKind.REFUSE))

@@ -1,5 +1,5 @@
 """The reader: normalise, find the entities, split into clauses, read each clause's facts,
-assemble the acts (see assembly.py for the order of the passes and why)."""
+assemble the acts (see the assembly package for the order of the passes and why)."""
 
 from __future__ import annotations
 

@@ -1,87 +1,28 @@
-"""`golive run` and `golive selftest`: what the management command does, exit codes included.
-
-Exit codes: 0 the gate passes, 1 the gate fails, 2 the run could not complete (bad
-configuration, unknown operator, too many infrastructure errors, an interrupted run) — always
-with a one-line reason on stderr. `golive selftest`: 0 when every applicable fault is caught
-on at least the gate's share of its tasks, 1 when one is not, 2 when it could not run.
-"""
+"""What `golive run` and `golive selftest` print: the plan, the progress bar, the verdict, the
+self-test table, and the run as JSON (`--json`)."""
 
 from __future__ import annotations
 
-import functools
-import getpass
-import json
-import os
-import socket
 import time
-from collections.abc import Callable, Sequence
-from pathlib import Path
+from collections.abc import Callable
 from typing import IO, Any
 
-from django.conf import settings
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from backoffice.errors import DomainError
 from evals import selectors, services
 from evals.domains import get_domain
 from evals.engine.gate import MIN_SENSITIVITY
 from evals.engine.selftest import replays_gold
-from evals.models import EvalRun, EvalSelftest, Executor, RunStatus, TrialOutcome
+from evals.models import EvalRun, EvalSelftest, RunStatus
 from evals.services.estimate import estimate
 from evals.services.gate import cell_line, published_line, weakest_cells
-from identity.models import Operator, OperatorKind
 
-CLI_PRINCIPAL = "golive-cli"
 EXIT_PASS, EXIT_FAIL, EXIT_ERROR = 0, 1, 2
 # Missed task ids printed per fault (the stored self-test keeps them all).
 MISSES_SHOWN = 5
-
-
-class Abort(Exception):
-    """Could not complete: exit 2 with this one-line reason."""
-
-
-def resolve_operator(username: str | None) -> Operator:
-    """`--as USERNAME` (or $GOLIVE_AS) names the accountable operator; without it the run is
-    recorded as the `golive-cli` service principal (created on first use). We do not map the
-    OS account to an operator: shell logins and backoffice operators are different
-    populations, and a silent guess would put the wrong name in the audit trail. The OS user
-    and host are recorded in the run's audit event instead."""
-    name = username or os.environ.get("GOLIVE_AS", "")
-    if name:
-        operator = Operator.objects.filter(username=name).first()
-        if operator is None:
-            raise Abort(f"no operator named {name!r} (--as)")
-        if not operator.is_active:
-            raise Abort(f"operator {name!r} is deactivated")
-        return operator
-    operator = Operator.objects.filter(username=CLI_PRINCIPAL).first()
-    if operator is None:
-        from identity.services import operator_create
-
-        operator, _ = operator_create(
-            actor=None,
-            username=CLI_PRINCIPAL,
-            display_name="Command line (golive)",
-            kind=OperatorKind.SERVICE,
-        )
-    return operator
-
-
-def origin() -> str:
-    try:
-        user = getpass.getuser()
-    except (KeyError, OSError):
-        user = "unknown"
-    return f"cli:{user}@{socket.gethostname()}"
-
-
-def default_executor() -> str:
-    broker = bool(settings.CELERY_BROKER_URL) and not settings.CELERY_TASK_ALWAYS_EAGER
-    return Executor.CELERY if broker else Executor.INLINE
 
 
 def report_url(run: EvalRun, base_url: str) -> str:
@@ -182,166 +123,6 @@ class Bar:
         self._last = now
         rate = f"{passed / evaluated:.1%}" if evaluated else "-"
         self.progress.update(self.task, completed=done, rate=rate, cost=f"{cost_micros / 1e6:.4f}")
-
-
-def _wait_for_celery(run: EvalRun, bar: Bar, already: int, timeout: float) -> EvalRun:
-    deadline = time.monotonic() + timeout
-    while True:
-        run.refresh_from_db()
-        rows = selectors.run_trials(run_id=run.pk)
-        evaluated = selectors.run_trials_finished(run_id=run.pk)
-        passed = rows.filter(outcome=TrialOutcome.PASS).count()
-        bar.update(evaluated - already, passed, evaluated, 0)
-        if run.status != RunStatus.RUNNING:
-            return run
-        if time.monotonic() > deadline:
-            raise Abort(
-                f"run #{run.pk} did not finish within {timeout:.0f} s; resume it with --resume {run.pk}"
-            )
-        time.sleep(0.25)
-
-
-def golive_run(
-    *,
-    suite_name: str,
-    agent: str | None,
-    user: str | None,
-    trials: int | None,
-    domains: Sequence[str] | None,
-    personas: Sequence[str] | None,
-    workers: int | None,
-    resume: int | None,
-    json_path: str | None,
-    plan_only: bool,
-    as_user: str | None,
-    executor: str | None,
-    base_url: str,
-    timeout: float,
-    progress: bool,
-    out: Callable[[str], None],
-    err: IO[str],
-) -> int:
-    operator = resolve_operator(as_user)
-    executor = executor or default_executor()
-    overrides: dict[str, Any] = {
-        "agent": agent,
-        "user": user,
-        "trials": trials,
-        "domains": domains,
-        "personas": personas,
-    }
-    if resume is not None:
-        run = EvalRun.objects.filter(pk=resume).first()
-        if run is None:
-            raise Abort(f"no run #{resume} to resume")
-        already = selectors.run_trials_finished(run_id=run.pk)
-        errors = selectors.run_error_counts(run_id=run.pk)
-        total = run.total_units - already
-        rerun = (
-            f"; re-running {errors['infrastructure']} infrastructure and "
-            f"{errors['simulator']} simulator error(s)"
-            if any(errors.values())
-            else ""
-        )
-        out(
-            f"Resuming run #{run.pk} ({run.suite_name}): {already} of {run.total_units} trials "
-            f"done{rerun}."
-        )
-        # Overrides given with --resume say what the caller means to measure: the service
-        # refuses, naming the difference, when the run measured something else.
-        try:
-            intended = services.suite_override(suite=services.run_suite(run=run), **overrides)
-        except services.SuiteError as exc:
-            raise Abort(str(exc)) from None
-        probe_models(intended)
-        start: Callable[..., EvalRun] = functools.partial(services.eval_run_resume, suite=intended)
-    else:
-        try:
-            suite = services.suite_override(
-                suite=services.suite_load(name=suite_name, allow_path=True), **overrides
-            )
-        except services.SuiteError as exc:
-            raise Abort(str(exc)) from None
-        probe_models(suite)
-        if plan_only:
-            print_plan(suite, out)
-            return EXIT_PASS
-        try:
-            run = services.eval_run_create(
-                actor=operator, suite=suite, executor=executor, workers=workers, origin=origin()
-            )
-        except DomainError as exc:
-            raise Abort(exc.message) from None
-        already, total = 0, run.total_units
-        out(
-            f"Run #{run.pk}: suite {run.suite_name} ({run.suite_hash[:12]}), {run.total_units} "
-            f"trials, agent {run.agent_model} vs user {run.user_model}, as {operator.username}"
-        )
-        start = services.eval_run_execute
-    ensure_selftest(operator, services.run_suite(run=run).domains, out)
-    with Bar(total, enabled=progress, stream=err) as bar:
-        try:
-            run = start(
-                actor=operator,
-                run_id=run.pk,
-                executor=executor,
-                workers=workers,
-                on_progress=lambda p: bar.update(p.done, p.passed, p.evaluated, p.cost_micros),
-            )
-        except DomainError as exc:
-            raise Abort(exc.message) from None
-        except KeyboardInterrupt:
-            raise Abort(f"interrupted; resume with: golive run --resume {run.pk}") from None
-        if run.executor == Executor.CELERY:
-            run = _wait_for_celery(run, bar, already, timeout)
-    run.refresh_from_db()
-    print_verdict(run, out, base_url)
-    if json_path:
-        Path(json_path).parent.mkdir(parents=True, exist_ok=True)
-        Path(json_path).write_text(json.dumps(run_json(run, base_url), indent=2, default=str))
-    code = exit_code(run)
-    if code == EXIT_ERROR:
-        raise Abort(run.error_message or f"run #{run.pk} is {run.get_status_display().lower()}")
-    return code
-
-
-def probe_models(suite: services.Suite) -> None:
-    """Exit 2 with one line before anything is created when the agent or the user simulator
-    does not exist or its provider refuses it (one call per LLM role; see evals.services.probe)."""
-    problems = services.suite_models_probe(suite=suite)
-    if problems:
-        raise Abort("; ".join(problems.values()))
-
-
-def ensure_selftest(operator: Operator, domains: Sequence[str], out: Callable[[str], None]) -> None:
-    """Run the oracle's self-test first on the domains no stored one covers at this code
-    version: the gate requires it, it is offline and takes seconds, and it is needed once
-    per code version, so a fresh checkout's first `golive run` (`make run`) is judged whole
-    instead of failing for want of it."""
-    version = services.code_version()
-    missing = services.selftest_missing(domains=domains, code_version=version)
-    if not missing:
-        return
-    out(
-        _("No self-test of the oracle at code %(version)s covers %(domains)s: running it first.")
-        % {"version": version, "domains": ", ".join(missing)}
-    )
-    try:
-        selftest = services.eval_selftest_run(actor=operator, domains=missing)
-    except DomainError as exc:
-        raise Abort(exc.message) from None
-    short = selftest_short(selftest)
-    out(
-        _("Self-test #%(id)s (%(seconds).1f s): %(verdict)s; `golive selftest` prints it.")
-        % {
-            "id": selftest.pk,
-            "seconds": selftest.seconds,
-            "verdict": _("faults let through: %s") % "; ".join(short)
-            if short
-            else _("every applicable fault caught on at least %.0f%% of its tasks")
-            % (MIN_SENSITIVITY * 100),
-        }
-    )
 
 
 def selftest_short(selftest: EvalSelftest) -> list[str]:
