@@ -28,7 +28,7 @@ from tickets.models import (
     Status,
     Ticket,
 )
-from tickets.services._insert import insert_ticket
+from tickets.services._insert import NewTicket, insert_ticket
 from tickets.services.conversation import customer_upsert
 
 # How urgent each kind of hand-over is: a dispute (chargeback clock, angry customer) first,
@@ -58,6 +58,18 @@ class EscalationResult:
     unrouted: bool
     priority: str
     queue: str
+
+    @classmethod
+    def of(cls, new: NewTicket, *, priority: str, queue: str) -> EscalationResult:
+        owner = new.owner
+        return cls(
+            ticket_id=new.ticket.pk,
+            owner_id=owner.operator_id if owner else None,
+            owner_name=owner.operator_name if owner else None,
+            unrouted=owner is None,
+            priority=priority,
+            queue=queue,
+        )
 
 
 # The escalation's queue and its SLA row for the priority in one read, in plain SQL (through
@@ -205,6 +217,44 @@ def _transcript_messages(
     return messages
 
 
+def _subject(subject: str, summary: str) -> str:
+    """The ticket's subject: the one given, else the agent's own summary, in the language of
+    the customer's conversation (the customer's matter, read and searched as written). The
+    category is not prefixed (it would be worded in the language of the agent's API
+    request, whoever reads the ticket): pages show it beside the subject, in the reader's."""
+    return (subject.strip() or summary.strip())[:300]
+
+
+def _store_escalation(
+    *,
+    ticket: Ticket,
+    customer: Customer,
+    actor: Operator,
+    category: str,
+    reason: str,
+    summary: str,
+    transcript: list[dict[str, Any]],
+    requested_action: str,
+    conversation_id: str,
+    now: datetime,
+) -> None:
+    """What the escalation adds to its new ticket: the escalation record, the card at the
+    top of the ticket page (category, reason, summary, what the customer wants; it is not
+    repeated as a message), and the transcript as the ticket's conversation."""
+    Escalation.objects.create(
+        ticket=ticket,
+        category=category,
+        reason=reason.strip(),
+        summary=summary.strip(),
+        transcript=transcript,
+        requested_action=requested_action.strip()[:500],
+        conversation_id=conversation_id[:100],
+        created_by=actor,
+        created_at=now,
+    )
+    Message.objects.bulk_create(_transcript_messages(ticket, customer, transcript, now))
+
+
 def ticket_open_for_escalation(
     *,
     actor: Operator,
@@ -244,11 +294,7 @@ def ticket_open_for_escalation(
         now = timezone.now()
         new = insert_ticket(
             actor=actor,
-            # The agent's own summary, in the language of the customer's conversation: the
-            # subject is the customer's matter, read and searched as written. The category is
-            # not prefixed (it would be worded in the language of the agent's API request,
-            # whoever reads the ticket): pages show it beside the subject, in the reader's.
-            subject=(subject.strip() or summary.strip())[:300],
+            subject=_subject(subject, summary),
             customer=customer,
             queue=queue,
             priority=priority,
@@ -259,33 +305,23 @@ def ticket_open_for_escalation(
             queue_locked=True,
             targets=targets,
         )
-        ticket, owner = new.ticket, new.owner
-        Escalation.objects.create(
-            ticket=ticket,
+        _store_escalation(
+            ticket=new.ticket,
+            customer=customer,
+            actor=actor,
             category=category,
-            reason=reason.strip(),
-            summary=summary.strip(),
+            reason=reason,
+            summary=summary,
             transcript=transcript,
-            requested_action=requested_action.strip()[:500],
-            conversation_id=conversation_id[:100],
-            created_by=actor,
-            created_at=now,
+            requested_action=requested_action,
+            conversation_id=conversation_id,
+            now=now,
         )
-        # The escalation itself (category, reason, summary, what the customer wants) is the
-        # card at the top of the ticket page; it is not repeated as a message.
-        Message.objects.bulk_create(_transcript_messages(ticket, customer, transcript, now))
-        result = EscalationResult(
-            ticket_id=ticket.pk,
-            owner_id=owner.operator_id if owner else None,
-            owner_name=owner.operator_name if owner else None,
-            unrouted=owner is None,
-            priority=priority,
-            queue=queue.slug,
-        )
+        result = EscalationResult.of(new, priority=priority, queue=queue.slug)
         audit_record(
             actor=actor,
             action="ticket.escalate",
-            target=ticket,
+            target=new.ticket,
             after={
                 "category": category,
                 "priority": priority,
