@@ -4,6 +4,7 @@ the conversation, priority from the category, routed to a named owner as it goes
 from __future__ import annotations
 
 import dataclasses
+import functools
 from datetime import datetime
 from typing import Any
 
@@ -25,6 +26,7 @@ from tickets.models import (
     MessageKind,
     Priority,
     Queue,
+    SlaTarget,
     Status,
     Ticket,
 )
@@ -72,17 +74,28 @@ class EscalationResult:
         )
 
 
-# The escalation's queue and its SLA row for the priority in one read, in plain SQL (through
-# the ORM, a FilteredRelation join, ~0.6 ms of CPU to build per escalation); it takes the
-# queue's routing lock (routing.route_queue_for_new with queue_locked=True), only the queue
-# row's: a LEFT JOIN's nullable side cannot be locked.
+# The escalation's queue and its SLA row for the priority in one read, in plain SQL: through
+# the ORM (a FilteredRelation join) it costs ~0.6 ms more CPU per escalation, or one
+# statement more as two reads (bench/escalation_sql.py). It takes the queue's routing lock
+# (routing.route_queue_for_new with queue_locked=True), only the queue row's: a LEFT JOIN's
+# nullable side cannot be locked. Table names come from the models.
 _ESCALATION_QUEUE_SQL = """
 SELECT q.id, q.name, q.slug, q.capacity_per_operator,
        s.first_response_minutes, s.next_response_minutes, s.resolution_minutes
-FROM tickets_queue q
-LEFT JOIN tickets_slatarget s ON s.queue_id = q.id AND s.priority = %s
+FROM {queue} q
+LEFT JOIN {sla_target} s ON s.queue_id = q.id AND s.priority = %s
 WHERE q.slug = %s{lock}
 """
+
+
+@functools.cache
+def _escalation_queue_sql(vendor: str, lock: bool) -> str:
+    qn = connection.ops.quote_name
+    return _ESCALATION_QUEUE_SQL.format(
+        queue=qn(Queue._meta.db_table),
+        sla_target=qn(SlaTarget._meta.db_table),
+        lock=" FOR UPDATE OF q" if lock else "",
+    )
 
 
 def _escalation_queue(slug: str, priority: str) -> tuple[Queue, sla.Targets | None]:
@@ -90,9 +103,9 @@ def _escalation_queue(slug: str, priority: str) -> tuple[Queue, sla.Targets | No
     query (the defaults when it has no SlaTarget row). None for the targets only when the
     default queue was just created (the caller then looks them up as usual)."""
     default = getattr(settings, "TICKETS_ESCALATION_QUEUE", "general")
-    lock = " FOR UPDATE OF q" if routing.locks() else ""
+    sql = _escalation_queue_sql(connection.vendor, routing.locks())
     with connection.cursor() as cursor:
-        cursor.execute(_ESCALATION_QUEUE_SQL.format(lock=lock), [priority, slug or default])
+        cursor.execute(sql, [priority, slug or default])
         row = cursor.fetchone()
     if row is None:
         if slug:
