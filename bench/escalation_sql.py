@@ -185,6 +185,7 @@ def main() -> None:
     through = Ticket.tags.through
     # A ticket whose tags the calls replace (restored by the rollback at the end).
     ticket_id = Ticket.objects.values_list("pk", flat=True).first()
+    assert ticket_id is not None
     through.objects.filter(ticket_id=ticket_id).delete()
 
     def untag() -> None:
