@@ -114,9 +114,10 @@ def lock_queues_of(operator_ids: Iterable[int | None]) -> None:
 
 # Routing's three reads, in plain SQL: they run while the queue lock is held, and every
 # escalation runs them. Through the ORM (the same queries as values()/values_list()) they
-# cost ~1.6 ms more CPU per escalation on PostgreSQL, about a fifth of one, for the same
-# statements: bench/escalation_sql.py measures each site both ways. Table names come from
-# the models (quoted by the backend), every value is a bound parameter.
+# cost 1.7 ms more CPU per escalation on PostgreSQL (1.96 ms instead of 0.26), a quarter of
+# the whole request's ~7 ms, for the same statements (bench/escalation_sql.py measures each
+# site both ways). Table names come from the models (quoted by the backend), every value is
+# a bound parameter.
 # Candidates: the on-duty human members, least recently assigned first, each with their
 # cap and their load as last committed.
 _MEMBERS_SQL = """
