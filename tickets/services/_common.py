@@ -301,7 +301,9 @@ def normalise_tags(names: Iterable[str]) -> list[str]:
 def link_new_ticket_tags(ticket_id: int, names: list[str]) -> None:
     """Tag a ticket that has no tags yet (normalised names): one INSERT ... SELECT when every
     tag exists already (the usual case: no read-before-write, no Tag instances); else the
-    missing tags are created and the remaining links added."""
+    missing tags are created and the remaining links added. Through the ORM (read the tags,
+    bulk_create the links) it is a statement more and 0.6 ms of CPU instead of 0.1 on every
+    escalation (bench/escalation_sql.py)."""
     if not names:
         return
     through = Ticket.tags.through

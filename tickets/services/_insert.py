@@ -49,6 +49,36 @@ def insert_ticket(
     been inserted and then claimed — no claim UPDATE. `queue_locked`: the caller already
     read the queue row FOR UPDATE. `targets`: the queue's SLA targets for this priority
     when the caller already read them (else one query here)."""
+    subject = _checked(subject, priority)
+    routed, slot = (
+        routing.route_queue_for_new(queue.pk, now=now, queue_locked=queue_locked)
+        if route
+        else ([], None)
+    )
+    ticket = _unsaved_ticket(
+        subject=subject,
+        customer=customer,
+        queue=queue,
+        priority=priority,
+        channel=channel,
+        status=status,
+        now=now,
+        slot=slot,
+        targets=targets,
+    )
+    ticket.save()
+    if tags:
+        common.link_new_ticket_tags(ticket.pk, common.normalise_tags(tags))
+    _record_creation(ticket, actor=actor, slot=slot, now=now)
+    if slot is None:
+        return NewTicket(ticket, routed, None)
+    owner = routing.assigned_new(ticket_id=ticket.pk, subject=ticket.subject, slot=slot, now=now)
+    return NewTicket(ticket, [*routed, owner], owner)
+
+
+def _checked(subject: str, priority: str) -> str:
+    """The subject as stored (stripped, at most 300 characters); a field error when it is
+    empty or the priority unknown."""
     subject = subject.strip()[:300]
     if not subject:
         raise ValidationFailed(
@@ -60,11 +90,23 @@ def insert_ticket(
             gettext("Unknown priority."),
             fields={"priority": [gettext("Not one of %(values)s.") % {"values": Priority.values}]},
         )
-    routed, slot = (
-        routing.route_queue_for_new(queue.pk, now=now, queue_locked=queue_locked)
-        if route
-        else ([], None)
-    )
+    return subject
+
+
+def _unsaved_ticket(
+    *,
+    subject: str,
+    customer: Customer,
+    queue: Queue,
+    priority: str,
+    channel: str,
+    status: str,
+    now: dt.datetime,
+    slot: routing.Slot | None,
+    targets: sla.Targets | None,
+) -> Ticket:
+    """The new row with its SLA clocks started, already assigned (version 2) when routing
+    reserved it a slot, else flagged unrouted."""
     ticket = Ticket(
         subject=subject,
         customer=customer,
@@ -84,21 +126,26 @@ def insert_ticket(
         ticket.assigned_at = now
         ticket.unrouted = False
         ticket.version += 1
-    ticket.save()
-    if tags:
-        common.link_new_ticket_tags(ticket.pk, common.normalise_tags(tags))
+    return ticket
+
+
+def _record_creation(
+    ticket: Ticket, *, actor: Operator | None, slot: routing.Slot | None, now: dt.datetime
+) -> None:
+    """The timeline's creation entry (version 1 when routed, then routing's assignment at
+    version 2), in one INSERT."""
     created = common.event_row(
         ticket,
         kind=TicketEventKind.CREATED,
         actor=actor,
         phrase="created",
-        params={"queue": queue.name, "priority": priority},
+        params={"queue": ticket.queue.name, "priority": ticket.priority},
         now=now,
-        after={"queue": queue.pk, "priority": priority, "status": status},
+        after={"queue": ticket.queue_id, "priority": ticket.priority, "status": ticket.status},
     )
     if slot is None:
         created.save(force_insert=True)
-        return NewTicket(ticket, routed, None)
+        return
     created.version = ticket.version - 1
     TicketEvent.objects.bulk_create(
         [
@@ -108,5 +155,3 @@ def insert_ticket(
             ),
         ]
     )
-    owner = routing.assigned_new(ticket_id=ticket.pk, subject=ticket.subject, slot=slot, now=now)
-    return NewTicket(ticket, [*routed, owner], owner)

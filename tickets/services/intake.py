@@ -33,7 +33,7 @@ from tickets.models import (
     TicketEventKind,
 )
 from tickets.services import _common as common
-from tickets.services._insert import insert_ticket
+from tickets.services._insert import NewTicket, insert_ticket
 from tickets.services.conversation import MAX_BODY, customer_upsert
 
 # Channels an operator logs a ticket from; web-form and AI-agent tickets arrive by the API.
@@ -140,6 +140,48 @@ def _keep(*, ticket: Ticket, actor: Operator, queue: Queue, now: datetime) -> No
     )
 
 
+def _queue(actor: Operator, queue_id: int, *, assign_to_self: bool) -> Queue:
+    """The queue the ticket opens in; keeping the ticket is for the queue's members (and
+    those who may reassign)."""
+    queue, member = common.queue_for_new_ticket(actor, queue_id)
+    if assign_to_self and not (member or access.can_reassign(actor)):
+        raise ValidationFailed(
+            gettext("You do not work this queue."),
+            fields={"assign_to_self": [gettext("Only members of the queue may keep its tickets.")]},
+        )
+    return queue
+
+
+def _audit_creation(
+    *,
+    actor: Operator,
+    new: NewTicket,
+    channel: str,
+    customer: Customer,
+    customer_message: str,
+    internal_note: str,
+    mentioned: list[Operator],
+    assign_to_self: bool,
+) -> None:
+    """The one `ticket.create` event: the ticket as opened, and what came with it."""
+    audit_record(
+        actor=actor,
+        action="ticket.create",
+        target=new.ticket,
+        after={
+            **common.snapshot_ticket(new.ticket),
+            "channel": channel,
+            "customer": customer.pk,
+            "opened_by_operator": True,
+            "customer_message": bool(customer_message),
+            "internal_note": bool(internal_note),
+            "mentions": [op.pk for op in mentioned],
+            "assign_to_self": assign_to_self,
+            "routed": [r.ticket_id for r in new.routed],
+        },
+    )
+
+
 def ticket_open_for_customer(
     *,
     actor: Operator,
@@ -171,14 +213,7 @@ def ticket_open_for_customer(
     )
     normalised_tags = common.normalise_tags(tags or [])
     with transaction.atomic():
-        queue, member = common.queue_for_new_ticket(actor, queue_id)
-        if assign_to_self and not (member or access.can_reassign(actor)):
-            raise ValidationFailed(
-                gettext("You do not work this queue."),
-                fields={
-                    "assign_to_self": [gettext("Only members of the queue may keep its tickets.")]
-                },
-            )
+        queue = _queue(actor, queue_id, assign_to_self=assign_to_self)
         customer = _customer(
             customer_id=customer_id,
             name=customer_name,
@@ -209,21 +244,15 @@ def ticket_open_for_customer(
         )
         if assign_to_self:
             _keep(ticket=ticket, actor=actor, queue=queue, now=now)
-        audit_record(
+        _audit_creation(
             actor=actor,
-            action="ticket.create",
-            target=ticket,
-            after={
-                **common.snapshot_ticket(ticket),
-                "channel": channel,
-                "customer": customer.pk,
-                "opened_by_operator": True,
-                "customer_message": bool(customer_message),
-                "internal_note": bool(internal_note),
-                "mentions": [op.pk for op in mentioned],
-                "assign_to_self": assign_to_self,
-                "routed": [r.ticket_id for r in new.routed],
-            },
+            new=new,
+            channel=channel,
+            customer=customer,
+            customer_message=customer_message,
+            internal_note=internal_note,
+            mentioned=mentioned,
+            assign_to_self=assign_to_self,
         )
     return ticket
 
