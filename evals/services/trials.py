@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from django.conf import settings
 from django.db import transaction
 from django.urls import reverse
+from django.utils import translation
 from django.utils.translation import gettext as _
 
 from backoffice.errors import Conflict, NotFound, ValidationFailed
@@ -29,7 +30,20 @@ if TYPE_CHECKING:
     from tickets.models import Ticket
 
 QUEUE_SLUG = "go-live"
-QUEUE_NAME = "Go-live findings"
+
+
+def _site_words(trial: TrialResult, failure: str) -> tuple[str, str]:
+    """The queue's name and the ticket's subject are records operators rename and search,
+    like a customer's subject: they are written once, in the deployment's language
+    (LANGUAGE_CODE), not in the language of whoever happened to open the first finding."""
+    with translation.override(settings.LANGUAGE_CODE):
+        queue_name = _("Go-live findings")
+        subject = _("Go-live run #%(run)s: %(trial)s failed (%(failure)s)") % {
+            "run": trial.run_id,
+            "trial": trial.key,
+            "failure": failure,
+        }
+    return queue_name, subject
 
 
 def eval_trial_ticket_create(*, actor: Operator, trial_id: int) -> Ticket:
@@ -57,11 +71,12 @@ def eval_trial_ticket_create(*, actor: Operator, trial_id: int) -> Ticket:
             )
         failure = trial.failure_class or trial.outcome
         components = ", ".join(f"{k}={v:g}" for k, v in trial.components.items())
+        queue_name, subject = _site_words(trial, failure)
         ticket = ticket_open_for_finding(
             actor=actor,
             queue_slug=getattr(settings, "EVALS_TICKET_QUEUE", QUEUE_SLUG),
-            queue_name=QUEUE_NAME,
-            subject=f"Go-live run #{trial.run_id}: {trial.key} failed ({failure})",
+            queue_name=queue_name,
+            subject=subject,
             # Values, worded on the ticket in its reader's language (tickets.phrases).
             card={
                 "run": trial.run_id,

@@ -130,3 +130,23 @@ def test_its_card_details_and_tool_calls_read_in_the_readers_language(rita, fail
     assert "工具调用：" in html and "上线验收套件" in html and "AI 智能体" in html
     for english in ("Review the failing", "Source:", "Tool call:", "Go-live suite", "ended by"):
         assert english not in html, english
+
+
+@pytest.mark.parametrize(
+    ("site_language", "reader_language", "queue_name", "subject_start"),
+    [
+        ("en", "zh-hans", "Go-live findings", "Go-live run #"),
+        ("zh-hans", "en", "上线验收发现", "上线验收运行 #"),
+    ],
+)
+def test_the_queue_and_subject_are_written_in_the_sites_language_not_the_senders(
+    rita, failing_run, settings, site_language, reader_language, queue_name, subject_start
+) -> None:
+    settings.LANGUAGE_CODE = site_language
+    trial = _failing_trial(failing_run)
+    with translation.override(reader_language):
+        ticket = services.eval_trial_ticket_create(actor=rita, trial_id=trial.pk)
+    ticket.refresh_from_db()
+    assert ticket.queue.name == queue_name
+    assert ticket.subject.startswith(subject_start)
+    assert trial.key in ticket.subject
