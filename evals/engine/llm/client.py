@@ -20,6 +20,10 @@ What it guarantees:
   holds no slot;
 - the optional cache is namespaced per trial (see `cache.py`).
 
+An unpriced OpenAI-compatible model (`openai/<name>` with an api_base and a key) is sent
+without `litellm.completion`, through the same pool, its errors mapped by LiteLLM's own
+chain (`direct.py`; `direct=False` or EVALS_LLM_DIRECT=0 keeps LiteLLM for every call).
+
 CPU matters at 256 concurrent trials: LiteLLM is imported lazily (importing the engine stays
 cheap), the per-spec keyword arguments and provider key are computed once, payloads are
 passed through untouched (no copies, no re-serialisation unless the cache is on).
