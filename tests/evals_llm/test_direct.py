@@ -137,6 +137,32 @@ def test_models_the_direct_path_does_not_know_go_through_litellm(
     assert len(calls) == 1, why
 
 
+def test_a_litellm_callback_keeps_every_call_on_litellm(openai_server, monkeypatch):
+    litellm = litellm_module()
+    logged: list[Any] = []
+
+    def log(kwargs: Any, response: Any, start: Any, end: Any) -> None:
+        logged.append(response)
+
+    monkeypatch.setattr(litellm, "success_callback", [log])
+    openai_server.script("logged", text("hi"))
+    ModelClient().complete(
+        _spec(openai_server, "logged"), MESSAGES, role=AGENT, accounting=TrialAccounting("t")
+    )
+    assert _wait_for(lambda: len(logged) == 1)
+
+
+def _wait_for(condition: Any) -> bool:
+    """LiteLLM runs success callbacks on its logging thread."""
+    import time
+
+    for _ in range(100):
+        if condition():
+            return True
+        time.sleep(0.02)
+    return False
+
+
 def test_evals_llm_direct_0_sends_every_call_through_litellm(openai_server, monkeypatch):
     monkeypatch.setenv("EVALS_LLM_DIRECT", "0")
     assert ModelClient().direct is False

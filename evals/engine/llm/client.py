@@ -583,7 +583,7 @@ class ModelClient:
             kwargs["input_cost_per_token"] = _UNPRICED_RATE
             kwargs["output_cost_per_token"] = _UNPRICED_RATE
         route = None
-        if self.direct:
+        if self.direct and not direct.litellm_callbacks(litellm):
             route = direct_route(
                 model=spec.model,
                 provider=provider,

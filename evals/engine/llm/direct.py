@@ -13,7 +13,8 @@ reads the JSON answer into its own records. What stays LiteLLM's:
 
 - routing and the price table decide which models take this path (`direct_route`); a model
   with a price, price overrides, a parameter outside `DIRECT_PARAMS`, no api_base or no key
-  goes through `litellm.completion` as before;
+  goes through `litellm.completion` as before, and so does every call while a LiteLLM
+  callback (logging, tracing) is set;
 - errors: an HTTP error status, a timeout or a connection failure is turned into the
   exception LiteLLM would raise for it (the OpenAI SDK's exception, LiteLLM's `OpenAIError`
   and `exception_type`, the very chain `litellm.completion` runs), so `classify`, the retries
@@ -96,6 +97,15 @@ def direct_route(
         body=body,
         timeout_s=timeout_s,
         model=name,
+    )
+
+
+def litellm_callbacks(litellm: Any) -> bool:
+    """Callbacks someone set on LiteLLM (logging, tracing): they only run inside
+    `litellm.completion`, so while any is set every call goes there."""
+    return any(
+        getattr(litellm, name, None)
+        for name in ("callbacks", "success_callback", "failure_callback", "input_callback")
     )
 
 
