@@ -325,3 +325,42 @@ def test_acomplete_on_the_direct_path_matches_litellm(openai_server):
     first, second = openai_server.requests[-2:]
     first.pop("_client_port"), second.pop("_client_port")
     assert first == second
+
+
+def _one_async_attempt(spec: ModelSpec, direct: bool) -> BaseException:
+    client = ModelClient(direct=direct, retry=RetryPolicy(max_attempts=1))
+
+    async def call() -> None:
+        await client.acomplete(spec, MESSAGES, role=AGENT, accounting=TrialAccounting("t"))
+
+    with pytest.raises(Exception) as caught:
+        asyncio.run(call())
+    assert caught.value.__cause__ is not None
+    return caught.value.__cause__
+
+
+@pytest.mark.parametrize("reply", [rate_limited(retry_after=2.5), context_window_exceeded()])
+def test_on_the_event_loop_an_error_answer_raises_what_litellm_raises(openai_server, reply):
+    spec = _spec(openai_server, "aerr")
+    openai_server.script("aerr", reply, reply)
+    lite, ours = _one_async_attempt(spec, False), _one_async_attempt(spec, True)
+    assert type(ours) is type(lite)
+    assert classify(ours) == classify(lite)
+
+
+def test_on_the_event_loop_a_timeout_and_a_refused_connection_raise_what_litellm_raises(
+    openai_server,
+):
+    openai_server.set_default(Reply(content="late", delay=2.0))
+    slow = _spec(openai_server, "aslow", timeout_s=0.2)
+    lite, ours = _one_async_attempt(slow, False), _one_async_attempt(slow, True)
+    assert type(ours) is type(lite)
+    assert classify(ours) == classify(lite)
+    assert classify(ours).kind == "timeout"
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    dead = ModelSpec("openai/x", api_base=f"http://127.0.0.1:{port}/v1", api_key="k")
+    lite, ours = _one_async_attempt(dead, False), _one_async_attempt(dead, True)
+    assert type(ours) is type(lite)
+    assert classify(ours) == classify(lite)

@@ -293,6 +293,7 @@ class _LoopThread:
             return
 
         async def shutdown() -> None:
+            await direct.close_loop_session()
             tasks = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
             for task in tasks:
                 task.cancel()
