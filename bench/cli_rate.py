@@ -9,8 +9,11 @@
    gives the CPU per call with startup and after it (the CPU of a one-trial run of the same
    command taken off, and its calls). Beside them, LiteLLM's own cost measured in this run:
    the very requests a trial makes (captured from trials run in this process through the
-   model client), replayed through bare `litellm.completion` against the same stub, CPU of
-   this process per call (LiteLLM's logging thread included, as the CLI's figure includes it).
+   model client on its LiteLLM path), replayed through bare `litellm.completion` against the
+   same stub, CPU of this process per call (LiteLLM's logging thread included, as the CLI's
+   figure includes it); and the same requests through the engine's direct path alone
+   (`evals.engine.llm.direct`), which is what the CLI runs for these unpriced models, so
+   `above_direct_ms` is the harness's own cost outside the model call.
 2. Ratio to the ideal rate at 64 and 256 trials in flight, the stub answering after 500 ms,
    with the default settings (`--workers N` and nothing else). The ideal is what a perfect
    scheduler could do with the trials' measured call counts (`ideal_trial_wall_s`); the
@@ -106,8 +109,12 @@ def cli_run(url: str, out: Path, trials: int, workers: int, *extra: str) -> dict
 
 def litellm_alone(url: str, trials: int, repeats: int) -> dict[str, Any]:
     """LiteLLM's own CPU per call on the requests the harness makes: `trials` trials run in
-    this process through the model client with `litellm.completion` wrapped to keep each
-    call's arguments, then every kept call replayed through the bare function."""
+    this process through a model client on the LiteLLM path (`direct=False`) with
+    `litellm.completion` wrapped to keep each call's arguments, then every kept call replayed
+    through the bare function. Beside it, the same requests through the engine's direct path
+    alone (`evals.engine.llm.direct`: the request's JSON, the HTTP exchange, the answer read),
+    which is what the CLI runs for these unpriced models."""
+    from evals.engine.llm import ModelClient, direct
     from evals.engine.llm.shared import set_default_client
     from evals.engine.runner import MemorySink, RunSpec, run
 
@@ -129,12 +136,13 @@ def litellm_alone(url: str, trials: int, repeats: int) -> dict[str, Any]:
         agent_params=params,
         user_params=params,
     )
-    set_default_client(None)
+    set_default_client(ModelClient(direct=False))
     litellm.completion = keeping
     try:
         run(spec, MemorySink(), workers=1)
     finally:
         litellm.completion = bare
+        set_default_client(None)
     for kwargs in kept[:20]:  # warm-up
         bare(**kwargs)
     started = time.process_time()
@@ -142,8 +150,31 @@ def litellm_alone(url: str, trials: int, repeats: int) -> dict[str, Any]:
         for kwargs in kept:
             bare(**kwargs)
     per_call = (time.process_time() - started) / (repeats * len(kept)) * 1000
+    engine_keys = {"model", "timeout", "num_retries", "max_retries", "api_base", "api_key"}
+    engine_keys |= {"messages", "tools", "input_cost_per_token", "output_cost_per_token"}
+    routed = []
+    for kwargs in kept:
+        route = direct.direct_route(
+            model=kwargs["model"],
+            provider="openai",
+            api_base=kwargs["api_base"],
+            api_key=kwargs["api_key"],
+            params={k: v for k, v in kwargs.items() if k not in engine_keys},
+            priced=False,
+            timeout_s=kwargs["timeout"],
+        )
+        assert route is not None, "the bench's models take the direct path"
+        routed.append((route, kwargs["messages"], kwargs.get("tools")))
+    for route, messages, tools in routed[:20]:  # warm-up
+        direct.send(litellm, route, direct.request_bytes(route, messages, tools))
+    started = time.process_time()
+    for _ in range(repeats):
+        for route, messages, tools in routed:
+            direct.send(litellm, route, direct.request_bytes(route, messages, tools))
+    direct_per_call = (time.process_time() - started) / (repeats * len(routed)) * 1000
     return {
         "litellm_alone_cpu_ms_per_call": round(per_call, 3),
+        "direct_alone_cpu_ms_per_call": round(direct_per_call, 3),
         "replayed_calls": repeats * len(kept),
         "load_average_1m": load(),
     }
@@ -185,8 +216,10 @@ def main() -> None:
     finally:
         stop_server(instant)
     base = alone["litellm_alone_cpu_ms_per_call"]
+    floor = alone["direct_alone_cpu_ms_per_call"]
     for row in cpu_rows:
         row["above_litellm_ms"] = round(row["cpu_ms_per_call_after_startup"] - base, 3)
+        row["above_direct_ms"] = round(row["cpu_ms_per_call_after_startup"] - floor, 3)
     figures["cpu_per_call"] = {"rows": cpu_rows, **alone}
 
     rate_rows = []

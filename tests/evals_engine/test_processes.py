@@ -82,7 +82,9 @@ def test_bad_worker_counts_are_refused():
 
 
 def test_a_forked_child_gets_its_own_client_with_its_share_of_the_limits():
-    parent = ModelClient(limits=ProviderLimits({"openai": 10}, default=64), event_loop=True)
+    parent = ModelClient(
+        limits=ProviderLimits({"openai": 10}, default=64), event_loop=True, direct=False
+    )
     shared.set_default_client(parent)
     try:
         _fresh_model_client(2)
@@ -90,6 +92,7 @@ def test_a_forked_child_gets_its_own_client_with_its_share_of_the_limits():
         assert child is not parent
         assert child.limits.default == 32 and child.limits.limit_for("openai") == 5
         assert child.retry is parent.retry and child.event_loop
+        assert child.direct is False  # a parent kept on LiteLLM keeps its children there
     finally:
         shared.set_default_client(None)
 

@@ -72,6 +72,33 @@ def test_never_more_processes_than_workers_and_one_for_one_worker(
     assert seen["processes"] == 1
 
 
+def test_litellm_is_imported_before_the_worker_processes_are_forked(
+    capsys, tmp_path, openai_server, seen, monkeypatch
+):
+    """--no-probe makes no model call before the run: without the import in the parent,
+    each forked child would pay it (most of the CLI's start-up CPU) again."""
+    order: list[str] = []
+    monkeypatch.setattr(cli, "litellm_module", lambda: order.append("import"))
+    real_run = cli.run
+
+    def after_import(spec, sink, **kwargs):
+        order.append(f"run in {kwargs['processes']} processes")
+        return real_run(spec, sink, **kwargs)
+
+    monkeypatch.setattr(cli, "run", after_import)
+    assert _llm_run(capsys, tmp_path, openai_server, "--workers", "8") == 0
+    assert order == ["import", "run in 2 processes"]
+
+
+def test_one_process_imports_litellm_only_when_a_call_needs_it(
+    capsys, tmp_path, openai_server, seen, monkeypatch
+):
+    order: list[str] = []
+    monkeypatch.setattr(cli, "litellm_module", lambda: order.append("import"))
+    assert _llm_run(capsys, tmp_path, openai_server, "--workers", "1") == 0
+    assert order == []
+
+
 def test_the_processes_flag_wins(capsys, tmp_path, openai_server, seen):
     assert _llm_run(capsys, tmp_path, openai_server, "--workers", "8", "--processes", "1") == 0
     assert seen["processes"] == 1

@@ -20,6 +20,7 @@ from evals.engine.cli import evaluate as evaluate_command
 from evals.engine.cli.args import CommandError, Parser, at_least, csv, json_object, ks_list
 from evals.engine.errors import EngineError
 from evals.engine.llm import CallRole
+from evals.engine.llm.client import litellm_module
 from evals.engine.llm.probe import model_problem
 from evals.engine.llm.shared import client_for_run, current_client, set_default_client
 from evals.engine.messages import GuardMode
@@ -262,6 +263,11 @@ def _run(args: argparse.Namespace) -> int:
             print(f"\r{done + len(previous)}/{total} trials", end="", file=sys.stderr, flush=True)
 
     processes = _processes(args, spec)
+    if processes > 1 and _calls_llm(spec):
+        # Imported once here, before the worker processes are forked, rather than once in
+        # each of them: the import is most of the CLI's start-up CPU (the probe imports it
+        # too, but --no-probe skips the probe).
+        litellm_module()
     # A model client sized for this run, unless the program calling `main` installed its own
     # (kept as it is); ours is dropped when the run ends.
     ours = _calls_llm(spec) and current_client() is None

@@ -20,6 +20,10 @@ What it guarantees:
   holds no slot;
 - the optional cache is namespaced per trial (see `cache.py`).
 
+An unpriced OpenAI-compatible model (`openai/<name>` with an api_base and a key) is sent
+without `litellm.completion`, through the same pool, its errors mapped by LiteLLM's own
+chain (`direct.py`; `direct=False` or EVALS_LLM_DIRECT=0 keeps LiteLLM for every call).
+
 CPU matters at 256 concurrent trials: LiteLLM is imported lazily (importing the engine stays
 cheap), the per-spec keyword arguments and provider key are computed once, payloads are
 passed through untouched (no copies, no re-serialisation unless the cache is on).
@@ -47,8 +51,10 @@ from types import MappingProxyType
 from typing import Any, NoReturn
 
 from evals.engine.errors import EngineError
+from evals.engine.llm import direct
 from evals.engine.llm.accounting import CallRecord, CallRole, FailureClass, TrialAccounting
 from evals.engine.llm.cache import ResponseCache, cache_key
+from evals.engine.llm.direct import DirectAnswer, DirectRoute, direct_route
 from evals.engine.llm.errors import (
     AgentModelError,
     ModelCallExhausted,
@@ -110,6 +116,7 @@ def reset_http_pool_after_fork() -> None:
     connections, so it is emptied too; the child's first call builds a client around the
     new pool."""
     global _installed_pool
+    direct.forget_async_clients()
     if _litellm_module is None:
         return
     pool = _installed_pool
@@ -230,6 +237,7 @@ class _Prepared:
     endpoint: str
     provider: str
     priced: bool  # LiteLLM's price table (or the suite's params) knows this model
+    direct: DirectRoute | None  # sent without litellm.completion (see direct.py)
 
 
 # LiteLLM's price for an unpriced model's tokens (see `_prepare`): never recorded as a cost.
@@ -285,6 +293,7 @@ class _LoopThread:
             return
 
         async def shutdown() -> None:
+            await direct.close_loop_session()
             tasks = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
             for task in tasks:
                 task.cancel()
@@ -320,8 +329,12 @@ class ModelClient:
         sleep: Callable[[float], None] = time.sleep,
         rng: random.Random | None = None,
         event_loop: bool = False,
+        direct: bool | None = None,
     ) -> None:
         self.retry = retry or RetryPolicy()
+        # Unpriced OpenAI-compatible models skip litellm.completion (direct.py); None: on
+        # unless EVALS_LLM_DIRECT=0.
+        self.direct = os.environ.get("EVALS_LLM_DIRECT", "1") != "0" if direct is None else direct
         self.limits = limits or ProviderLimits()
         self.cache = cache
         self.event_loop = event_loop
@@ -374,13 +387,18 @@ class ModelClient:
         if cached is not None:
             return cached
         semaphore = self.limits.semaphore(prepared.endpoint)
+        route = prepared.direct
+        payload = b"" if route is None else direct.request_bytes(route, messages, tools)
         started = time.perf_counter()
         attempt = 0
         while True:
             attempt += 1
             try:
                 with semaphore:
-                    response = litellm.completion(**kwargs)
+                    if route is not None:
+                        response: Any = direct.send(litellm, route, payload)
+                    else:
+                        response = litellm.completion(**kwargs)
                 break
             except Exception as exc:
                 self._sleep(
@@ -410,13 +428,18 @@ class ModelClient:
         if cached is not None:
             return cached
         semaphore = self.limits.async_semaphore(prepared.endpoint)
+        route = prepared.direct
+        payload = b"" if route is None else direct.request_bytes(route, messages, tools)
         started = time.perf_counter()
         attempt = 0
         while True:
             attempt += 1
             try:
                 async with semaphore:
-                    response = await litellm.acompletion(**kwargs)
+                    if route is not None:
+                        response: Any = await direct.asend(litellm, route, payload)
+                    else:
+                        response = await litellm.acompletion(**kwargs)
                 break
             except Exception as exc:
                 wait = self._retry_wait(exc, spec, prepared, role, accounting, attempt, started)
@@ -441,6 +464,8 @@ class ModelClient:
             hit = self.cache.get(key) if self.cache is not None else None
             if hit is not None:
                 return prepared, key, self._from_cache(hit, spec, prepared, role, accounting), {}
+        if prepared.direct is not None:
+            return prepared, key, None, {}
         return prepared, key, None, self._call_kwargs(prepared, messages, tools)
 
     def _cache_key(
@@ -558,7 +583,18 @@ class ModelClient:
             # it is dropped in `_parse`, and the record says the cost is unknown.
             kwargs["input_cost_per_token"] = _UNPRICED_RATE
             kwargs["output_cost_per_token"] = _UNPRICED_RATE
-        prepared = _Prepared(kwargs, spec.api_base or provider, provider, priced)
+        route = None
+        if self.direct and not direct.litellm_callbacks(litellm):
+            route = direct_route(
+                model=spec.model,
+                provider=provider,
+                api_base=spec.api_base,
+                api_key=api_key,
+                params=spec.params,
+                priced=priced,
+                timeout_s=spec.timeout_s,
+            )
+        prepared = _Prepared(kwargs, spec.api_base or provider, provider, priced, route)
         key = id(spec)
         self._prepared[key] = prepared
         # Runs when the spec is collected, before its id can be reused by another object.
@@ -574,6 +610,8 @@ class ModelClient:
         attempts: int,
         started: float,
     ) -> Completion:
+        if isinstance(response, DirectAnswer):
+            return self._parse_direct(response, spec, prepared, role, attempts, started)
         choice = response.choices[0]
         message = choice.message
         calls: list[ToolCall] = []
@@ -601,6 +639,38 @@ class ModelClient:
             malformed_tool_calls=malformed,
         )
         return Completion(message.content or "", tuple(calls), choice.finish_reason or "", record)
+
+    @staticmethod
+    def _parse_direct(
+        answer: DirectAnswer,
+        spec: ModelSpec,
+        prepared: _Prepared,
+        role: CallRole,
+        attempts: int,
+        started: float,
+    ) -> Completion:
+        calls: list[ToolCall] = []
+        malformed = 0
+        for call_id, name, arguments in answer.tool_calls:
+            try:
+                json.loads(arguments or "{}")
+            except ValueError:
+                malformed += 1
+            calls.append(ToolCall(call_id, name, arguments))
+        record = CallRecord(
+            role=role,
+            model=spec.model,
+            resolved_model=answer.model,
+            provider=prepared.provider,
+            tokens_in=answer.tokens_in,
+            tokens_out=answer.tokens_out,
+            cost=0.0,  # only unpriced models take the direct path
+            cost_known=False,
+            latency_s=time.perf_counter() - started,
+            retries=attempts - 1,
+            malformed_tool_calls=malformed,
+        )
+        return Completion(answer.content, tuple(calls), answer.finish_reason, record)
 
     def _fail(
         self,

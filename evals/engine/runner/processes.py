@@ -64,6 +64,7 @@ def _fresh_model_client(share: int) -> None:
                 limits=limits,
                 cache=parent.cache,
                 event_loop=parent.event_loop,
+                direct=parent.direct,
             )
         )
     client_module.reset_http_pool_after_fork()
