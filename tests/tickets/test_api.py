@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from urllib.parse import quote
+
 import pytest
 from rest_framework.test import APIClient
 
@@ -156,6 +158,15 @@ def test_status_priority_and_tags(ticket, alice) -> None:
     assert client.put(
         f"{base}/tags", {"tags": ["VIP", "late"], "version": v(ticket)}, format="json"
     ).json()["tags"] == ["late", "vip"]
+    chinese = client.put(
+        f"{base}/tags", {"tags": ["退款", "VIP"], "version": v(ticket)}, format="json"
+    )
+    assert chinese.status_code == 200 and chinese.json()["tags"] == ["vip", "退款"]
+    assert client.get(f"/api/v1/tickets?view=mine&tag={quote('退款')}").json()["count"] == 1
+    refused = client.put(
+        f"{base}/tags", {"tags": ["退款\t<b>"], "version": v(ticket)}, format="json"
+    )
+    assert refused.status_code == 400
     assert (
         client.post(
             f"{base}/status", {"status": "bogus", "version": v(ticket)}, format="json"
