@@ -46,6 +46,11 @@ def test_newest_first_by_creation_not_by_id_whichever_path(path, sam, queue, mak
         Ticket.objects.filter(pk=ticket.pk).update(created_at=now - dt.timedelta(days=days))
     newest_first = [made[3].pk, made[1].pk, made[4].pk, made[0].pk, made[2].pk]
     assert ids(sam, "voucher") == newest_first
+    sql = str(selectors.ticket_list_for_inbox(operator=sam, view="all", search="voucher").query)
+    walked = "+tickets_ticket.id IN" in sql or (
+        connection.vendor == "postgresql" and "OFFSET 0" not in sql
+    )
+    assert walked == (path == "common")
     assert ids(sam, "zeppelin") != [] and ids(sam, "parcel lost") == []
 
 
@@ -69,6 +74,9 @@ def test_an_agent_sees_only_the_matches_of_their_queues_whichever_path(
     assert sorted(ids(sam, "送到")) == sorted(t.pk for t in mine + hidden)
     assert sorted(ids(alice, "送到", view=selectors.SEARCH_VIEW)) == sorted(t.pk for t in mine)
     assert sorted(ids(alice, "送到", view="queues")) == sorted(t.pk for t in mine)
+    html = verified_client(alice).get("/tickets/?q=送到").content.decode()  # the page's search
+    assert all(f"/tickets/{t.pk}/" in html for t in mine)
+    assert not any(f"/tickets/{t.pk}/" in html for t in hidden)
 
 
 def test_the_api_count_stops_at_the_cap_and_pages_follow_whichever_path(
