@@ -163,6 +163,7 @@ def test_status_priority_and_tags(ticket, alice) -> None:
     )
     assert chinese.status_code == 200 and chinese.json()["tags"] == ["vip", "退款"]
     assert client.get(f"/api/v1/tickets?view=mine&tag={quote('退款')}").json()["count"] == 1
+    assert client.get(f"/api/v1/tickets?view=mine&tag={quote(' ＶＩＰ')}").json()["count"] == 1  # noqa: RUF001
     refused = client.put(
         f"{base}/tags", {"tags": ["退款\t<b>"], "version": v(ticket)}, format="json"
     )

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import unicodedata
 from typing import Any
 
 from django.db import connection
@@ -269,9 +270,10 @@ def ticket_list_for_inbox(
         tickets = tickets.filter(queue_id=filters.queue_id)
     if filters.tag:
         tickets = tickets.filter(
-            pk__in=Ticket.tags.through.objects.filter(tag__name=filters.tag.strip().lower()).values(
-                "ticket_id"
-            )
+            # Stored tags are NFKC and lower case (services.normalise_tags).
+            pk__in=Ticket.tags.through.objects.filter(
+                tag__name=unicodedata.normalize("NFKC", filters.tag).strip().lower()
+            ).values("ticket_id")
         )
     if filters.unassigned:
         tickets = tickets.filter(assignee__isnull=True)
