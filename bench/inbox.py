@@ -291,29 +291,47 @@ def bench_latency(supervisor: Any, agent_client: Any, ids: list[int], n: int) ->
     results["search_common_word_page1"] = timed(
         supervisor, "/api/v1/tickets?view=all&q=voucher", max(5, n // 20), warmup=1
     )
-    results.update(bench_search_kinds(supervisor, n))
+    results.update(bench_search_kinds(supervisor, agent_client, n))
     return results
 
 
-def bench_search_kinds(supervisor: Any, n: int) -> dict[str, Any]:
+def statements(client: Any, url: str) -> int:
+    """SQL statements of one request (session, permissions, the search, its rows)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as captured:
+        assert client.get(url).status_code == 200
+    return len(captured.captured_queries)
+
+
+def bench_search_kinds(supervisor: Any, agent: Any, n: int) -> dict[str, Any]:
     """What operators type (issue 15): a number (a ticket id and a word of one subject), a
     customer's full name, a Chinese substring in one ticket in 1,000 and one in about one
-    ticket in ten; first page with its count, as a supervisor (every ticket)."""
-    name = f"{FIRST_NAMES[7]} {LAST_NAMES[3]}"
-    return {
-        "search_number_page1": timed(
-            supervisor, "/api/v1/tickets?view=all&q=12345", max(20, n // 2), warmup=2
-        ),
-        "search_customer_name_page1": timed(
-            supervisor, f"/api/v1/tickets?view=all&q={quote(name)}", max(20, n // 2), warmup=2
-        ),
-        "search_chinese_rare_page1": timed(
-            supervisor, f"/api/v1/tickets?view=all&q={quote('没有到账')}", max(20, n // 2), warmup=2
-        ),
-        "search_chinese_common_page1": timed(
-            supervisor, f"/api/v1/tickets?view=all&q={quote('送到')}", max(20, n // 2), warmup=2
-        ),
+    ticket in ten, an English word of every ticket; first page with its count (capped at
+    1,000), newest first, as a supervisor (every ticket) and as a plain agent whose
+    visibility is by queue (the page's search view, and the "My queues" tab)."""
+    name = quote(f"{FIRST_NAMES[7]} {LAST_NAMES[3]}")
+    rare, common = quote("没有到账"), quote("送到")
+    cases = {
+        "search_number_page1": (supervisor, "view=all&q=12345"),
+        "search_customer_name_page1": (supervisor, f"view=all&q={name}"),
+        "search_chinese_rare_page1": (supervisor, f"view=all&q={rare}"),
+        "search_chinese_common_page1": (supervisor, f"view=all&q={common}"),
+        "search_english_word_every_ticket_page1": (supervisor, "view=all&q=voucher"),
+        "search_agent_number_page1": (agent, "view=search&q=12345"),
+        "search_agent_customer_name_page1": (agent, f"view=search&q={name}"),
+        "search_agent_chinese_common_page1": (agent, f"view=search&q={common}"),
+        "search_agent_queues_chinese_common_page1": (agent, f"view=queues&q={common}"),
+        "search_agent_english_word_every_ticket_page1": (agent, "view=search&q=voucher"),
     }
+    results: dict[str, Any] = {}
+    for key, (client, query) in cases.items():
+        url = f"/api/v1/tickets?{query}"
+        results[key] = timed(client, url, max(20, n // 2), warmup=2)
+        results[key]["statements"] = statements(client, url)
+        results[key]["count"] = client.get(url).json()["count"]
+    return results
 
 
 def main() -> None:
@@ -341,7 +359,7 @@ def main() -> None:
     parser.add_argument(
         "--search-only",
         action="store_true",
-        help="only the search figures of what operators type (number, name, Chinese)",
+        help="only the search figures of what operators type (number, name, Chinese, a word)",
     )
     args = parser.parse_args()
     backend = configure(args)
@@ -386,7 +404,7 @@ def main() -> None:
     log(f"{backend}: measuring")
     results: dict[str, Any] = {"backend": backend, "seed": seeded}
     if args.search_only:
-        results.update(bench_search_kinds(supervisor, args.requests))
+        results.update(bench_search_kinds(supervisor, agent_client, args.requests))
         print(json.dumps(results, indent=2))
         return
     if not args.escalations_only:

@@ -246,11 +246,51 @@ def test_tags_are_normalised_and_changes_recorded(ticket, alice) -> None:
     assert event.after == {"tags": ["refund", "vip"]}
 
 
-def test_invalid_tag_is_rejected(ticket, alice) -> None:
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "<script>",
+        "-vip",
+        "_vip",
+        " .vip",
+        "vip\x00",
+        "vi\x07p",
+        "退款\u200b",  # a zero-width space hides in a copied tag
+        "退款\u202e",  # right-to-left override
+        "vip\U0001f600",
+        "退款/退货",
+        "x" * 51,
+        "退" * 51,
+    ],
+)
+def test_invalid_tag_is_rejected(ticket, alice, raw) -> None:
     with pytest.raises(ValidationFailed):
         services.ticket_tags_set(
-            actor=alice, ticket_id=ticket.pk, tags=["<script>"], expected_version=ticket.version
+            actor=alice, ticket_id=ticket.pk, tags=[raw], expected_version=ticket.version
         )
+    assert not fresh(ticket).tags.exists()
+
+
+def test_tags_in_any_script_are_stored_normalised(ticket, alice) -> None:
+    """Chinese operators tag in Chinese; a full-width "VIP" (U+FF36 U+FF29 U+FF30) from a Chinese input method is
+    the ASCII tag, and a decomposed "é" the composed one."""
+    services.ticket_tags_set(
+        actor=alice,
+        ticket_id=ticket.pk,
+        tags=[
+            "退款",
+            " 加急  处理 ",
+            "\uff36\uff29\uff30",  # full-width VIP
+            "vip",
+            "Re\u0301clamation",
+            "réclamation",
+            "退" * 50,
+        ],
+        expected_version=ticket.version,
+    )
+    assert sorted(fresh(ticket).tags.values_list("name", flat=True)) == sorted(
+        ["退款", "加急 处理", "vip", "réclamation", "退" * 50]
+    )
 
 
 def test_supervisor_merges_tickets_of_the_same_customer_keeping_both_histories(

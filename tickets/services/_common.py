@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+import unicodedata
 from collections.abc import Iterable
 from typing import Any
 
@@ -42,7 +43,11 @@ TICKET_AUDIT_FIELDS = [
     "resolution_due_at",
     "sla_paused_since",
 ]
-_TAG_RE = re.compile(r"^[a-z0-9][a-z0-9_\-:. ]{0,49}$")
+# A tag: up to 50 letters (any script: "退款", "vip", "réclamation"), digits, single spaces
+# and - _ : . , starting with a letter or digit. Nothing else: no control or format
+# characters, no markup, no emoji.
+_TAG_PUNCTUATION = frozenset("_-:. ")
+_TAG_MAX = 50
 _MENTION_RE = re.compile(r"(?<![\w@])@([A-Za-z0-9_.+-]{1,150})")
 
 
@@ -275,13 +280,31 @@ def clock_for_status(
 # Tags and mentions -------------------------------------------------------------------------
 
 
+def _tag_char(char: str, *, first: bool) -> bool:
+    """A letter (with its combining marks, as in Devanagari or a decomposed "é") or a decimal
+    digit of any script; after the first character also one of _TAG_PUNCTUATION."""
+    category = unicodedata.category(char)
+    if category[0] == "L" or category == "Nd":
+        return True
+    return not first and (category[0] == "M" or char in _TAG_PUNCTUATION)
+
+
+def _valid_tag(name: str) -> bool:
+    return 0 < len(name) <= _TAG_MAX and all(
+        _tag_char(char, first=i == 0) for i, char in enumerate(name)
+    )
+
+
 def normalise_tags(names: Iterable[str]) -> list[str]:
+    """Tags as stored: NFKC (the full-width "VIP" of a Chinese input method is "vip"), lower
+    case, blanks trimmed and runs of blanks made one space; sorted, each once."""
     out: list[str] = []
     for raw in names:
-        name = " ".join(str(raw).strip().lower().split())
+        text = unicodedata.normalize("NFKC", str(raw)).lower()
+        name = " ".join(text.split())
         if not name:
             continue
-        if not _TAG_RE.match(name):
+        if not _valid_tag(name):
             raise ValidationFailed(
                 gettext(
                     "Tag %(raw)r is not valid: use letters, digits, spaces and - _ : . (max 50)."
