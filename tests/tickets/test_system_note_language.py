@@ -273,3 +273,16 @@ def test_a_customer_named_like_a_service_keeps_their_name_and_the_services_read_
     with translation.override("zh-hans"):
         assert said.author_text == "System"  # a person's name
         assert note.author_text == "系统"
+
+
+def test_the_api_words_a_system_note_in_the_requests_language(
+    make_ticket: Callable[..., Ticket], queue: Queue, sam: Operator
+) -> None:
+    target, source = _merged(make_ticket, queue, sam)
+    api = verified_client(sam, api=True)
+    notes = {}
+    for language in ("zh-Hans", "en"):
+        body = api.get(f"/api/v1/tickets/{target.pk}", HTTP_ACCEPT_LANGUAGE=language).json()
+        notes[language] = next(m["body"] for m in body["messages"] if m["kind"] == "system")
+    assert notes["zh-Hans"] == f"Sam 将工单 #{source.pk} 合并到了本工单（移入 1 条消息）。"
+    assert notes["en"] == f"Sam merged ticket #{source.pk} into this ticket (1 messages moved)."

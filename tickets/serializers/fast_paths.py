@@ -135,7 +135,7 @@ def ticket_detail(
                     "kind": m.kind,
                     "author": m.display_author,
                     "author_id": m.author_id,
-                    "body": m.body,
+                    "body": m.body_text,
                     "created_at": _dt(m.created_at),
                     "edited_at": _dt(m.edited_at),
                     "merged_from": m.merged_from_id,

@@ -71,7 +71,10 @@ class MessageSerializer(serializers.Serializer):
     kind = serializers.ChoiceField(choices=MessageKind.choices)
     author = serializers.CharField(source="display_author")
     author_id = serializers.IntegerField(allow_null=True)
-    body = serializers.CharField()
+    body = serializers.CharField(
+        source="body_text",
+        help_text=gettext_lazy("A system note in the request's language; any other as written."),
+    )
     created_at = serializers.DateTimeField()
     edited_at = serializers.DateTimeField(allow_null=True)
     merged_from = serializers.IntegerField(source="merged_from_id", allow_null=True)
