@@ -8,8 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.core.exceptions import ObjectDoesNotExist
-from django.db import connections, router
-from django.db.models import Count, Prefetch, QuerySet
+from django.db.models import Count, Prefetch, QuerySet, Sum
 from django.utils.translation import gettext
 
 from backoffice.errors import NotFound
@@ -24,23 +23,20 @@ from payments_sandbox.models import (
 from payments_sandbox.modes import current_mode
 
 _PENDING_STATES = sorted(str(s) for s in PENDING_REFUND_STATES)
-_PENDING_SQL = (
-    f"SELECT SUM(amount) FROM {Refund._meta.db_table} "  # noqa: S608 - names from the model
-    f"WHERE payment_id = %s AND status IN ({', '.join(['%s'] * len(_PENDING_STATES))})"
-)
 
 
 def refundable_facts(payment: Payment) -> RefundableFacts:
     """The facts check_refund_request needs. Call it with the payment row locked when the
     answer decides a write, so no concurrent request can change `pending` meanwhile."""
-    # Plain SQL: this sum runs under the row lock of every refund request, where building it
-    # through the ORM cost more than running it. A statement of its own, after the lock:
-    # on PostgreSQL a subquery inside the locking SELECT would read the snapshot taken before
-    # the lock wait and miss the refund a concurrent request just committed.
-    connection = connections[router.db_for_read(Refund)]
-    with connection.cursor() as cursor:
-        cursor.execute(_PENDING_SQL, [payment.pk, *_PENDING_STATES])
-        pending = cursor.fetchone()[0] or 0
+    # A statement of its own, after the lock: on PostgreSQL a subquery inside the locking
+    # SELECT would read the snapshot taken before the lock wait and miss the refund a
+    # concurrent request just committed.
+    pending = (
+        Refund.objects.filter(payment_id=payment.pk, status__in=_PENDING_STATES)
+        .order_by()
+        .aggregate(total=Sum("amount"))["total"]
+        or 0
+    )
     return RefundableFacts(
         captured=payment.captured,
         refunded=payment.refunded,
