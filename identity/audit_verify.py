@@ -16,6 +16,7 @@ tail, and a chain recomputed after an edit without also rewriting the head).
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import itertools
 import multiprocessing
@@ -24,8 +25,10 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
 from django.db import connections
-from django.db.models import Max
+from django.db.models import Max, TextField
+from django.db.models.functions import Cast
 
 from identity.audit import CONTENT_FIELDS, GENESIS_HASH, canonical_bytes, canonical_time
 from identity.models import AuditChainHead, AuditEvent
@@ -57,18 +60,39 @@ class VerifyResult:
         return self.problem is None
 
 
+# The timestamp and the two JSON columns are read as the database's text and decoded in the
+# hashing loop: the ORM's per-value converters (datetimes, JSONField) cost 2-4 times the
+# verify's CPU, past the bench's 10 s for a million events (docs/performance.md).
+_AS_TEXT = frozenset({"occurred_at", "before", "after"})
+_COLUMNS = [Cast(name, output_field=TextField()) if name in _AS_TEXT else name for name in _FIELDS]
+
+
+def _utc_text(text: str) -> str:
+    """canonical_time() text from a UTC timestamp as the database prints it: PostgreSQL
+    'YYYY-MM-DD HH:MM:SS[.f]+00' (trailing zeros of the fraction dropped), SQLite
+    'YYYY-MM-DD HH:MM:SS[.ffffff]'. Anything else is parsed."""
+    if text.endswith("+00"):
+        text = text[:-3]
+    if len(text) == 19 and text[10] == " ":
+        return f"{text[:10]}T{text[11:]}.000000+00:00"
+    if 20 < len(text) <= 26 and text[10] == " " and text[19] == ".":
+        return f"{text[:10]}T{text[11:19]}.{text[20:]:0<6}+00:00"
+    parsed = dt.datetime.fromisoformat(text)
+    return canonical_time(parsed if parsed.tzinfo else parsed.replace(tzinfo=dt.UTC))
+
+
 def stream_rows(
     chunk_size: int = 5000, using: str = "default", *, lo: int = 0, hi: int | None = None
 ) -> Iterator[list[tuple[Any, ...]]]:
     """Chunks of rows (id, *CONTENT_FIELDS, prev_hash, hash) with lo < seq <= hi, in seq
-    order, as value tuples (no model instances).
+    order, as value tuples (no model instances); occurred_at, before and after as text.
 
     One query, read chunk_size rows at a time (a server-side cursor on PostgreSQL, chunked
     fetches on SQLite), so memory stays flat whatever the length of the chain."""
     events = AuditEvent.objects.using(using).filter(seq__gt=lo)
     if hi is not None:
         events = events.filter(seq__lte=hi)
-    rows = events.order_by("seq").values_list(*_FIELDS).iterator(chunk_size=chunk_size)
+    rows = events.order_by("seq").values_list(*_COLUMNS).iterator(chunk_size=chunk_size)
     while chunk := list(itertools.islice(rows, chunk_size)):
         yield chunk
 
@@ -99,7 +123,7 @@ def _verify_range(
     first_seq: int | None = None
     checked = 0
     suspect: tuple[Any, ...] | None = None  # broke the link; judged by the row after it
-    sha256, dumps = hashlib.sha256, canonical_bytes
+    sha256, dumps, loads = hashlib.sha256, canonical_bytes, orjson.loads
 
     def done(problem: ChainProblem | None) -> _Range:
         return _Range(checked, first_prev, first_seq, expected_seq - 1, prev_hash, problem)
@@ -137,16 +161,15 @@ def _verify_range(
                 dumps(
                     {
                         "seq": seq,
-                        "occurred_at": canonical_time(at),
+                        "occurred_at": _utc_text(at),
                         "actor_type": row[3],
                         "actor_id": row[4],
                         "actor_label": row[5],
                         "action": row[6],
                         "target_type": row[7],
                         "target_id": row[8],
-                        # Decoded by the ORM (JSONField); text that is not JSON stays text.
-                        "before": before,
-                        "after": after,
+                        "before": None if before is None else loads(before),
+                        "after": None if after is None else loads(after),
                         "request_id": row[11],
                         "ip": ip if ip is None or isinstance(ip, str) else str(ip),
                     }
