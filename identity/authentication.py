@@ -3,22 +3,82 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from django.db import connections, router
 from django.utils import timezone
 from django.utils.translation import gettext
 from rest_framework import authentication, exceptions, permissions
 from rest_framework.request import Request
 
 from identity import otp, tokens
-from identity.models import ApiToken
+from identity.models import ApiToken, Operator
+
+# The token and its operator in one statement, by the token's unique prefix. Hand-written:
+# it runs on every token-authenticated request (every refund and escalation), and through
+# the ORM it cost over a tenth of a refund request's CPU (docs/performance.md). Every name
+# comes from the models.
+_TOKEN_FIELDS = [f.attname for f in ApiToken._meta.concrete_fields]
+_OPERATOR_FIELDS = [f.attname for f in Operator._meta.concrete_fields]
+
+
+_SQL: dict[str, str] = {}
+
+
+def _token_sql(connection: Any) -> str:
+    sql = _SQL.get(connection.vendor)
+    if sql is not None:
+        return sql
+    quote = connection.ops.quote_name
+    token_columns = [f"t.{quote(f.column)}" for f in ApiToken._meta.concrete_fields]
+    operator_columns = [f"o.{quote(f.column)}" for f in Operator._meta.concrete_fields]
+    sql = _SQL[connection.vendor] = (
+        f"SELECT {', '.join(token_columns + operator_columns)} "  # noqa: S608 - model names
+        f"FROM {quote(ApiToken._meta.db_table)} t "
+        f"JOIN {quote(Operator._meta.db_table)} o ON o.{quote(Operator._meta.pk.column)} "
+        f"= t.{quote(ApiToken._meta.get_field('operator').column)} "
+        f"WHERE t.{quote(ApiToken._meta.get_field('prefix').column)} = %s"
+    )
+    return sql
 
 
 def token_by_prefix(prefix: str) -> ApiToken | None:
-    """The ApiToken with this prefix (unique), its operator loaded in the same statement, or
-    None."""
-    try:
-        return ApiToken.objects.select_related("operator").get(prefix=prefix)
-    except ApiToken.DoesNotExist:
+    """The ApiToken with this prefix, its operator loaded, or None."""
+    alias = router.db_for_read(ApiToken)
+    connection = connections[alias]
+    with connection.cursor() as cursor:
+        cursor.execute(_token_sql(connection), [prefix])
+        row = cursor.fetchone()
+    if row is None:
         return None
+    split = len(_TOKEN_FIELDS)
+    token = ApiToken.from_db(alias, _TOKEN_FIELDS, _converted(ApiToken, row[:split], connection))
+    operator = Operator.from_db(
+        alias, _OPERATOR_FIELDS, _converted(Operator, row[split:], connection)
+    )
+    token.operator = operator
+    return token
+
+
+_CONVERTERS: dict[tuple[str, str], list[tuple[Any, list[Any]]]] = {}
+
+
+def _converted(model: Any, values: tuple[Any, ...], connection: Any) -> list[Any]:
+    """Apply each column's database converters (JSON text to lists, SQLite datetimes...),
+    exactly as the ORM's compiler does when it loads a row."""
+    key = (connection.alias, model._meta.label)
+    converters = _CONVERTERS.get(key)
+    if converters is None:
+        converters = []
+        for field in model._meta.concrete_fields:
+            col = field.get_col(model._meta.db_table)
+            found = connection.ops.get_db_converters(col) + col.get_db_converters(connection)
+            converters.append((col, found))
+        _CONVERTERS[key] = converters
+    out = []
+    for value, (col, found) in zip(values, converters, strict=True):
+        for converter in found:
+            value = converter(value, col, connection)
+        out.append(value)
+    return out
 
 
 class ApiTokenAuthentication(authentication.BaseAuthentication):
