@@ -74,8 +74,8 @@ def _sites() -> dict[str, tuple[Callable[[], Any], Callable[[], Any]]]:
     token_sql = (
         "SELECT "
         + ", ".join(
-            [f"t.{quote(f.column)}" for f in ApiToken._meta.concrete_fields]
-            + [f"o.{quote(f.column)}" for f in Operator._meta.concrete_fields]
+            [f"t.{quote(str(f.column))}" for f in ApiToken._meta.concrete_fields]
+            + [f"o.{quote(str(f.column))}" for f in Operator._meta.concrete_fields]
         )
         + f" FROM {table(ApiToken)} t JOIN {table(Operator)} o"
         + f" ON o.{col(Operator, 'id')} = t.{col(ApiToken, 'operator')}"
@@ -131,7 +131,7 @@ def _sites() -> dict[str, tuple[Callable[[], Any], Callable[[], Any]]]:
 
     insert_fields = [f for f in Refund._meta.concrete_fields if not f.primary_key]
     insert_sql = (
-        f"INSERT INTO {table(Refund)} ({', '.join(quote(f.column) for f in insert_fields)}) "
+        f"INSERT INTO {table(Refund)} ({', '.join(quote(str(f.column)) for f in insert_fields)}) "
         f"VALUES ({', '.join(['%s'] * len(insert_fields))}) RETURNING {col(Refund, 'id')}"
     )
 
