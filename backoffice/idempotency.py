@@ -26,11 +26,13 @@ The protocol (same as the big payment providers'):
   IN_FLIGHT_LOCK_GRACE_SECONDS instead of waiting out IN_FLIGHT_STALE_SECONDS.
 - Records live IDEMPOTENCY_KEY_TTL_SECONDS (24 h by default); `idempotency_purge_expired`,
   run by Celery beat, deletes them afterwards.
+
+This module is the HTTP side (the header, the decorator, the answers); every statement about
+a record, and the timings above, are in `backoffice.idempotency_records`.
 """
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 import logging
 import uuid
@@ -38,8 +40,7 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
-from django.conf import settings
-from django.db import DatabaseError, IntegrityError, connections, router, transaction
+from django.db import DatabaseError, transaction
 from django.http.request import RawPostDataException
 from django.utils import timezone
 from django.utils.translation import gettext
@@ -48,10 +49,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.utils.encoders import JSONEncoder
 
+from backoffice import idempotency_records as records
 from backoffice.errors import Conflict, DomainError, Unprocessable, ValidationFailed
 from backoffice.fingerprint import request_fingerprint
 from backoffice.models import IdempotencyRecord, IdempotencyState
-from identity.audit import audit_record
 
 logger = logging.getLogger(__name__)
 
@@ -59,24 +60,9 @@ HEADER = "Idempotency-Key"
 REPLAYED_HEADER = "Idempotent-Replayed"
 MAX_KEY_LENGTH = 255
 
-# An in-flight record older than this belongs to a request that died (its transaction rolled
-# back, so it changed nothing); a retry may take it over. Far above any sane request time so
-# a slow but live request is never raced.
-IN_FLIGHT_STALE_SECONDS = 300
-
-# On PostgreSQL a live request holds its record's row lock for as long as its transaction
-# runs (_hold), so an in-flight record nobody holds belongs to a request that died (its
-# connection went with a database restart, or its process was killed). The grace covers the
-# moment between the claim's commit and the lock; past it a retry takes the record over.
-IN_FLIGHT_LOCK_GRACE_SECONDS = 2
-
 # Statuses that say "try again", not "this is the answer": the record is dropped so the same
 # key can be retried.
 _RETRYABLE_STATUSES = frozenset({409, 429})
-
-
-class _Superseded(Exception):
-    """The record was taken over by another request; this one must not commit."""
 
 
 class _Discard(Exception):
@@ -129,136 +115,6 @@ def _replay(record: IdempotencyRecord) -> Response:
     )
 
 
-_TABLE = IdempotencyRecord._meta.db_table
-_CLAIM_COLUMNS = (
-    "principal",
-    "scope",
-    "key",
-    "fingerprint",
-    "state",
-    "owner",
-    "created_at",
-    "expires_at",
-)
-# One statement, one round trip: outside a transaction it commits on its own, so the claim
-# is visible to every concurrent duplicate before the view runs. A duplicate does not raise
-# (no savepoint, no BEGIN/COMMIT pair); it gets no row back and reads the existing record.
-# On PostgreSQL an insert that meets a conflicting row still being inserted waits for that
-# transaction, so two claims can never both return a row.
-_FIELDS = {field.name: field for field in IdempotencyRecord._meta.concrete_fields}
-_CLAIM_SQL = (
-    f"INSERT INTO {_TABLE} ({', '.join(_CLAIM_COLUMNS)}) "  # noqa: S608 - names from the model
-    f"VALUES ({', '.join(['%s'] * len(_CLAIM_COLUMNS))}) "
-    "ON CONFLICT (principal, scope, key) DO NOTHING RETURNING id"
-)
-# Taken by the owner as the first statement of the view's transaction, released by its commit
-# or rollback, or by the server when the connection dies.
-_HOLD_SQL = (
-    f"SELECT 1 FROM {_TABLE} WHERE id = %s AND owner = %s AND state = %s "  # noqa: S608
-    "FOR UPDATE"
-)
-# One statement: take over the record if, and only if, no transaction holds it.
-_TAKE_OVER_UNHELD_SQL = (
-    f"UPDATE {_TABLE} SET owner = %s, created_at = %s WHERE id = ("  # noqa: S608
-    f"SELECT id FROM {_TABLE} WHERE id = %s AND owner = %s AND state = %s "
-    "FOR UPDATE SKIP LOCKED)"
-)
-_COMPLETE_SQL = (
-    f"UPDATE {_TABLE} SET state = %s, response_status = %s, response_body = %s "  # noqa: S608
-    "WHERE id = %s AND owner = %s AND state = %s"
-)
-
-
-def _may_commit_claim_asynchronously(connection: Any) -> bool:
-    """PostgreSQL, outside any transaction (the statement is its own), with client-side
-    parameter binding (psycopg's default in Django), which allows two statements at once."""
-    return (
-        connection.vendor == "postgresql"
-        and connection.get_autocommit()
-        and not connection.settings_dict.get("OPTIONS", {}).get("server_side_binding")
-    )
-
-
-def _insert_claim(
-    *, principal: str, scope: str, key: str, fingerprint: str, owner: str, now: dt.datetime
-) -> IdempotencyRecord | None:
-    """The new in-flight record, or None when (principal, scope, key) already exists."""
-    record = IdempotencyRecord(
-        principal=principal,
-        scope=scope,
-        key=key,
-        fingerprint=fingerprint,
-        state=IdempotencyState.IN_FLIGHT.value,
-        owner=owner,
-        created_at=now,
-        expires_at=now + dt.timedelta(seconds=settings.IDEMPOTENCY_KEY_TTL_SECONDS),
-    )
-    alias = router.db_for_write(IdempotencyRecord)
-    connection = connections[alias]
-    if not connection.features.can_return_columns_from_insert:
-        # Other backends: the portable form (savepoint, INSERT, a duplicate raises).
-        try:
-            with transaction.atomic(using=alias):
-                record.save(using=alias, force_insert=True)
-        except IntegrityError:
-            return None
-        return record
-    params = [
-        _FIELDS[name].get_db_prep_save(getattr(record, name), connection) for name in _CLAIM_COLUMNS
-    ]
-    with connection.cursor() as cursor:
-        if _may_commit_claim_asynchronously(connection):
-            # The claim needs to be visible at once, not durable at once: an asynchronous
-            # commit is visible to every other session immediately, and the WAL is flushed in
-            # order, so the view's (synchronous) commit makes the claim durable with it. A
-            # crash before that loses only a claim whose request changed nothing durable; the
-            # retry then runs afresh. Saves one WAL flush (fdatasync) per write request.
-            # Both statements go in one round trip, one implicit transaction.
-            cursor.execute(f"SET LOCAL synchronous_commit TO OFF; {_CLAIM_SQL}", params)
-            cursor.nextset()
-        else:
-            cursor.execute(_CLAIM_SQL, params)
-        row = cursor.fetchone()
-    if row is None:
-        return None
-    record.pk = row[0]
-    record._state.adding = False
-    record._state.db = alias
-    return record
-
-
-def _locks_records(alias: str) -> bool:
-    """Whether a live request's row lock on its record tells a retry that it is alive."""
-    return connections[alias].vendor == "postgresql"
-
-
-def _hold(record: IdempotencyRecord) -> None:
-    """Lock our record for the view's transaction (PostgreSQL). No row: a retry took the
-    record over while this request had not started yet, so this one must not run."""
-    alias = router.db_for_write(IdempotencyRecord)
-    if not _locks_records(alias):
-        return
-    with connections[alias].cursor() as cursor:
-        cursor.execute(_HOLD_SQL, [record.pk, record.owner, IdempotencyState.IN_FLIGHT.value])
-        held = cursor.fetchone() is not None
-    if not held:
-        raise _Superseded
-
-
-def _take_over_if_unheld(existing: IdempotencyRecord, *, owner: str, now: dt.datetime) -> bool:
-    alias = router.db_for_write(IdempotencyRecord)
-    if not _locks_records(alias):
-        return False
-    if (now - existing.created_at).total_seconds() <= IN_FLIGHT_LOCK_GRACE_SECONDS:
-        return False
-    with connections[alias].cursor() as cursor:
-        cursor.execute(
-            _TAKE_OVER_UNHELD_SQL,
-            [owner, now, existing.pk, existing.owner, IdempotencyState.IN_FLIGHT.value],
-        )
-        return cursor.rowcount == 1
-
-
 def _claim(
     *, principal: str, scope: str, key: str, fingerprint: str
 ) -> tuple[IdempotencyRecord | None, Response | None]:
@@ -270,18 +126,16 @@ def _claim(
     now = timezone.now()
     owner = uuid.uuid4().hex
     for _attempt in range(3):
-        record = _insert_claim(
+        record = records.claim(
             principal=principal, scope=scope, key=key, fingerprint=fingerprint, owner=owner, now=now
         )
         if record is not None:
             return record, None
-        existing = IdempotencyRecord.objects.filter(
-            principal=principal, scope=scope, key=key
-        ).first()
+        existing = records.existing(principal=principal, scope=scope, key=key)
         if existing is None:
             continue  # deleted (failed or purged) between our insert and our read: retry
         if existing.expires_at <= now:
-            IdempotencyRecord.objects.filter(pk=existing.pk, owner=existing.owner).delete()
+            records.drop_expired(existing)
             continue
         if existing.fingerprint != fingerprint:
             raise Unprocessable(
@@ -293,17 +147,12 @@ def _claim(
             )
         if existing.state == IdempotencyState.COMPLETED:
             return None, _replay(existing)
-        if _take_over_if_unheld(existing, owner=owner, now=now):
+        if records.take_over_if_unheld(existing, owner=owner, now=now):
             # Its request died with its connection (a database restart, a killed process):
             # nothing it did committed, so this retry runs the view in its place.
-            existing.owner = owner
             return existing, None
-        if (now - existing.created_at).total_seconds() > IN_FLIGHT_STALE_SECONDS:
-            taken = IdempotencyRecord.objects.filter(
-                pk=existing.pk, owner=existing.owner, state=IdempotencyState.IN_FLIGHT
-            ).update(owner=owner, created_at=now)
-            if taken:
-                existing.owner = owner
+        if (now - existing.created_at).total_seconds() > records.IN_FLIGHT_STALE_SECONDS:
+            if records.take_over(existing, owner=owner, now=now):
                 return existing, None
             continue
         raise Conflict(
@@ -320,40 +169,15 @@ def _claim(
 
 
 def _complete(record: IdempotencyRecord, response: Response) -> None:
-    # Plain SQL: on every write request this UPDATE cost more to build through the ORM than
-    # to run. The owner and state conditions keep a superseded request from completing.
-    alias = router.db_for_write(IdempotencyRecord)
-    connection = connections[alias]
-    body = _FIELDS["response_body"].get_db_prep_save(_jsonable(response.data), connection)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            _COMPLETE_SQL,
-            [
-                IdempotencyState.COMPLETED.value,
-                response.status_code,
-                body,
-                record.pk,
-                record.owner,
-                IdempotencyState.IN_FLIGHT.value,
-            ],
-        )
-        updated = cursor.rowcount
-    if not updated:
-        raise _Superseded
-
-
-def _release(record: IdempotencyRecord) -> None:
-    IdempotencyRecord.objects.filter(
-        pk=record.pk, owner=record.owner, state=IdempotencyState.IN_FLIGHT
-    ).delete()
+    records.complete(record, status=response.status_code, body=_jsonable(response.data))
 
 
 def _release_if_reachable(record: IdempotencyRecord) -> None:
     """Release after an unexpected exception, which may be the database going away: then the
     release fails too, and must not hide the original error (the caller re-raises that one).
-    The record stays in flight; a retry takes it over (_take_over_if_unheld)."""
+    The record stays in flight; a retry takes it over (take_over_if_unheld)."""
     try:
-        _release(record)
+        records.release(record)
     except DatabaseError as exc:
         logger.warning("idempotency record %s not released: %s", record.pk, exc)
 
@@ -388,16 +212,16 @@ def idempotent(*, scope: str) -> Callable[[ViewMethod], ViewMethod]:
             try:
                 # The view's writes and the completion of the record commit together.
                 with transaction.atomic():
-                    _hold(record)
+                    records.hold(record)
                     response = method(view, request, *args, **kwargs)
                     if response.status_code >= 500 or response.status_code in _RETRYABLE_STATUSES:
                         raise _Discard(response)
                     _complete(record, response)
                 return response
             except _Discard as discard:
-                _release(record)
+                records.release(record)
                 return discard.response
-            except _Superseded:
+            except records.Superseded:
                 raise Conflict(
                     gettext(
                         "This request took too long and was superseded by a retry with the same "
@@ -408,7 +232,7 @@ def idempotent(*, scope: str) -> Callable[[ViewMethod], ViewMethod]:
             except (DomainError, APIException) as exc:
                 response = view.handle_exception(exc)
                 if response.status_code >= 500 or response.status_code in _RETRYABLE_STATUSES:
-                    _release(record)
+                    records.release(record)
                     return response
                 # A definitive refusal (validation, permission, not found): nothing was
                 # written, and the same request will get the same answer on replay.
@@ -422,17 +246,3 @@ def idempotent(*, scope: str) -> Callable[[ViewMethod], ViewMethod]:
         return wrapper
 
     return decorator
-
-
-@transaction.atomic
-def idempotency_purge_expired(*, now: dt.datetime | None = None) -> int:
-    """Delete records past their expiry; returns how many. Run by Celery beat."""
-    moment = now or timezone.now()
-    deleted, _ = IdempotencyRecord.objects.filter(expires_at__lte=moment).delete()
-    audit_record(
-        actor=None,
-        action="idempotency.purge",
-        target_type="backoffice.idempotencyrecord",
-        after={"deleted": deleted, "expired_before": moment},
-    )
-    return deleted

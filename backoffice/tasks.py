@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from backoffice.idempotency import idempotency_purge_expired
+from backoffice.idempotency_records import idempotency_purge_expired
 
 
 @shared_task(name="backoffice.tasks.idempotency_purge")

@@ -13,6 +13,7 @@ from __future__ import annotations
 import datetime as dt
 import decimal
 import enum
+import functools
 import hashlib
 import ipaddress
 import uuid
@@ -148,24 +149,55 @@ def _actor_fields(actor: Operator | None) -> tuple[str, int | None, str]:
     return kind, actor.pk, actor.get_username()
 
 
-# Every audited write in every app runs these three statements, so they are plain SQL:
-# building them through the ORM cost more than executing them (the target is under 1 ms
-# added per service call).
-_HEAD = AuditChainHead._meta.db_table
-_EVENTS = AuditEvent._meta.db_table
-_INSERT_FIELDS = [f for f in AuditEvent._meta.concrete_fields if f.name != "id"]
-# A concrete field always has a column (that is what makes it concrete); the filter only
-# narrows `str | None` for the type checker.
-_INSERT_COLUMNS = [f.column for f in _INSERT_FIELDS if f.column is not None]
+# Every audited write in every app runs these statements, on the escalation path too, so
+# they stay hand-written (the reason and the figures: docs/performance.md, "Audit append").
+# Every identifier comes from the models, quoted by the backend; every value is a parameter.
+_INSERT_FIELDS = [f for f in AuditEvent._meta.concrete_fields if not f.primary_key]
+_CHAINED = {"seq", "prev_hash", "hash"}
+
+
+@functools.cache
+def _statements(alias: str) -> dict[str, str]:
+    connection = connections[alias]
+    quote = connection.ops.quote_name
+    head = quote(AuditChainHead._meta.db_table)
+    events = quote(AuditEvent._meta.db_table)
+
+    def column(model: type[models.Model], name: str) -> str:
+        # Concrete fields by name (get_field may also return a relation, which has no column).
+        return quote(str(next(f.column for f in model._meta.concrete_fields if f.name == name)))
+
+    head_id, head_seq, head_hash = (column(AuditChainHead, n) for n in ("id", "seq", "hash"))
+    event_id = column(AuditEvent, "id")
+    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
+    columns = ", ".join(quote(str(f.column)) for f in _INSERT_FIELDS)
+    insert = (
+        f"INSERT INTO {events} ({columns}) "  # noqa: S608
+        f"VALUES ({', '.join(['%s'] * len(_INSERT_FIELDS))})"
+    )
+    move_head = f"UPDATE {head} SET {head_seq} = %s, {head_hash} = %s WHERE {head_id} = 1"  # noqa: S608
+    statements = {
+        "lock_head": f"SELECT {head_seq}, {head_hash} FROM {head} WHERE {head_id} = 1{lock}",  # noqa: S608
+        "insert": insert,
+        "insert_returning": f"{insert} RETURNING {event_id}",
+        "move_head": move_head,
+        # One round trip for both statements (a data-modifying CTE).
+        "insert_and_move_head": (
+            f"WITH e AS ({insert} RETURNING {event_id}) {move_head} "  # noqa: S608
+            f"RETURNING (SELECT {event_id} FROM e)"
+        ),
+    }
+    if connection.vendor == "postgresql":
+        statements["one_statement"] = _one_statement_sql(connection, head, events, column)
+    return statements
 
 
 def _lock_head() -> tuple[int, str]:
     """The chain head (seq, hash), locked until the transaction ends (on SQLite the
     IMMEDIATE transaction already holds the database's write lock)."""
-    connection = connections[router.db_for_write(AuditChainHead)]
-    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
-    sql = f"SELECT seq, hash FROM {_HEAD} WHERE id = 1{lock}"  # noqa: S608
-    with connection.cursor() as cursor:
+    alias = router.db_for_write(AuditChainHead)
+    sql = _statements(alias)["lock_head"]
+    with connections[alias].cursor() as cursor:
         cursor.execute(sql)
         row = cursor.fetchone()
         if row is None:  # a fresh or flushed database
@@ -179,27 +211,22 @@ def _insert(event: AuditEvent) -> None:
     """INSERT the event and move the head onto it."""
     alias = router.db_for_write(AuditEvent)
     connection = connections[alias]
-    quote = connection.ops.quote_name
-    columns = ", ".join(quote(column) for column in _INSERT_COLUMNS)
-    values = ", ".join(["%s"] * len(_INSERT_FIELDS))
+    statements = _statements(alias)
     params = [f.get_db_prep_save(getattr(event, f.attname), connection) for f in _INSERT_FIELDS]
-    # Identifiers come from the model; values are parameters.
-    insert = f"INSERT INTO {_EVENTS} ({columns}) VALUES ({values})"  # noqa: S608
-    move_head = f"UPDATE {_HEAD} SET seq = %s, hash = %s WHERE id = 1"  # noqa: S608
-    both = f"WITH e AS ({insert} RETURNING id) {move_head} RETURNING (SELECT id FROM e)"  # noqa: S608
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
-            # One round trip for both statements (a data-modifying CTE).
-            cursor.execute(both, [*params, event.seq, event.hash])
+            cursor.execute(statements["insert_and_move_head"], [*params, event.seq, event.hash])
             event.pk = cursor.fetchone()[0]
         elif connection.features.can_return_columns_from_insert:
-            cursor.execute(f"{insert} RETURNING id", params)
+            cursor.execute(statements["insert_returning"], params)
             event.pk = cursor.fetchone()[0]
-            cursor.execute(move_head, [event.seq, event.hash])
+            cursor.execute(statements["move_head"], [event.seq, event.hash])
         else:
-            cursor.execute(insert, params)
-            event.pk = connection.ops.last_insert_id(cursor, _EVENTS, "id")
-            cursor.execute(move_head, [event.seq, event.hash])
+            cursor.execute(statements["insert"], params)
+            event.pk = connection.ops.last_insert_id(
+                cursor, AuditEvent._meta.db_table, str(AuditEvent._meta.pk.column)
+            )
+            cursor.execute(statements["move_head"], [event.seq, event.hash])
     event._state.adding = False
     event._state.db = alias
 
@@ -216,31 +243,32 @@ def _insert(event: AuditEvent) -> None:
 
 _SEQ_MARKER = -7318294650123456789  # never a real sequence number (those are positive)
 _SEQ_MARKER_BYTES = b'"seq":' + str(_SEQ_MARKER).encode("ascii")
-_ONE_STATEMENT_SQL: dict[str, str] = {}
 
 
-def _one_statement_sql(connection: Any) -> str:
-    sql = _ONE_STATEMENT_SQL.get(connection.alias)
-    if sql is not None:
-        return sql
+def _one_statement_sql(connection: Any, head: str, events: str, column: Any) -> str:
     quote = connection.ops.quote_name
-    chained = {"seq", "prev_hash", "hash"}
-    given = [f for f in _INSERT_FIELDS if f.name not in chained]
-    columns = ", ".join(quote(f.column) for f in given)
+    given = [f for f in _INSERT_FIELDS if f.name not in _CHAINED]
+    columns = ", ".join(quote(str(f.column)) for f in given)
     # Explicit casts: in INSERT … SELECT the values are not coerced to the column types.
     casts = ", ".join(f"CAST(%s AS {f.db_type(connection)})" for f in given)
-    sql = _ONE_STATEMENT_SQL[connection.alias] = (
-        f"WITH h AS (SELECT seq, hash FROM {_HEAD} WHERE id = 1 FOR UPDATE), "  # noqa: S608
+    head_id, head_seq, head_hash = (column(AuditChainHead, n) for n in ("id", "seq", "hash"))
+    event_id, seq, prev_hash, hash_ = (
+        column(AuditEvent, n) for n in ("id", "seq", "prev_hash", "hash")
+    )
+    return (
+        f"WITH h AS (SELECT {head_seq} AS seq, {head_hash} AS hash FROM {head} "  # noqa: S608
+        f"WHERE {head_id} = 1 FOR UPDATE), "
         "n AS (SELECT h.seq + 1 AS seq, h.hash AS prev_hash, encode(sha256("
         "convert_to(h.hash, 'UTF8') || %s::bytea || convert_to((h.seq + 1)::text, 'UTF8') "
         "|| %s::bytea), 'hex') AS hash FROM h), "
-        f"e AS (INSERT INTO {_EVENTS} ({columns}, seq, prev_hash, hash) "
+        f"e AS (INSERT INTO {events} ({columns}, {seq}, {prev_hash}, {hash_}) "
         f"SELECT {casts}, n.seq, n.prev_hash, n.hash FROM n "
-        "RETURNING id, seq, prev_hash, hash) "
-        f"UPDATE {_HEAD} SET seq = e.seq, hash = e.hash FROM e WHERE {_HEAD}.id = 1 "
+        f"RETURNING {event_id} AS id, {seq} AS seq, {prev_hash} AS prev_hash, "
+        f"{hash_} AS hash) "
+        f"UPDATE {head} SET {head_seq} = e.seq, {head_hash} = e.hash FROM e "
+        f"WHERE {head}.{head_id} = 1 "
         "RETURNING e.id, e.seq, e.prev_hash, e.hash"
     )
-    return sql
 
 
 def _append_in_one_statement(event: AuditEvent) -> bool:
@@ -256,14 +284,14 @@ def _append_in_one_statement(event: AuditEvent) -> bool:
     if content.count(_SEQ_MARKER_BYTES) != 1:
         return False
     head, tail = content.split(_SEQ_MARKER_BYTES)
-    given = [f for f in _INSERT_FIELDS if f.name not in {"seq", "prev_hash", "hash"}]
+    given = [f for f in _INSERT_FIELDS if f.name not in _CHAINED]
     params = [
         head + b'"seq":',
         tail,
         *(f.get_db_prep_save(getattr(event, f.attname), connection) for f in given),
     ]
     with connection.cursor() as cursor:
-        cursor.execute(_one_statement_sql(connection), params)
+        cursor.execute(_statements(alias)["one_statement"], params)
         row = cursor.fetchone()
     if row is None:  # no head row yet: nothing was written
         return False

@@ -1,8 +1,7 @@
 """Walk the audit chain and name the first event that was altered, deleted or reordered.
 
-The table is streamed in seq order by keyset pagination (`seq > last ORDER BY seq LIMIT n`)
-over raw value tuples, so memory stays flat whatever the size and every chunk is an
-index range scan on both SQLite and PostgreSQL (no server-side cursor to keep open).
+The table is streamed in seq order as value tuples by one query read in chunks
+(`QuerySet.iterator(chunk_size=...)`), so memory stays flat whatever the size.
 
 Checks, per event, in order:
   1. seq is the next integer         -> a gap means events were deleted
@@ -19,6 +18,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import itertools
 import multiprocessing
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
@@ -27,7 +27,8 @@ from typing import Any
 
 import orjson
 from django.db import connections
-from django.db.models import Max
+from django.db.models import Max, TextField
+from django.db.models.functions import Cast
 
 from identity.audit import CONTENT_FIELDS, GENESIS_HASH, canonical_bytes, canonical_time
 from identity.models import AuditChainHead, AuditEvent
@@ -59,16 +60,23 @@ class VerifyResult:
         return self.problem is None
 
 
-def _sqlite_time(text: str) -> str:
-    """Django stores aware datetimes on SQLite as naive UTC text 'YYYY-MM-DD HH:MM:SS[.ffffff]';
-    turn it into canonical_time() text without building a datetime (this is the hot loop).
-    Text that is already canonical (PostgreSQL's to_char) passes through."""
-    if len(text) == 32 and text[10] == "T":
-        return text
-    if len(text) == 26 and text[10] == " ":
-        return f"{text[:10]}T{text[11:]}+00:00"
+# The timestamp and the two JSON columns are read as the database's text and decoded in the
+# hashing loop: the ORM's per-value converters (datetimes, JSONField) cost 2-4 times the
+# verify's CPU, past the bench's 10 s for a million events (docs/performance.md).
+_AS_TEXT = frozenset({"occurred_at", "before", "after"})
+_COLUMNS = [Cast(name, output_field=TextField()) if name in _AS_TEXT else name for name in _FIELDS]
+
+
+def _utc_text(text: str) -> str:
+    """canonical_time() text from a UTC timestamp as the database prints it: PostgreSQL
+    'YYYY-MM-DD HH:MM:SS[.f]+00' (trailing zeros of the fraction dropped), SQLite
+    'YYYY-MM-DD HH:MM:SS[.ffffff]'. Anything else is parsed."""
+    if text.endswith("+00"):
+        text = text[:-3]
     if len(text) == 19 and text[10] == " ":
         return f"{text[:10]}T{text[11:]}.000000+00:00"
+    if 20 < len(text) <= 26 and text[10] == " " and text[19] == ".":
+        return f"{text[:10]}T{text[11:19]}.{text[20:]:0<6}+00:00"
     parsed = dt.datetime.fromisoformat(text)
     return canonical_time(parsed if parsed.tzinfo else parsed.replace(tzinfo=dt.UTC))
 
@@ -76,55 +84,21 @@ def _sqlite_time(text: str) -> str:
 def stream_rows(
     chunk_size: int = 5000, using: str = "default", *, lo: int = 0, hi: int | None = None
 ) -> Iterator[list[tuple[Any, ...]]]:
-    """Chunks of raw rows (id, *CONTENT_FIELDS, prev_hash, hash) in seq order.
+    """Chunks of rows (id, *CONTENT_FIELDS, prev_hash, hash) with lo < seq <= hi, in seq
+    order, as value tuples (no model instances); occurred_at, before and after as text.
 
-    Raw SQL on purpose: Django's per-value converters cost more than the hashing, and the
-    loop over rows runs a million times. occurred_at is read as text (see time_column)."""
-    connection = connections[using]
-    quote = connection.ops.quote_name
-    time_column = {
-        # Text, so the driver's datetime converter does not run; _sqlite_time() finishes it.
-        "sqlite": f"{quote('occurred_at')} || ''",
-        # canonical_time() text made by the server: no datetime objects in the hot loop.
-        "postgresql": (
-            f"to_char({quote('occurred_at')} AT TIME ZONE 'UTC', "
-            '\'YYYY-MM-DD"T"HH24:MI:SS.US"+00:00"\')'
-        ),
-    }.get(connection.vendor, quote("occurred_at"))
-    columns = ", ".join(time_column if name == "occurred_at" else quote(name) for name in _FIELDS)
-    table = quote(AuditEvent._meta.db_table)
-    if hi is None:
-        hi = AuditEvent.objects.using(using).aggregate(top=Max("seq"))["top"] or 0
-    # Fixed windows of seq values rather than "seq > last LIMIT n": each query touches at
-    # most chunk_size rows whatever the planner's statistics say (after a bulk load, a stale
-    # estimate made PostgreSQL sort everything above the cursor for every chunk). A gap
-    # gives a short window; an empty one jumps to the next stored seq.
-    # Identifiers come from the model, quoted by the backend; values are parameters.
-    sql = f"SELECT {columns} FROM {table} WHERE seq > %s AND seq <= %s ORDER BY seq"  # noqa: S608
-    next_sql = f"SELECT MIN(seq) FROM {table} WHERE seq > %s"  # noqa: S608
-    start = lo
-    while start < hi:
-        end = min(start + chunk_size, hi)
-        with connection.cursor() as cursor:
-            cursor.execute(sql, [start, end])
-            rows = cursor.fetchall()
-            if not rows:
-                cursor.execute(next_sql, [end])
-                following = cursor.fetchone()[0]
-                if following is None:
-                    return
-                start = max(end, following - 1)
-                continue
-        yield rows
-        start = end
+    One query, read chunk_size rows at a time (a server-side cursor on PostgreSQL, chunked
+    fetches on SQLite), so memory stays flat whatever the length of the chain."""
+    events = AuditEvent.objects.using(using).filter(seq__gt=lo)
+    if hi is not None:
+        events = events.filter(seq__lte=hi)
+    rows = events.order_by("seq").values_list(*_COLUMNS).iterator(chunk_size=chunk_size)
+    while chunk := list(itertools.islice(rows, chunk_size)):
+        yield chunk
 
 
 def _describe(row: tuple[Any, ...]) -> str:
     return f"event #{row[_SEQ]} (id {row[0]}, {row[_ACTION]})"
-
-
-def _decoded(value: Any) -> Any:
-    return orjson.loads(value) if isinstance(value, str | bytes) else value
 
 
 @dataclass(frozen=True)
@@ -187,17 +161,15 @@ def _verify_range(
                 dumps(
                     {
                         "seq": seq,
-                        "occurred_at": _sqlite_time(at)
-                        if isinstance(at, str)
-                        else canonical_time(at),
+                        "occurred_at": _utc_text(at),
                         "actor_type": row[3],
                         "actor_id": row[4],
                         "actor_label": row[5],
                         "action": row[6],
                         "target_type": row[7],
                         "target_id": row[8],
-                        "before": loads(before) if isinstance(before, str) else _decoded(before),
-                        "after": loads(after) if isinstance(after, str) else _decoded(after),
+                        "before": None if before is None else loads(before),
+                        "after": None if after is None else loads(after),
                         "request_id": row[11],
                         "ip": ip if ip is None or isinstance(ip, str) else str(ip),
                     }

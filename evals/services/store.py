@@ -24,9 +24,10 @@ from django.db import connection
 from evals.engine.runner import TrialRecord
 from evals.models import ERROR_OUTCOMES, TrialOutcome, TrialResult
 
-KEY_COLUMNS = ("run_id", "domain", "task_id", "persona", "trial")
-# Kept from the row being replaced: its identity and the ticket an operator may have opened.
-_KEEP = frozenset({"id", "ticket_id", *KEY_COLUMNS})
+# The unit's key (the model's unique constraint) and, kept from the row being replaced,
+# its identity and the ticket an operator may have opened.
+_KEY_FIELDS = ("run", "domain", "task_id", "persona", "trial")
+_KEEP_FIELDS = frozenset({"id", "ticket", *_KEY_FIELDS})
 
 
 def micros(usage: Any, role: str) -> int:
@@ -96,18 +97,22 @@ def _upsert_sql(vendor: str) -> tuple[str, list[Any]]:
     """Built once per backend from the model's fields: identifiers only, every value a
     parameter."""
     meta = TrialResult._meta
-    table = connection.ops.quote_name(meta.db_table)
+    q = connection.ops.quote_name
+    table = q(meta.db_table)
     fields = [f for f in meta.concrete_fields if not f.primary_key and f.column]
     columns = [str(f.column) for f in fields]
-    q = connection.ops.quote_name
-    updates = ", ".join(f"{q(c)} = EXCLUDED.{q(c)}" for c in columns if c not in _KEEP)
+    column_of = {f.name: str(f.column) for f in meta.concrete_fields}
+    keep = {column_of[name] for name in _KEEP_FIELDS}
+    key = [column_of[name] for name in _KEY_FIELDS]
+    outcome = q(column_of["outcome"])
+    updates = ", ".join(f"{q(c)} = EXCLUDED.{q(c)}" for c in columns if c not in keep)
     errors = ", ".join(f"'{o.value}'" for o in ERROR_OUTCOMES)
     # Identifiers from the model's metadata; every value is a parameter.
     sql = (
         f"INSERT INTO {table} ({', '.join(q(c) for c in columns)}) "  # noqa: S608
         f"VALUES ({', '.join(['%s'] * len(columns))}) "
-        f"ON CONFLICT ({', '.join(q(c) for c in KEY_COLUMNS)}) DO UPDATE SET {updates} "
-        f"WHERE {table}.{q('outcome')} IN ({errors}) "
+        f"ON CONFLICT ({', '.join(q(c) for c in key)}) DO UPDATE SET {updates} "
+        f"WHERE {table}.{outcome} IN ({errors}) "
         f"RETURNING {q(str(meta.pk.column))}"
     )
     return sql, fields
@@ -116,13 +121,14 @@ def _upsert_sql(vendor: str) -> tuple[str, list[Any]]:
 def trial_store(*, run_id: int, record: TrialRecord) -> bool:
     """Store one finished trial; False when a good row of the unit was already stored.
 
-    Django's `bulk_create(update_conflicts=True)` cannot say "only replace an error row", so
-    this is the one raw statement of the app (SQLite ≥ 3.35 and PostgreSQL both speak it).
+    Hand-written SQL, kept: the ORM cannot say this upsert's condition
+    (`bulk_create(update_conflicts=True)` has no "only replace an error row"), so this is the
+    one raw statement of the app (SQLite ≥ 3.35 and PostgreSQL both speak it).
     It runs in autocommit, so the statement is its own transaction: no BEGIN/COMMIT round
     trips. On PostgreSQL it is sent with `SET LOCAL synchronous_commit = off` in the same
-    message (a multi-statement simple query is one implicit transaction): waiting for the
-    WAL flush would multiply a trial's cost, and a database crash can then lose only the last
-    few rows — finalise reports them missing and a resume re-runs exactly them.
+    message (a multi-statement simple query is one implicit transaction), so it does not
+    wait for the WAL flush (docs/performance.md); a database crash can then lose only the
+    last few rows — finalise reports them missing and a resume re-runs exactly them.
     """
     row = trial_row(run_id, record)
     sql, fields = _upsert_sql(connection.vendor)

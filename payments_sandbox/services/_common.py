@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db import connections, router
 from django.utils.translation import gettext
 
 from backoffice.errors import Conflict, NotFound, Unprocessable, ValidationFailed
@@ -38,59 +37,17 @@ def refund_snapshot(refund: Refund) -> dict[str, Any]:
     return snapshot(refund, REFUND_AUDIT_FIELDS)
 
 
-_PAYMENT_TABLE = Payment._meta.db_table
-
-
 def lock_payment(payment_id: int) -> Payment:
-    # The row lock serialises every refund decision on one payment: the refundable balance
-    # is read and the new refund inserted while no other request can do the same. Plain SQL
-    # (SELECT … FOR UPDATE by primary key; SQLite's IMMEDIATE transaction already holds the
-    # write lock): it runs on every refund request, and building it through the ORM cost
-    # more than running it.
-    connection = connections[router.db_for_write(Payment)]
-    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
-    rows = list(
-        Payment.objects.raw(
-            f"SELECT * FROM {_PAYMENT_TABLE} WHERE id = %s{lock}",  # noqa: S608
-            [payment_id],
-        )
-    )
-    if not rows:
-        raise NotFound(gettext("No such payment."))
-    payment = rows[0]
+    """The payment, its row locked until the transaction ends. The lock serialises every
+    refund decision on one payment: the refundable balance is read and the new refund
+    inserted while no other request can do the same (SQLite has no row locks: its IMMEDIATE
+    transaction already holds the database's write lock, and Django leaves FOR UPDATE out)."""
+    try:
+        payment = Payment.objects.select_for_update().get(pk=payment_id)
+    except Payment.DoesNotExist:
+        raise NotFound(gettext("No such payment.")) from None
     assert_mode(payment)
     return payment
-
-
-_REFUND_INSERT_FIELDS = [f for f in Refund._meta.concrete_fields if f is not Refund._meta.pk]
-# A concrete field always has a column; the filter only narrows `str | None` for mypy.
-_REFUND_INSERT_COLUMNS = [f.column for f in _REFUND_INSERT_FIELDS if f.column is not None]
-_REFUND_TABLE = Refund._meta.db_table
-
-
-def insert_refund(refund: Refund) -> None:
-    """INSERT a new refund row and set its primary key: `refund.save(force_insert=True)`
-    without building the statement through the ORM, which cost more than running it on
-    every refund request. Refund has no save() override and no signal receivers."""
-    alias = router.db_for_write(Refund)
-    connection = connections[alias]
-    quote = connection.ops.quote_name
-    columns = ", ".join(quote(column) for column in _REFUND_INSERT_COLUMNS)
-    values = ", ".join(["%s"] * len(_REFUND_INSERT_COLUMNS))
-    params = [
-        f.get_db_prep_save(f.pre_save(refund, add=True), connection) for f in _REFUND_INSERT_FIELDS
-    ]
-    # Identifiers come from the model; values are parameters.
-    sql = f"INSERT INTO {quote(_REFUND_TABLE)} ({columns}) VALUES ({values})"  # noqa: S608
-    with connection.cursor() as cursor:
-        if connection.features.can_return_columns_from_insert:
-            cursor.execute(f"{sql} RETURNING id", params)
-            refund.pk = cursor.fetchone()[0]
-        else:
-            cursor.execute(sql, params)
-            refund.pk = connection.ops.last_insert_id(cursor, _REFUND_TABLE, "id")
-    refund._state.adding = False
-    refund._state.db = alias
 
 
 def lock_refund(refund_id: int) -> Refund:

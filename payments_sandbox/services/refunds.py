@@ -31,7 +31,6 @@ from payments_sandbox.models import Payment, Refund
 from payments_sandbox.modes import ModeMismatch
 from payments_sandbox.selectors import payment_get, refundable_facts
 from payments_sandbox.services._common import (
-    insert_refund,
     lock_payment,
     lock_refund,
     move,
@@ -177,7 +176,7 @@ def _create_requested(
     refund.refunded_after = preview.refunded_after.amount
     refund.rehearsed_at = now
     move(refund, RefundState.PENDING_APPROVAL)
-    insert_refund(refund)
+    refund.save(force_insert=True)
     audit_record(actor=actor, action="refund.request", target=refund, after=refund_snapshot(refund))
     return refund
 

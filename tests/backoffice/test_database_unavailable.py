@@ -22,9 +22,10 @@ from django.utils import timezone
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from backoffice import idempotency
+from backoffice import idempotency_records
 from backoffice.error_views import RETRY_AFTER_SECONDS, database_unavailable
-from backoffice.idempotency import IN_FLIGHT_LOCK_GRACE_SECONDS, idempotent
+from backoffice.idempotency import idempotent
+from backoffice.idempotency_records import IN_FLIGHT_LOCK_GRACE_SECONDS
 from backoffice.models import IdempotencyRecord, IdempotencyState
 from identity.audit import audit_record
 from identity.models import AuditEvent, Operator
@@ -153,7 +154,7 @@ def test_a_write_that_lost_the_database_answers_503_and_even_an_unreachable_rele
     def release_unreachable(record: IdempotencyRecord) -> None:
         raise _connection_lost()
 
-    monkeypatch.setattr(idempotency, "_release", release_unreachable)
+    monkeypatch.setattr(idempotency_records, "release", release_unreachable)
     monkeypatch.setitem(LOSE_DATABASE, "now", True)
     response = _post(api, {})
     assert response.status_code == 503
@@ -170,7 +171,7 @@ postgres_only = pytest.mark.skipif(
 
 def _left_in_flight_by_a_dead_request(api: Any, monkeypatch: Any) -> None:
     with monkeypatch.context() as patch:
-        patch.setattr(idempotency, "_release", lambda record: None)  # the database was gone
+        patch.setattr(idempotency_records, "release", lambda record: None)  # the database was gone
         patch.setitem(LOSE_DATABASE, "now", True)
         assert _post(api, {}).status_code == 503
     # The request's transaction (and with it its row lock) is gone, its write rolled back;

@@ -19,7 +19,8 @@ from rest_framework.views import APIView
 
 from backoffice import tasks
 from backoffice.errors import Unprocessable
-from backoffice.idempotency import IN_FLIGHT_STALE_SECONDS, idempotent
+from backoffice.idempotency import idempotent
+from backoffice.idempotency_records import IN_FLIGHT_STALE_SECONDS
 from backoffice.models import IdempotencyRecord, IdempotencyState
 from identity import roles
 from identity.audit import audit_record

@@ -7,6 +7,7 @@ who owns the table.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable, Iterator
 from io import StringIO
 
@@ -14,9 +15,10 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.db import connection, transaction
 from django.db.utils import DatabaseError
+from django.test.utils import CaptureQueriesContext
 
 from identity.audit import audit_record
-from identity.audit_verify import verify_chain
+from identity.audit_verify import stream_rows, verify_chain
 from identity.models import AuditEvent
 
 pytestmark = pytest.mark.django_db
@@ -65,6 +67,32 @@ def verify(request) -> Callable[[], str]:
 
 def test_it_passes_on_an_untouched_chain(chain, verify) -> None:
     assert f"OK: {len(chain)} events" in verify()
+
+
+def test_the_chain_is_read_by_one_query_in_chunks_of_at_most_chunk_size(chain) -> None:
+    # One query read chunk by chunk keeps memory flat; a query per chunk would also let the
+    # planner pick a new plan (and re-sort) for each one.
+    total = AuditEvent.objects.count()
+    with CaptureQueriesContext(connection) as queries:
+        sizes = [len(rows) for rows in stream_rows(chunk_size=4)]
+    assert sizes == [4] * (total // 4) + ([total % 4] if total % 4 else [])
+    assert len(queries.captured_queries) == 1
+    with CaptureQueriesContext(connection) as queries:
+        window = [row[1] for rows in stream_rows(chunk_size=2, lo=2, hi=5) for row in rows]
+    assert window == [3, 4, 5]
+    assert len(queries.captured_queries) == 1
+
+
+@pytest.mark.parametrize("micro", [0, 500000, 120000, 1, 999999])
+def test_it_verifies_times_the_database_prints_without_trailing_zeros(
+    alice, monkeypatch, micro: int
+) -> None:
+    # The verifier reads occurred_at as the database's text; PostgreSQL drops the
+    # fraction's trailing zeros (.5, or none at all on the second), SQLite keeps six digits.
+    at = dt.datetime(2026, 1, 2, 3, 4, 5, micro, tzinfo=dt.UTC)
+    monkeypatch.setattr("identity.audit.timezone.now", lambda: at)
+    audit_record(actor=alice, action="test.time", after={"at": micro})
+    assert verify_chain(chunk_size=2, workers=1, processes=False).problem is None
 
 
 def test_it_names_the_event_altered_by_a_direct_sql_update(chain, raw_sql, verify) -> None:
