@@ -25,7 +25,7 @@ from evals.engine.runner import TrialRecord
 from evals.models import EvalRun, Executor, RunStatus, TrialResult
 from evals.services.gate import summarise_rows
 from evals.services.runs import code_version, run_rows
-from evals.services.store import trial_row
+from evals.services.store import trial_documents_store, trial_row
 from evals.services.suites import SuiteError, suite_from_mapping
 from identity.audit import audit_record
 from identity.models import Operator
@@ -162,7 +162,10 @@ def eval_run_import(*, actor: Operator, name: str, lines: Iterable[bytes]) -> Ev
             started_at=now,
             finished_at=now,
         )
-        TrialResult.objects.bulk_create([trial_row(run.pk, r) for r in records], batch_size=500)
+        stored = TrialResult.objects.bulk_create(
+            [trial_row(run.pk, r) for r in records], batch_size=500
+        )
+        trial_documents_store(trials=stored)
         _, extra = summarise_rows(run_rows(run.pk), suite)
         extra["imported"] = {"file": label, "lines": line_count, "trials": len(records)}
         usage = extra["usage"]
