@@ -16,7 +16,9 @@ templates, no network). Prints one JSON document: per page the wall and CPU mill
 (p50, p95), the SQL statements of one request and the bytes of the HTML.
 
 --reuse measures the two runs an earlier invocation left in --sqlite-path or
---postgres-db (migrations still run) instead of building them again.
+--postgres-db (migrations still run, timed: an upgrade's data migrations count) instead of
+building them again. The trial list is searched for a common word, a tool's name, a rare
+customer id, an order number and Chinese.
 """
 
 from __future__ import annotations
@@ -77,6 +79,20 @@ def measure(client: Any, url: str, n: int) -> dict[str, Any]:
         "bytes": size,
         "n": n,
     }
+
+
+def failing_plan(run_id: int) -> list[str]:
+    """The plan of the run page's failing list (PostgreSQL: executed, with buffers)."""
+    from django.db import connection
+
+    from evals import selectors
+
+    qs = selectors.run_failing_trials(run_id=run_id, limit=100)
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("ANALYZE evals_trialresult")
+        return qs.explain(analyze=True, buffers=True).splitlines()
+    return qs.explain().splitlines()
 
 
 def bench_suite(agent: str, trials: int) -> Any:
@@ -142,7 +158,7 @@ def build_run(actor: Any, agent: str, trials: int) -> Any:
                     **{f.attname: getattr(row, f.attname) for f in row._meta.concrete_fields}
                 )
             )
-    TrialResult.objects.bulk_create(copies, batch_size=500)
+    services.trial_documents_store(trials=TrialResult.objects.bulk_create(copies, batch_size=500))
     return summarise(run.pk, agent, trials)
 
 
@@ -174,7 +190,9 @@ def main() -> None:
     from django.test.utils import setup_test_environment
 
     setup_test_environment()
+    started = time.perf_counter()
     call_command("migrate", verbosity=0)
+    migrate_seconds = round(time.perf_counter() - started, 1)
     from django_otp.plugins.otp_totp.models import TOTPDevice
 
     from evals.models import EvalRun, TrialOutcome, TrialResult
@@ -209,6 +227,10 @@ def main() -> None:
         "compare": f"/evals/compare/?a={baseline.pk}&b={candidate.pk}",
         "trial_list": f"/evals/{candidate.pk}/trials/",
         "trial_list_search": f"/evals/{candidate.pk}/trials/?q=confirm",
+        "trial_list_search_tool": f"/evals/{candidate.pk}/trials/?q=cancel_pending_order",
+        "trial_list_search_rare": f"/evals/{candidate.pk}/trials/?q=lucas_johnson_8273",
+        "trial_list_search_order": f"/evals/{candidate.pk}/trials/?q=%23W2945188",
+        "trial_list_search_chinese": f"/evals/{candidate.pk}/trials/?q=%E9%80%80%E6%AC%BE",
         "report_file": f"/evals/{candidate.pk}/report.html",
     }
     results: dict[str, Any] = {
@@ -219,6 +241,10 @@ def main() -> None:
             "candidate": candidate.total_units,
         },
         "load_average": os.getloadavg(),
+        # With --reuse after an upgrade: includes building the new migrations' indexes and
+        # the trials' search documents.
+        "migrate_seconds": migrate_seconds,
+        "failing_list_plan": failing_plan(candidate.pk),
         "pages": {},
     }
     for name, url in pages.items():

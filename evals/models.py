@@ -199,7 +199,17 @@ class TrialResult(models.Model):
                 name="evals_trial_unique_unit",
             )
         ]
-        indexes = [models.Index(fields=["run", "outcome"])]
+        indexes = [
+            models.Index(fields=["run", "outcome"]),
+            # The run's failing trials in the order the run page lists them
+            # (evals.selectors.FAILING_ORDER): its first page is read from here, not sorted
+            # out of ~6,600 failures at 10,000 trials.
+            models.Index(
+                fields=["run", "failure_class", "domain", "task_id", "persona", "trial", "id"],
+                condition=~models.Q(outcome=TrialOutcome.PASS),
+                name="evals_trial_failing",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.key} ({self.outcome})"

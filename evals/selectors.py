@@ -7,11 +7,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
-from django.db.models import Count, Max, Q, QuerySet, TextField
-from django.db.models.functions import Cast
+from django.db import connection
+from django.db.models import Count, Max, Q, QuerySet
+from django.db.models.expressions import RawSQL
 from django.utils.translation import gettext
 
 from backoffice.errors import NotFound
+from evals import search
 from evals.models import (
     ERROR_OUTCOMES,
     DeadlineStep,
@@ -117,11 +119,17 @@ def run_trials(
     return qs
 
 
+# The run page's failing list and the trial page's previous/next step through the failing
+# trials in this order; the partial index evals_trial_failing (models) holds exactly these
+# rows in it, so a page of them is read without sorting the run's thousands of failures.
+FAILING_ORDER = ("failure_class", "domain", "task_id", "persona", "trial", "id")
+
+
 def run_failing_trials(*, run_id: int, limit: int = 200) -> QuerySet[TrialResult]:
     return (
         run_trials(run_id=run_id)
         .exclude(outcome=TrialOutcome.PASS)
-        .order_by("failure_class", "domain", "task_id", "persona", "trial")[:limit]
+        .order_by(*FAILING_ORDER)[:limit]
     )
 
 
@@ -191,9 +199,6 @@ def run_trials_with_other_models(*, run: EvalRun, limit: int = 200) -> list[Tria
         if model:
             other |= ~Q(**{role: model}) & ~Q(**{role: ""})
     return list(trials.filter(other).defer(*LIST_DEFER)[:limit])
-
-
-FAILING_ORDER = ("failure_class", "domain", "task_id", "persona", "trial", "id")
 
 
 def trial_failing_neighbours(*, trial: TrialResult) -> tuple[int | None, int | None, int, int]:
@@ -291,8 +296,10 @@ class TrialFilters:
 
 
 def run_trial_search(*, run_id: int, filters: TrialFilters) -> QuerySet[TrialResult]:
-    """The run's trials matching every filter; `q` searches the transcripts (messages, tool
-    calls and results, as stored), case-insensitively."""
+    """The run's trials matching every filter; `q` searches the transcripts (what was said,
+    tool calls and results, the guard's verdicts) by their search documents (evals.search):
+    every word anywhere in the trial, stemmed (English), case-insensitive; Chinese by any two
+    or more consecutive characters."""
     qs = run_trials(
         run_id=run_id, outcome=filters.outcome, domain=filters.domain, persona=filters.persona
     )
@@ -301,9 +308,10 @@ def run_trial_search(*, run_id: int, filters: TrialFilters) -> QuerySet[TrialRes
     if filters.failure:
         qs = qs.filter(failure_class=filters.failure)
     if filters.q:
-        qs = qs.annotate(transcript=Cast("trajectory", TextField())).filter(
-            transcript__icontains=filters.q
-        )
+        terms = search.search_terms(connection.vendor, filters.q)
+        if not terms:
+            return qs.none()
+        qs = qs.filter(pk__in=RawSQL(search.MATCHING_IDS[connection.vendor], (terms,)))  # noqa: S611
     return qs.order_by("domain", "task_id", "persona", "trial")
 
 

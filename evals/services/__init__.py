@@ -15,7 +15,7 @@ from evals.services.runs import (
     trial_execute,
 )
 from evals.services.selftest import eval_selftest_run, selftest_evidence, selftest_missing
-from evals.services.store import finished_keys, trial_store
+from evals.services.store import finished_keys, trial_documents_store, trial_store
 from evals.services.suites import (
     Suite,
     SuiteCodeRefused,
@@ -56,6 +56,7 @@ __all__ = [
     "suite_load",
     "suite_models_probe",
     "suite_override",
+    "trial_documents_store",
     "trial_execute",
     "trial_store",
 ]

@@ -26,7 +26,7 @@ from evals.models import EvalRun, Executor, RunStatus, TrialResult
 from evals.services.gate import summarise_rows
 from evals.services.run_finalise import run_rows
 from evals.services.run_plan import code_version
-from evals.services.store import trial_row
+from evals.services.store import trial_documents_store, trial_row
 from evals.services.suites import SuiteError, suite_from_mapping
 from identity.audit import audit_record
 from identity.models import Operator
@@ -163,7 +163,10 @@ def eval_run_import(*, actor: Operator, name: str, lines: Iterable[bytes]) -> Ev
             started_at=now,
             finished_at=now,
         )
-        TrialResult.objects.bulk_create([trial_row(run.pk, r) for r in records], batch_size=500)
+        stored = TrialResult.objects.bulk_create(
+            [trial_row(run.pk, r) for r in records], batch_size=500
+        )
+        trial_documents_store(trials=stored)
         _, extra = summarise_rows(run_rows(run_id=run.pk), suite)
         extra["imported"] = {"file": label, "lines": line_count, "trials": len(records)}
         usage = extra["usage"]

@@ -17,12 +17,14 @@ thousands); the run's lifecycle is what the audit trail records.
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterable
 from typing import Any
 
-from django.db import connection
+from django.db import connection, transaction
 
 from evals.engine.runner import TrialRecord
 from evals.models import ERROR_OUTCOMES, TrialOutcome, TrialResult
+from evals.search import documents_write, trial_document
 
 # The unit's key (the model's unique constraint) and, kept from the row being replaced,
 # its identity and the ticket an operator may have opened.
@@ -115,6 +117,16 @@ def _upsert_sql(vendor: str) -> tuple[str, list[Any]]:
         f"WHERE {table}.{outcome} IN ({errors}) "
         f"RETURNING {q(str(meta.pk.column))}"
     )
+    if vendor == "postgresql":
+        # The search document (evals.search) in the same statement: written exactly when the
+        # row is, and replaced with it.
+        sql = (
+            f"WITH stored AS ({sql}) "  # noqa: S608
+            "INSERT INTO evals_trialsearch (trial_id, document) "
+            f"SELECT {q(str(meta.pk.column))}, to_tsvector('evals_search', %s) FROM stored "
+            "ON CONFLICT (trial_id) DO UPDATE SET document = EXCLUDED.document "
+            "RETURNING trial_id"
+        )
     return sql, fields
 
 
@@ -123,23 +135,47 @@ def trial_store(*, run_id: int, record: TrialRecord) -> bool:
 
     Hand-written SQL, kept: the ORM cannot say this upsert's condition
     (`bulk_create(update_conflicts=True)` has no "only replace an error row"), so this is the
-    one raw statement of the app (SQLite ≥ 3.35 and PostgreSQL both speak it).
-    It runs in autocommit, so the statement is its own transaction: no BEGIN/COMMIT round
-    trips. On PostgreSQL it is sent with `SET LOCAL synchronous_commit = off` in the same
-    message (a multi-statement simple query is one implicit transaction), so it does not
-    wait for the WAL flush (docs/performance.md); a database crash can then lose only the
-    last few rows — finalise reports them missing and a resume re-runs exactly them.
+    one raw statement of the app (SQLite ≥ 3.35 and PostgreSQL both speak it). The row's
+    search document (evals.search) is written with it: on PostgreSQL by the same statement (a
+    CTE), on SQLite in the same transaction. On PostgreSQL the statement runs in autocommit,
+    so it is its own transaction: no BEGIN/COMMIT round trips; it is sent with
+    `SET LOCAL synchronous_commit = off` in the same message (a multi-statement simple query
+    is one implicit transaction), so it does not wait for the WAL flush
+    (docs/performance.md); a database crash can then lose only the last few rows — finalise
+    reports them missing and a resume re-runs exactly them.
     """
     row = trial_row(run_id, record)
     sql, fields = _upsert_sql(connection.vendor)
     params = [f.get_db_prep_save(f.pre_save(row, add=True), connection) for f in fields]
+    document = trial_document(row.trajectory)
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            if not connection.in_atomic_block:
+                cursor.execute("SET LOCAL synchronous_commit = off; " + sql, [*params, document])
+                cursor.nextset()
+            else:
+                cursor.execute(sql, [*params, document])
+            return cursor.fetchone() is not None
+    # SQLite: the row and its document in one transaction (one commit, as before).
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        stored = cursor.fetchone()
+        if stored is not None:
+            documents_write(cursor, connection.vendor, [(stored[0], document)])
+        return stored is not None
+
+
+def trial_documents_store(*, trials: Iterable[TrialResult], batch: int = 500) -> None:
+    """The search documents of trials stored in bulk (an imported run): trial_store writes
+    its own."""
+    trials = list(trials)
     with connection.cursor() as cursor:
-        if connection.vendor == "postgresql" and not connection.in_atomic_block:
-            cursor.execute("SET LOCAL synchronous_commit = off; " + sql, params)
-            cursor.nextset()
-        else:
-            cursor.execute(sql, params)
-        return cursor.fetchone() is not None
+        for start in range(0, len(trials), batch):
+            documents_write(
+                cursor,
+                connection.vendor,
+                [(t.pk, trial_document(t.trajectory)) for t in trials[start : start + batch]],
+            )
 
 
 def finished_keys(*, run_id: int) -> set[str]:

@@ -69,6 +69,11 @@ def test_the_run_page_follows_a_running_run_and_becomes_the_report_when_it_ends(
     page.evaluate("() => { window.sameDocument = true; }")  # gone if the page reloads
 
     assert page.get_attribute("[data-testid=progress]", "data-status") == "running"
+    # The live panel starts below the run's facts, apart (at 390 px it touched "Timing").
+    facts = page.locator(".run-head dl").bounding_box()
+    panel = page.locator("[data-testid=progress]").bounding_box()
+    assert facts is not None and panel is not None
+    assert panel["y"] >= facts["y"] + facts["height"] + 8
     _panel_agrees_with_the_rows(page, run)
     assert page.locator("[data-testid=failing]").count() == 0
 
