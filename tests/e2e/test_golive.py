@@ -12,6 +12,7 @@ import pytest
 from evals import services
 from evals.models import TrialOutcome, TrialResult
 from evals.services.suites import suite_from_mapping
+from tests.e2e.conftest import read
 from tests.evals.conftest import suite_dict
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -87,7 +88,7 @@ def test_a_run_with_spoiled_trials_says_no_verdict_and_shows_pass_k_with_them_as
     page = logged_in_page(rita)
     page.set_viewport_size({"width": width, "height": 900})
     page.goto(f"/evals/{run.pk}/")
-    page.wait_for_timeout(600)  # a person reads the verdict before scrolling
+    read(page)  # a person reads the verdict before scrolling
     assert page.get_attribute("[data-verdict]", "data-verdict") == "error"
     checks = page.inner_text("[data-testid=checks]")
     assert "fewer than 2 measured trials" in checks

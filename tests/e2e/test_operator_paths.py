@@ -6,16 +6,20 @@ keeps the approval it interrupted."""
 from __future__ import annotations
 
 import base64
+import time
 from io import StringIO
 from typing import Any
 
 import pytest
+from django.conf import settings
+from django.contrib.sessions.backends.db import SessionStore
 from django.core.management import call_command
 from django_otp.oath import totp
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from identity.demo import DEMO_PASSWORD
 from identity.models import Operator
+from identity.stepup import mark_verified
 from payments_sandbox.domain import Money
 from payments_sandbox.models import Refund, RefundStatus
 from payments_sandbox.services import payment_capture, refund_request
@@ -140,19 +144,29 @@ def test_each_demo_role_lands_on_its_own_page_and_every_menu_entry_opens(
         page.wait_for_url("**/login/")
 
 
+def _age_step_up(page: Any) -> None:
+    """Make the browser's session's last two-factor check older than STEP_UP_SECONDS."""
+    key = next(
+        c["value"] for c in page.context.cookies() if c["name"] == settings.SESSION_COOKIE_NAME
+    )
+    session = SessionStore(session_key=key)
+    mark_verified(session, at=time.time() - settings.STEP_UP_SECONDS - 1)
+    session.save()
+
+
 def test_an_approver_asked_to_reverify_gets_the_refund_approved_with_the_note_kept(
-    person_page: Any, alice: Operator, bob: Operator, settings: Any
+    person_page: Any, alice: Operator, bob: Operator
 ) -> None:
     payment = payment_capture(actor=None, amount=Money.parse("50.00", "USD"))
     refund = refund_request(
         actor=alice, payment_id=payment.pk, amount="12.00", reason="Arrived broken"
     )
     page = sign_in(person_page, bob, PASSWORD)
-    # The two-factor check of the login has gone stale by the time Bob decides.
-    settings.STEP_UP_SECONDS = 2
     page.goto(f"/payments/refunds/{refund.pk}/")
     read(page)
-    page.wait_for_timeout(2100)
+    # The two-factor check of the login has gone stale by the time Bob decides: his session
+    # says it was made longer ago than STEP_UP_SECONDS (rather than the test waiting that long).
+    _age_step_up(page)
     page.fill("#approve-reason", "Photo shows the damage")
     page.click("text=Approve 12.00 USD")
     page.wait_for_url("**/security/verify/**")
