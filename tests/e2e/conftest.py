@@ -109,12 +109,13 @@ def logged_in_page(page: Any) -> Callable[..., Any]:
 
 # A person's browser, at a desk and on a phone: the widths every page is looked at in, where
 # screenshots go (E2E_SCREENSHOTS, to be opened and looked at), and how long a person pauses
-# to read before acting. The pause checks nothing (`read` waits for the page's load event
-# either way) and cost about a third of the browser tests' time, so it is none by default;
-# E2E_READING_MS=400 paces a run for someone watching it.
+# to read before acting. The pause stays on by default, whatever it costs: it is the time in
+# which a real browser's automatic requests (favicon, prefetches, polls) land between reading
+# and acting, which is how the first-login enrolment bug (a favicon request that re-keyed the
+# QR code on screen) showed itself; a test without it acts faster than any person.
 WIDTHS = {"desk": (1400, 900), "phone": (390, 844)}
 SCREENSHOTS = Path(os.environ.get("E2E_SCREENSHOTS", "/tmp/e2e-screenshots"))
-READING_MS = int(os.environ.get("E2E_READING_MS", "0"))
+READING_MS = int(os.environ.get("E2E_READING_MS", "400"))
 
 
 @pytest.fixture(params=list(WIDTHS))
