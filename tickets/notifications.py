@@ -9,6 +9,7 @@ sends nothing.
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 from django.db import transaction
@@ -101,14 +102,40 @@ def post_system_note(
     now = timezone.now()
     if not Ticket.objects.filter(pk=ticket_id).exists():
         raise Ticket.DoesNotExist(f"Ticket {ticket_id} does not exist.")
-    message = Message.objects.create(
-        ticket_id=ticket_id,
-        kind=MessageKind.SYSTEM,
-        author_label="System",
-        body=note_english(body_key, body_params or {}) if body_key else body,
-        body_key=body_key or None,
-        body_params=(body_params or {}) if body_key else None,
-        created_at=now,
-    )
+    if body_key:
+        message = system_message(
+            ticket_id=ticket_id, body_key=body_key, body_params=body_params or {}, now=now
+        )
+    else:
+        message = Message(
+            ticket_id=ticket_id,
+            kind=MessageKind.SYSTEM,
+            author_label="System",
+            body=body,
+            created_at=now,
+        )
+    message.save(force_insert=True)
     Ticket.objects.filter(pk=ticket_id).update(updated_at=now)
     return message
+
+
+def system_message(
+    *,
+    ticket_id: int,
+    body_key: str,
+    body_params: dict[str, Any],
+    now: dt.datetime,
+    author_label: str = "System",
+) -> Message:
+    """An unsaved system message worded by a key of tickets.phrases.NOTES (the English kept in
+    `body` for search and export, the reader's language when shown): post_system_note's, a
+    merge's and a go-live finding's."""
+    return Message(
+        ticket_id=ticket_id,
+        kind=MessageKind.SYSTEM,
+        author_label=author_label,
+        body=note_english(body_key, body_params),
+        body_key=body_key,
+        body_params=body_params,
+        created_at=now,
+    )

@@ -223,13 +223,8 @@ def _floor_checks(
         estimate = report.by_persona.get(persona, {}).get(k)
         value = estimate.value if estimate is not None else None
         checks.append(
-            Check(
-                f"pass^{k} floor · {persona}",
-                value is not None and value >= floor,
-                value if value is not None else 0.0,
-                floor,
-                "persona_floor",
-                {"persona": persona, "k": k, "value": value, "floor": floor},
+            _floor_check(
+                f"pass^{k} floor · {persona}", "persona_floor", value, floor, persona=persona, k=k
             )
         )
     cells = (extra.get("heatmap") or {}).get("cells", {})
@@ -237,16 +232,29 @@ def _floor_checks(
         for persona, floor in sorted(floors.items()):
             value = (cells.get(f"{domain}|{persona}") or {}).get("passk")
             checks.append(
-                Check(
+                _floor_check(
                     f"pass^{k} floor · {domain} x {persona}",
-                    value is not None and value >= floor,
-                    value if value is not None else 0.0,
-                    floor,
                     "cell_floor",
-                    {"domain": domain, "persona": persona, "k": k, "value": value, "floor": floor},
+                    value,
+                    floor,
+                    domain=domain,
+                    persona=persona,
+                    k=k,
                 )
             )
     return checks
+
+
+def _floor_check(name: str, code: str, value: float | None, floor: float, **where: Any) -> Check:
+    """A floor on a point estimate; one that could not be estimated (None) fails it."""
+    return Check(
+        name,
+        value is not None and value >= floor,
+        value if value is not None else 0.0,
+        floor,
+        code,
+        {**where, "value": value, "floor": floor},
+    )
 
 
 def _overall_checks(gate: Thresholds, report: Report, extra: Mapping[str, Any]) -> list[Check]:

@@ -57,7 +57,7 @@ from evals.engine.messages import (
 )
 from evals.engine.policy import PolicyGuard, blocked_message, check_message
 from evals.engine.protocols import Agent, UserSimulator
-from evals.engine.tools import Actor, ToolKind
+from evals.engine.tools import Actor, Tool, ToolKind
 from evals.engine.world import World
 
 GREETING = "Hi! How can I help you today?"
@@ -163,13 +163,7 @@ class Orchestrator:
             self.verdicts.append(verdict)
             if verdict.blocked:
                 return ToolResult(call.id, tool.name, blocked_message(verdict), error=True), False
-        try:
-            result, _ = tool.invoke(self.world, call)
-        except Exception as exc:
-            # A crash inside a tool is a harness bug, not the agent's fault: report it apart.
-            raise _Stop(
-                TerminationReason.INFRASTRUCTURE_ERROR, f"tool {tool.name}: {exc!r}"
-            ) from None
+        result = self._invoke(tool, call, "tool")
         return result, tool.terminal and not result.error
 
     def _agent_turn(self) -> None:
@@ -236,11 +230,16 @@ class Orchestrator:
         tool = self.domain.tools.get(call.name)
         if tool is None or tool.actor is not Actor.USER or self.solo:
             return self.domain.tools.unknown(call, Actor.USER)
+        return self._invoke(tool, call, "user tool")
+
+    def _invoke(self, tool: Tool, call: ToolCall, label: str) -> ToolResult:
+        """Run a tool on the world. A crash inside a tool is a harness bug, not the agent's or
+        the customer's fault: the trial stops as an infrastructure error, the tool named."""
         try:
             result, _ = tool.invoke(self.world, call)
         except Exception as exc:
             raise _Stop(
-                TerminationReason.INFRASTRUCTURE_ERROR, f"user tool {tool.name}: {exc!r}"
+                TerminationReason.INFRASTRUCTURE_ERROR, f"{label} {tool.name}: {exc!r}"
             ) from None
         return result
 

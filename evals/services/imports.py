@@ -24,7 +24,7 @@ from evals import access
 from evals.engine.runner import TrialRecord
 from evals.models import EvalRun, Executor, RunStatus, TrialResult
 from evals.services.gate import summarise_rows
-from evals.services.run_finalise import run_rows
+from evals.services.run_finalise import apply_models_and_usage, run_rows
 from evals.services.run_plan import code_version
 from evals.services.store import trial_documents_store, trial_row
 from evals.services.suites import SuiteError, suite_from_mapping
@@ -169,17 +169,8 @@ def eval_run_import(*, actor: Operator, name: str, lines: Iterable[bytes]) -> Ev
         trial_documents_store(trials=stored)
         _, extra = summarise_rows(run_rows(run_id=run.pk), suite)
         extra["imported"] = {"file": label, "lines": line_count, "trials": len(records)}
-        usage = extra["usage"]
         run.summary = extra
-        models = extra["models"]
-        run.agent_model_resolved = ", ".join(models["agent"])[:500]
-        run.user_model_resolved = ", ".join(models["user"])[:500]
-        run.agent_tokens_in = usage["agent"]["tokens_in"]
-        run.agent_tokens_out = usage["agent"]["tokens_out"]
-        run.agent_cost_micros = usage["agent"]["cost_micros"]
-        run.user_tokens_in = usage["user"]["tokens_in"]
-        run.user_tokens_out = usage["user"]["tokens_out"]
-        run.user_cost_micros = usage["user"]["cost_micros"]
+        apply_models_and_usage(run, extra)
         run.save()
         audit_record(
             actor=actor,

@@ -3,6 +3,8 @@ end of an in-process run); a run with a unit missing becomes resumable instead."
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db import transaction
 from django.utils import timezone
 
@@ -59,7 +61,6 @@ def eval_run_finalise(*, run_id: int) -> EvalRun:
         report, extra = summarise_rows(rows, suite)
         extra["selftest"] = selftest_evidence(domains=suite.domains, code_version=run.code_version)
         verdict, checks = gate_evaluate(suite, report, extra)
-        usage = extra["usage"]
         run.summary = extra
         run.verdict = verdict
         run.verdict_reasons = [c.to_dict() for c in checks]
@@ -69,16 +70,8 @@ def eval_run_finalise(*, run_id: int) -> EvalRun:
             run.error_key = "not_judged"
             run.error_params = {"check": {k: failing[k] for k in ("code", "params", "message")}}
             run.error_message = error_english(run.error_key, run.error_params)
-        models = extra["models"]
-        run.agent_model_resolved = ", ".join(models["agent"])[:500]
-        run.user_model_resolved = ", ".join(models["user"])[:500]
         run.finished_at = now
-        run.agent_tokens_in = usage["agent"]["tokens_in"]
-        run.agent_tokens_out = usage["agent"]["tokens_out"]
-        run.agent_cost_micros = usage["agent"]["cost_micros"]
-        run.user_tokens_in = usage["user"]["tokens_in"]
-        run.user_tokens_out = usage["user"]["tokens_out"]
-        run.user_cost_micros = usage["user"]["cost_micros"]
+        apply_models_and_usage(run, extra)
         run.save()
         audit_record(
             actor=None,
@@ -92,3 +85,18 @@ def eval_run_finalise(*, run_id: int) -> EvalRun:
             },
         )
     return run
+
+
+def apply_models_and_usage(run: EvalRun, extra: dict[str, Any]) -> None:
+    """Copy a run summary's resolved models and token/cost totals onto the run's own columns
+    (unsaved): a finished run and an imported one fill them the same way."""
+    models = extra["models"]
+    run.agent_model_resolved = ", ".join(models["agent"])[:500]
+    run.user_model_resolved = ", ".join(models["user"])[:500]
+    usage = extra["usage"]
+    run.agent_tokens_in = usage["agent"]["tokens_in"]
+    run.agent_tokens_out = usage["agent"]["tokens_out"]
+    run.agent_cost_micros = usage["agent"]["cost_micros"]
+    run.user_tokens_in = usage["user"]["tokens_in"]
+    run.user_tokens_out = usage["user"]["tokens_out"]
+    run.user_cost_micros = usage["user"]["cost_micros"]

@@ -42,10 +42,7 @@ class TicketReplyApi(APIView):
             expected_version=data["version"],
             status=data.get("status", ""),
         )
-        return Response(
-            MessageOutSerializer(_message(message.pk)).data,
-            status=http.HTTP_201_CREATED,
-        )
+        return _message_response(message.pk, status=http.HTTP_201_CREATED)
 
 
 class TicketNoteApi(APIView):
@@ -65,10 +62,7 @@ class TicketNoteApi(APIView):
             body=data["body"],
             expected_version=data["version"],
         )
-        return Response(
-            MessageOutSerializer(_message(message.pk)).data,
-            status=http.HTTP_201_CREATED,
-        )
+        return _message_response(message.pk, status=http.HTTP_201_CREATED)
 
 
 class TicketNoteEditApi(APIView):
@@ -89,7 +83,7 @@ class TicketNoteEditApi(APIView):
             body=data["body"],
             expected_version=data["version"],
         )
-        return Response(MessageOutSerializer(_message(message.pk)).data)
+        return _message_response(message.pk, status=http.HTTP_200_OK)
 
 
 class TicketCustomerMessageApi(APIView):
@@ -110,15 +104,14 @@ class TicketCustomerMessageApi(APIView):
             body=data["body"],
             author_label=data.get("author", ""),
         )
-        return Response(
-            MessageOutSerializer(_message(message.pk)).data,
-            status=http.HTTP_201_CREATED,
-        )
+        return _message_response(message.pk, status=http.HTTP_201_CREATED)
 
 
-def _message(message_id: int) -> Message:
-    return (
+def _message_response(message_id: int, *, status: int) -> Response:
+    """The message as the API shows it (re-read with its author, ticket and revisions)."""
+    message = (
         Message.objects.select_related("author", "ticket")
         .prefetch_related("revisions")
         .get(pk=message_id)
     )
+    return Response(MessageOutSerializer(message).data, status=status)

@@ -26,6 +26,7 @@ from tickets.models import (
     Tag,
     Ticket,
     TicketEvent,
+    TicketEventKind,
 )
 from tickets.notifications import notify
 
@@ -168,6 +169,23 @@ def event(
     )
     row.save(force_insert=True)
     return row
+
+
+def status_event(
+    ticket: Ticket, *, actor: Operator | None, old: str, new: str, now: dt.datetime
+) -> TicketEvent:
+    """The timeline entry for a status change (`old` to `new`), whatever caused it: a status
+    set, a reply that sets one, a customer message that reopens the ticket."""
+    return event(
+        ticket,
+        kind=TicketEventKind.STATUS,
+        actor=actor,
+        phrase="status",
+        params={"old": old, "new": new},
+        now=now,
+        before={"status": old},
+        after={"status": new},
+    )
 
 
 def event_row(

@@ -126,16 +126,7 @@ def ticket_customer_message_add(
             now=now,
         )
         if new_status != old_status:
-            common.event(
-                ticket,
-                kind=TicketEventKind.STATUS,
-                actor=actor,
-                phrase="status",
-                params={"old": old_status, "new": new_status},
-                now=now,
-                before={"status": old_status},
-                after={"status": new_status},
-            )
+            common.status_event(ticket, actor=actor, old=old_status, new=new_status, now=now)
         audit_record(
             actor=actor,
             action="ticket.customer_message",
@@ -214,16 +205,7 @@ def ticket_reply(
         )
         routed: list[routing.Routed] = []
         if new_status != old_status:
-            common.event(
-                ticket,
-                kind=TicketEventKind.STATUS,
-                actor=actor,
-                phrase="status",
-                params={"old": old_status, "new": new_status},
-                now=now,
-                before={"status": old_status},
-                after={"status": new_status},
-            )
+            common.status_event(ticket, actor=actor, old=old_status, new=new_status, now=now)
             if new_status in (Status.RESOLVED, Status.CLOSED) and ticket.assignee_id:
                 routed = routing.route_queues(routing.queues_of(ticket.assignee_id), now=now)
         audit_record(

@@ -30,6 +30,7 @@ from tickets.models import (
     Status,
     Ticket,
 )
+from tickets.notifications import system_message
 from tickets.phrases import SIMULATED_CUSTOMER, card_english, note_english
 from tickets.services._insert import insert_ticket
 from tickets.services.conversation import customer_upsert
@@ -134,14 +135,12 @@ def ticket_open_for_finding(
         details = {"diff": diff, "notes": notes, "source": source_url}
         Message.objects.bulk_create(
             [
-                Message(
-                    ticket=ticket,
-                    kind=MessageKind.SYSTEM,
-                    author_label="Go-live suite",
-                    body=note_english("finding", details),
+                system_message(
+                    ticket_id=ticket.pk,
                     body_key="finding",
                     body_params=details,
-                    created_at=now,
+                    now=now,
+                    author_label="Go-live suite",
                 ),
                 *(
                     Message(

@@ -13,8 +13,8 @@ from backoffice.errors import Forbidden, ValidationFailed
 from identity.audit import audit_record
 from identity.models import Operator
 from tickets import access, routing, sla
-from tickets.models import Message, MessageKind, Status, Ticket, TicketEventKind
-from tickets.phrases import note_english
+from tickets.models import Message, Status, Ticket, TicketEventKind
+from tickets.notifications import system_message
 from tickets.services import _common as common
 from tickets.services.workflow import DONE
 
@@ -103,14 +103,8 @@ def ticket_merge(
         old_source_status = source.status
         _close_merged(source, target, now)
         params = {"actor": str(actor), "ticket": source.pk, "moved": moved}
-        Message.objects.create(
-            ticket=target,
-            kind=MessageKind.SYSTEM,
-            author_label="System",
-            body=note_english("merged", params),
-            body_key="merged",
-            body_params=params,
-            created_at=now,
+        system_message(ticket_id=target.pk, body_key="merged", body_params=params, now=now).save(
+            force_insert=True
         )
         common.event(
             source,

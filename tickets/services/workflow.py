@@ -83,6 +83,30 @@ def _set_owner(
     return previous_id, routed
 
 
+def _change_owner(
+    ticket: Ticket,
+    assignee: Operator,
+    actor: Operator,
+    now: dt.datetime,
+    *,
+    phrase: str,
+    action: str,
+) -> None:
+    """_set_owner() by an operator's request (assign, reassign, take), audited as `action`."""
+    previous, routed = _set_owner(ticket, assignee, actor, now, phrase=phrase)
+    audit_record(
+        actor=actor,
+        action=action,
+        target=ticket,
+        before={"assignee": previous},
+        after={
+            "assignee": assignee.pk,
+            "version": ticket.version,
+            "routed": [r.ticket_id for r in routed],
+        },
+    )
+
+
 def ticket_assign(
     *, actor: Operator, ticket_id: int, assignee_id: int, expected_version: int | None
 ) -> Ticket:
@@ -104,19 +128,13 @@ def ticket_assign(
             )
         reassign = ticket.assignee_id is not None
         now = timezone.now()
-        previous, routed = _set_owner(
-            ticket, assignee, actor, now, phrase="reassigned" if reassign else "assigned"
-        )
-        audit_record(
-            actor=actor,
+        _change_owner(
+            ticket,
+            assignee,
+            actor,
+            now,
+            phrase="reassigned" if reassign else "assigned",
             action="ticket.reassign" if reassign else "ticket.assign",
-            target=ticket,
-            before={"assignee": previous},
-            after={
-                "assignee": assignee.pk,
-                "version": ticket.version,
-                "routed": [r.ticket_id for r in routed],
-            },
         )
     return ticket
 
@@ -147,18 +165,7 @@ def ticket_take(*, actor: Operator, ticket_id: int, expected_version: int | None
                 % {"pk": ticket.pk, "assignee": ticket.assignee}
             )
         now = timezone.now()
-        previous, routed = _set_owner(ticket, actor, actor, now, phrase="taken")
-        audit_record(
-            actor=actor,
-            action="ticket.take",
-            target=ticket,
-            before={"assignee": previous},
-            after={
-                "assignee": actor.pk,
-                "version": ticket.version,
-                "routed": [r.ticket_id for r in routed],
-            },
-        )
+        _change_owner(ticket, actor, actor, now, phrase="taken", action="ticket.take")
     return ticket
 
 
@@ -198,16 +205,7 @@ def _change_status(
     common.save_ticket(
         ticket, ["status", "resolved_at", "closed_at", *common.apply_clock(ticket, clock, now)], now
     )
-    common.event(
-        ticket,
-        kind=TicketEventKind.STATUS,
-        actor=actor,
-        phrase="status",
-        params={"old": old, "new": status},
-        now=now,
-        before={"status": old},
-        after={"status": status},
-    )
+    common.status_event(ticket, actor=actor, old=old, new=status, now=now)
     if (status in PAUSED_STATUSES) != (old in PAUSED_STATUSES):
         common.event(
             ticket,
