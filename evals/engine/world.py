@@ -220,13 +220,30 @@ def _flatten(value: Any, path: str, out: dict[str, Any]) -> None:
         out[path] = value
 
 
+def _flatten_unequal(x: Any, y: Any, path: str, a: dict[str, Any], b: dict[str, Any]) -> None:
+    """`_flatten` of both sides, skipping the subtrees that are equal (they add no line)."""
+    if x == y:
+        return
+    if isinstance(x, dict) and x and isinstance(y, dict) and y:
+        for k in x.keys() | y.keys():
+            sub = f"{path}.{k}" if path else str(k)
+            if k not in y:
+                _flatten(x[k], sub, a)
+            elif k not in x:
+                _flatten(y[k], sub, b)
+            else:
+                _flatten_unequal(x[k], y[k], sub, a, b)
+        return
+    _flatten(x, path, a)
+    _flatten(y, path, b)
+
+
 def diff(expected: Mapping[str, Any], actual: Mapping[str, Any], limit: int = 20) -> list[str]:
     """Readable differences between two canonical states, one line per changed leaf:
     `tables.orders.#W1.status: expected 'cancelled', got 'pending'`."""
     a: dict[str, Any] = {}
     b: dict[str, Any] = {}
-    _flatten(dict(expected), "", a)
-    _flatten(dict(actual), "", b)
+    _flatten_unequal(dict(expected), dict(actual), "", a, b)
     lines: list[str] = []
     for key in sorted(set(a) | set(b)):
         if key not in b:
