@@ -8,8 +8,8 @@ statements per call, alternated round by round on the same database.
 Every call runs inside one transaction that is rolled back at the end, so the database is
 left as it was. Sites: the escalation's queue with its SLA targets
 (tickets.services.escalations._escalation_queue), routing's three reads
-(tickets.routing._members, _lock_loads, _waiting) and the new ticket's tags
-(tickets.services._common.link_new_ticket_tags). The ORM versions are the ones orm19 wrote.
+(tickets.routing_reads: members, lock_loads, waiting) and the new ticket's tags
+(tickets.services.tags.link_new_ticket_tags). The ORM versions are the ones orm19 wrote.
 Prints one JSON document: {site: {"sql": {...}, "orm": {...}}}.
 """
 
@@ -124,7 +124,7 @@ def orm_waiting(queue_id: int, limit: int) -> list[tuple[int, int, str]]:
 
 def orm_link_tags(ticket_id: int, names: list[str]) -> None:
     from tickets.models import Ticket
-    from tickets.services._common import tags_get_or_create
+    from tickets.services.tags import tags_get_or_create
 
     through = Ticket.tags.through
     through.objects.bulk_create(
@@ -172,13 +172,13 @@ def main() -> None:
     django.setup()
     from django.db import transaction
 
-    from tickets import routing
+    from tickets import routing, routing_reads
     from tickets.models import Queue, Ticket
-    from tickets.services import _common as common
     from tickets.services import escalations
+    from tickets.services import tags as tagging
 
     queue = Queue.objects.get(slug="billing")
-    members = routing._members([queue.pk])
+    members = routing_reads.members([queue.pk])
     operator_ids = [m["operator_id"] for m in members]
     assert operator_ids
     names = ["ai-escalation", "dispute"]
@@ -198,23 +198,23 @@ def main() -> None:
             "orm_two_reads": (lambda: orm_escalation_queue_two_reads("billing", "urgent"), None),
         },
         "members": {
-            "sql": (lambda: routing._members([queue.pk]), None),
+            "sql": (lambda: routing_reads.members([queue.pk]), None),
             "orm": (lambda: orm_members([queue.pk]), None),
         },
         "lock_loads": {
-            "sql": (lambda: routing._lock_loads(operator_ids), None),
+            "sql": (lambda: routing_reads.lock_loads(operator_ids), None),
             "orm": (lambda: orm_lock_loads(operator_ids), None),
         },
         "waiting": {
-            "sql": (lambda: routing._waiting(queue.pk, 10), None),
+            "sql": (lambda: routing_reads.waiting(queue.pk, 10, lock=routing.locks()), None),
             "orm": (lambda: orm_waiting(queue.pk, 10), None),
         },
         "link_tags": {
-            "sql": (lambda: common.link_new_ticket_tags(ticket_id, names), untag),
+            "sql": (lambda: tagging.link_new_ticket_tags(ticket_id, names), untag),
             "orm": (lambda: orm_link_tags(ticket_id, names), untag),
         },
     }
-    assert routing._members([queue.pk]) == orm_members([queue.pk])
+    assert routing_reads.members([queue.pk]) == orm_members([queue.pk])
     results: dict[str, dict[str, Any]] = {site: {} for site in sites}
     with transaction.atomic():
         for round_ in range(args.rounds):

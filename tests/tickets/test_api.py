@@ -341,7 +341,7 @@ def test_a_search_page_matches_the_text_for_its_count_and_its_ids_not_again_for_
     table = "tickets_ticketsearch" if connection.vendor == "postgresql" else "tickets_ticket_search"
     searching = [q["sql"] for q in captured.captured_queries if table in q["sql"]]
     # How common the words are (one look at the index: tickets.selectors.tickets
-    # _search_filter), the count, the page's ids; the rows of those ids match nothing again.
+    # search_filter), the count, the page's ids; the rows of those ids match nothing again.
     assert len(searching) == 3
     assert not any('"tickets_ticket"."subject"' in sql for sql in searching)
 

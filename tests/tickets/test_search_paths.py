@@ -1,4 +1,4 @@
-"""The two ways a search's page is found (tickets.selectors.tickets._search_filter): a
+"""The two ways a search's page is found (tickets.selectors.search.search_filter): a
 search PostgreSQL expects to be common is a plain semi-join that its planner may answer by
 walking the inbox order; a rarer one reads its matches first. Whichever way, the same tickets
 in the same order, the same capped count, the same visibility. SQLite has one way; the same
@@ -16,7 +16,7 @@ from tests.conftest import verified_client
 from tests.tickets.conftest import join
 from tickets import selectors
 from tickets.models import Ticket
-from tickets.selectors import tickets as ticket_selectors
+from tickets.selectors import search as ticket_selectors
 
 postgres_only = pytest.mark.skipif(
     "connection.vendor != 'postgresql'", reason="PostgreSQL's planner statistics"

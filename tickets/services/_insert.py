@@ -15,6 +15,7 @@ from identity.models import Operator
 from tickets import routing, sla
 from tickets.models import Customer, Priority, Queue, Ticket, TicketEvent, TicketEventKind
 from tickets.services import _common as common
+from tickets.services import tags as tagging
 
 
 @dataclasses.dataclass(frozen=True)
@@ -68,7 +69,7 @@ def insert_ticket(
     )
     ticket.save()
     if tags:
-        common.link_new_ticket_tags(ticket.pk, common.normalise_tags(tags))
+        tagging.link_new_ticket_tags(ticket.pk, tagging.normalise_tags(tags))
     _record_creation(ticket, actor=actor, slot=slot, now=now)
     if slot is None:
         return NewTicket(ticket, routed, None)

@@ -10,6 +10,7 @@ creator owns it, so it never waits unassigned and its creator can always open it
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from django.db import transaction
@@ -132,31 +133,45 @@ def ticket_open_for_finding(
             created_by=actor,
             created_at=now,
         )
-        details = {"diff": diff, "notes": notes, "source": source_url}
-        Message.objects.bulk_create(
-            [
-                system_message(
-                    ticket_id=ticket.pk,
-                    body_key="finding",
-                    body_params=details,
-                    now=now,
-                    author_label="Go-live suite",
-                ),
-                *(
-                    Message(
-                        ticket=ticket,
-                        kind=kind,
-                        author_label=author,
-                        body=body,
-                        body_key=key,
-                        body_params=params,
-                        created_at=now,
-                    )
-                    for kind, author, body, key, params in _turns(transcript, customer.name)
-                ),
-            ]
-        )
+        _post_conversation(ticket, customer.name, diff, notes, source_url, transcript, now)
         if new.owner is None and access.can_use_inbox(actor):
             # Nobody of the queue is on duty: the person who opened it owns it.
             _set_owner(ticket, actor, actor, now, phrase="owned_by_creator")
     return ticket
+
+
+def _post_conversation(
+    ticket: Ticket,
+    customer_name: str,
+    diff: list[str],
+    notes: list[str],
+    source_url: str,
+    transcript: list[dict[str, Any]],
+    now: datetime,
+) -> None:
+    """The finding's first message (its differences, notes and source), then the
+    conversation turn by turn, each tool call and result apart."""
+    details = {"diff": diff, "notes": notes, "source": source_url}
+    Message.objects.bulk_create(
+        [
+            system_message(
+                ticket_id=ticket.pk,
+                body_key="finding",
+                body_params=details,
+                now=now,
+                author_label="Go-live suite",
+            ),
+            *(
+                Message(
+                    ticket=ticket,
+                    kind=kind,
+                    author_label=author,
+                    body=body,
+                    body_key=key,
+                    body_params=params,
+                    created_at=now,
+                )
+                for kind, author, body, key, params in _turns(transcript, customer_name)
+            ),
+        ]
+    )

@@ -33,6 +33,7 @@ from tickets.models import (
     TicketEventKind,
 )
 from tickets.services import _common as common
+from tickets.services import tags as tagging
 from tickets.services._insert import NewTicket, insert_ticket
 from tickets.services.conversation import MAX_BODY, customer_upsert
 
@@ -211,7 +212,7 @@ def ticket_open_for_customer(
         customer_id=customer_id,
         customer_given=bool(customer_name or customer_email or customer_external_id),
     )
-    normalised_tags = common.normalise_tags(tags or [])
+    normalised_tags = tagging.normalise_tags(tags or [])
     with transaction.atomic():
         queue = _queue(actor, queue_id, assign_to_self=assign_to_self)
         customer = _customer(

@@ -16,6 +16,7 @@ from tickets import access, routing, sla
 from tickets.models import Message, Status, Ticket, TicketEventKind
 from tickets.notifications import system_message
 from tickets.services import _common as common
+from tickets.services import tags as tagging
 from tickets.services.workflow import DONE
 
 
@@ -44,7 +45,7 @@ def _move_conversation(source: Ticket, target: Ticket, now: dt.datetime) -> int:
     target_tags = set(target.tags.values_list("name", flat=True))
     source_tags = set(source.tags.values_list("name", flat=True))
     if source_tags - target_tags:
-        target.tags.set(common.tags_get_or_create(sorted(source_tags | target_tags)))
+        target.tags.set(tagging.tags_get_or_create(sorted(source_tags | target_tags)))
     if source.last_customer_message_at and (
         target.last_customer_message_at is None
         or source.last_customer_message_at > target.last_customer_message_at

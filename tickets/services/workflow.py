@@ -25,6 +25,7 @@ from tickets.models import (
 )
 from tickets.notifications import notify
 from tickets.services import _common as common
+from tickets.services import tags as tagging
 
 DONE = (Status.RESOLVED, Status.CLOSED)
 
@@ -311,7 +312,7 @@ def ticket_tags_set(
     *, actor: Operator, ticket_id: int, tags: list[str], expected_version: int | None
 ) -> Ticket:
     """Replace the ticket's tags (normalised to lower case, at most 20)."""
-    names = common.normalise_tags(tags)
+    names = tagging.normalise_tags(tags)
     with transaction.atomic():
         ticket = common.lock_for_work(actor, ticket_id, expected_version)
         before = sorted(ticket.tags.values_list("name", flat=True))
@@ -319,7 +320,7 @@ def ticket_tags_set(
             raise ValidationFailed(gettext("The tags are unchanged."))
         now = timezone.now()
         common.save_ticket(ticket, [], now)
-        ticket.tags.set(common.tags_get_or_create(names))
+        ticket.tags.set(tagging.tags_get_or_create(names))
         added = sorted(set(names) - set(before))
         removed = sorted(set(before) - set(names))
         common.event(
