@@ -15,7 +15,7 @@ def _roles() -> None:
 
 def customer_of(world, profile: str, index: int = 0):
     """The index-th customer generated from a world profile, with their profile reservation."""
-    from evals.domains.airline.world import CUSTOMERS_PER_PROFILE, PROFILES
+    from evals.domains.airline.population import CUSTOMERS_PER_PROFILE, PROFILES
 
     customers = list(world.tables["customers"].values())
     p = [p.name for p in PROFILES].index(profile)

@@ -211,7 +211,8 @@ def test_compensation_of_another_amount_is_refused(world):
 def test_the_24_hour_window_ends_at_24_hours_after_booking(world, hours_ago, inside):
     from dataclasses import replace
 
-    from evals.domains.airline.world import _stamp, refundable, within_24_hours
+    from evals.domains.airline.population import _stamp
+    from evals.domains.airline.world import refundable, within_24_hours
 
     _, res = as_owner(world, "standard")
     moved = replace(res, booked_at=_stamp(hours_ago))

@@ -263,7 +263,11 @@ def test_a_domain_package_is_read_by_its_layout_with_its_optional_parts():
     assert clinic.policy.startswith("#") and clinic.scripted_languages == ("en", "zh-Hans")
     assert clinic.assertions == {}
     telecom = package_domain(
-        "evals.domains.telecom", description="d", reference_agent=_factory, scripted_user=_factory
+        "evals.domains.telecom",
+        description="d",
+        reference_agent=_factory,
+        scripted_user=_factory,
+        world_module="population",
     )
     assert telecom.assertions == ASSERTIONS and telecom.message_rules is None
     membership = package_domain(

@@ -1,8 +1,9 @@
 from functools import partial
 
 from evals.domains import get_domain
+from evals.domains.telecom.population import PER_PROFILE, PROFILES
 from evals.domains.telecom.tools import TOOLS
-from evals.domains.telecom.world import PER_PROFILE, PROFILES, TelecomWorld
+from evals.domains.telecom.world import TelecomWorld
 from tests.support import tool_kit
 
 DOMAIN = get_domain("telecom")

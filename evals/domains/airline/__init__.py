@@ -14,5 +14,9 @@ def load() -> Domain:
 
     about = "Customer service of an airline: changes, cancellations, bags, compensation."
     return package_domain(
-        __name__, about, AirlineReferenceAgent.factory, AirlineScriptedUser.factory
+        __name__,
+        about,
+        AirlineReferenceAgent.factory,
+        AirlineScriptedUser.factory,
+        world_module="population",
     )

@@ -30,6 +30,7 @@ from evals.domains.airline.world import (
     within_24_hours,
 )
 from evals.engine.messages import Violation
+from evals.engine.policy.verified import verified_first
 from evals.engine.world import World
 from payments_sandbox.domain import (
     PENDING_REFUND_STATES,
@@ -78,19 +79,12 @@ def parse_amount(args: Mapping[str, Any], key: str, currency: str) -> Money:
     return Money.parse(str(args.get(key, "")), currency)
 
 
-def check_rules(world: World, tool: str, args: Mapping[str, Any]) -> list[Violation]:
+@verified_first(
+    "Verify the customer first (booking reference and last name, or the email "
+    "address of their account)."
+)
+def check_rules(world: World, tool: str, args: Mapping[str, Any], verified: str) -> list[Violation]:
     assert isinstance(world, AirlineWorld)
-    if tool == "transfer_to_human":
-        return []
-    verified = world.session.verified_customer_id
-    if not verified:
-        return [
-            Violation(
-                "identity_not_verified",
-                "Verify the customer first (booking reference and last name, or the email "
-                "address of their account).",
-            )
-        ]
     res = world.tables["reservations"].get(str(args.get("booking_ref", "")).strip().upper())
     if res is None:
         return []  # the tool itself answers "no such reservation"

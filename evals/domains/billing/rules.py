@@ -23,6 +23,7 @@ from evals.domains.billing.world import (
     money_text,
 )
 from evals.engine.messages import Violation
+from evals.engine.policy.verified import verified_first
 from evals.engine.world import World
 from payments_sandbox.domain import (
     AmountError,
@@ -48,18 +49,9 @@ def refundable_facts(world: BillingWorld, charge: Charge) -> RefundableFacts:
     )
 
 
-def check_rules(world: World, tool: str, args: Mapping[str, Any]) -> list[Violation]:
+@verified_first("Verify the customer first (email, or full name and billing postcode).")
+def check_rules(world: World, tool: str, args: Mapping[str, Any], verified: str) -> list[Violation]:
     assert isinstance(world, BillingWorld)
-    if tool == "transfer_to_human":
-        return []
-    verified = world.session.verified_customer_id
-    if not verified:
-        return [
-            Violation(
-                "identity_not_verified",
-                "Verify the customer first (email, or full name and billing postcode).",
-            )
-        ]
     if tool == "update_email":
         if args.get("customer_id") != verified:
             return [

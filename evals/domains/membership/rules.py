@@ -24,6 +24,7 @@ from evals.domains.membership.world import (
     money_text,
 )
 from evals.engine.messages import Violation
+from evals.engine.policy.verified import verified_first
 from evals.engine.world import World
 from payments_sandbox.domain import (
     PENDING_REFUND_STATES,
@@ -68,18 +69,9 @@ def refundable_facts(world: MembershipWorld, inv: Invoice) -> RefundableFacts:
     )
 
 
-def check_rules(world: World, tool: str, args: Mapping[str, Any]) -> list[Violation]:
+@verified_first("Verify the member's identity first (email, or member number and date of birth).")
+def check_rules(world: World, tool: str, args: Mapping[str, Any], verified: str) -> list[Violation]:
     assert isinstance(world, MembershipWorld)
-    if tool == "transfer_to_human":
-        return []
-    verified = world.session.verified_customer_id
-    if not verified:
-        return [
-            Violation(
-                "identity_not_verified",
-                "Verify the member's identity first (email, or member number and date of birth).",
-            )
-        ]
     owner = _owner(world, tool, args)
     if owner is None:
         return []  # the tool itself answers "no such membership/invoice/member"

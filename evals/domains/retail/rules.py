@@ -11,6 +11,7 @@ from typing import Any
 
 from evals.domains.retail.world import CURRENCY, RETURN_WINDOW_DAYS, RetailWorld
 from evals.engine.messages import Violation
+from evals.engine.policy.verified import verified_first
 from evals.engine.world import World
 from payments_sandbox.domain import (
     PENDING_REFUND_STATES,
@@ -49,17 +50,9 @@ def refundable_facts(world: RetailWorld, order_id: str) -> RefundableFacts:
     )
 
 
-def check_rules(world: World, tool: str, args: Mapping[str, Any]) -> list[Violation]:
+@verified_first("Authenticate the customer first (email, or name and zip).")
+def check_rules(world: World, tool: str, args: Mapping[str, Any], verified: str) -> list[Violation]:
     assert isinstance(world, RetailWorld)
-    if tool == "transfer_to_human":
-        return []
-    verified = world.session.verified_customer_id
-    if not verified:
-        return [
-            Violation(
-                "identity_not_verified", "Authenticate the customer first (email, or name and zip)."
-            )
-        ]
     if tool == "modify_default_address":
         if args.get("customer_id") != verified:
             return [

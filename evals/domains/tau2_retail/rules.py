@@ -22,6 +22,7 @@ from typing import Any
 
 from evals.domains.tau2_common.data import Tau2World
 from evals.engine.messages import Violation
+from evals.engine.policy.verified import verified_first
 from evals.engine.world import World
 
 # The status each action needs, and the policy's name for the action.
@@ -35,20 +36,14 @@ _NEEDS = {
 }
 
 
-def check_rules(world: World, tool: str, args: Mapping[str, Any]) -> list[Violation]:
+@verified_first(
+    "Authenticate the customer first: locate their user id with "
+    "find_user_id_by_email or find_user_id_by_name_zip (even when they give you "
+    "a user id).",
+    transfer="transfer_to_human_agents",
+)
+def check_rules(world: World, tool: str, args: Mapping[str, Any], verified: str) -> list[Violation]:
     assert isinstance(world, Tau2World)
-    if tool == "transfer_to_human_agents":
-        return []
-    verified = world.session.verified_customer_id
-    if not verified:
-        return [
-            Violation(
-                "identity_not_verified",
-                "Authenticate the customer first: locate their user id with "
-                "find_user_id_by_email or find_user_id_by_name_zip (even when they give you "
-                "a user id).",
-            )
-        ]
     if tool == "modify_user_address":
         if args.get("user_id") != verified:
             return [_other_customer(f"User {args.get('user_id')} is not", verified)]

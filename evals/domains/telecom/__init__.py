@@ -13,5 +13,9 @@ def load() -> Domain:
 
     about = "Mobile carrier customer care, dual control (the customer's own phone)."
     return package_domain(
-        __name__, about, TelecomReferenceAgent.factory, TelecomScriptedUser.factory
+        __name__,
+        about,
+        TelecomReferenceAgent.factory,
+        TelecomScriptedUser.factory,
+        world_module="population",
     )

@@ -130,6 +130,23 @@ class RequestListUser(ScriptedUserBase):
             not reading.has(ActKind.CONFIRM) and bool(self.refusal_cue.search(reading.text))
         )
 
+    def take_done(
+        self, reading: Reading, proposed: int | None, about: Callable[[Act], int | None]
+    ) -> None:
+        """Take in what the agent says it did: the request each DONE act is `about`, else the one
+        the customer just said yes to, is settled. A DONE act about the request the agent is
+        proposing now (`proposed`) is part of its summary, not a report."""
+        for act in reading.of(ActKind.DONE):
+            i = about(act)
+            if i is not None and i == proposed:
+                continue
+            if i is None:
+                i = self.confirmed  # what was done is what they just said yes to
+            if i is not None:
+                self.done.add(i)
+                if i == self.confirmed:
+                    self.confirmed = None
+
     def take_refusal(
         self,
         reading: Reading,

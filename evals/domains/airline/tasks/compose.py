@@ -12,16 +12,10 @@ import json
 from functools import lru_cache
 from typing import Any
 
+from evals.domains.airline.population import CUSTOMERS_PER_PROFILE, PROFILES, build_world
 from evals.domains.airline.tasks.recipes import COMPOUNDS, SINGLES, WORLD_SEED, Ctx, Recipe
 from evals.domains.airline.tools import TOOLS
-from evals.domains.airline.world import (
-    CITIES,
-    CUSTOMERS_PER_PROFILE,
-    PROFILES,
-    AirlineWorld,
-    Customer,
-    build_world,
-)
+from evals.domains.airline.world import CITIES, AirlineWorld, Customer
 from evals.engine.composition import (
     IN_ORDER,
     Built,

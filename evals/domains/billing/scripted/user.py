@@ -159,16 +159,7 @@ class BillingScriptedUser(RequestListUser):
         reason)."""
         question = reading.first(ActKind.CONFIRM)
         proposed = self._proposed(question, reading)[0] if question is not None else None
-        for act in reading.of(ActKind.DONE):
-            about = self._about(act, settles=True)
-            if about is not None and about == proposed:
-                continue
-            if about is None:
-                about = self.confirmed
-            if about is not None:
-                self.done.add(about)
-                if about == self.confirmed:
-                    self.confirmed = None
+        self.take_done(reading, proposed, lambda act: self._about(act, settles=True))
         return self.take_refusal(
             reading,
             lambda act: self._about(act, settles=True),

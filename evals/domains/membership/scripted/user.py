@@ -211,16 +211,7 @@ class MembershipScriptedUser(RequestListUser):
         question = reading.first(ActKind.CONFIRM)
         # A summary in the past tense ("your plan switches to Plus") is part of the proposal.
         proposed = self._proposed(question, reading)[0] if question is not None else None
-        for act in reading.of(ActKind.DONE):
-            about = self._about(act, settles=True)
-            if about is not None and about == proposed:
-                continue
-            if about is None:
-                about = self.confirmed  # what was done is what they just said yes to
-            if about is not None:
-                self.done.add(about)
-                if about == self.confirmed:
-                    self.confirmed = None
+        self.take_done(reading, proposed, lambda act: self._about(act, settles=True))
         for act in reading.acts:
             if act.kind in (ActKind.CHOICE, ActKind.ASK):
                 continue

@@ -8,8 +8,9 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
+from evals.domains.telecom.population import build_world, customer_index
 from evals.domains.telecom.tasks.recipes import COMPOUNDS, SINGLES, Ctx, Recipe
-from evals.domains.telecom.world import Customer, TelecomWorld, build_world, customer_index
+from evals.domains.telecom.world import Customer, TelecomWorld
 from evals.engine.composition import (
     IN_ORDER,
     Built,

@@ -1,86 +1,28 @@
-"""The telecom tools. The agent's (Actor.AGENT) read and change the carrier's records; the
-customer's (Actor.USER) read and change its own phone. Docstrings are written for the model."""
+"""The agent's telecom tools (Actor.AGENT): identity, lookups and guarded writes on the
+carrier's records. Docstrings are written for the model."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import replace
-from typing import Any, Literal
+from typing import Any
 
+from evals.domains.telecom.tools.common import DATE, HandoffCategory, PlanId, bill_view, line_view
 from evals.domains.telecom.world import (
-    APN,
     MB_PER_GB,
     PLANS,
     ROSTER,
     TOPUP_PRICE,
-    Bill,
-    Line,
     TelecomWorld,
-    app_data_allowed,
-    data_works,
     esim_code,
     money_text,
     new_iccid,
-    signal,
 )
 from evals.engine.errors import ToolError
 from evals.engine.identity import email_lookup
-from evals.engine.tools import Actor, Confirm, ToolKind, ToolSet, tool
+from evals.engine.tools import Confirm, ToolKind, tool
 from evals.engine.world import Handoff
 from payments_sandbox.domain import AmountError, CurrencyError, Money
-
-PlanId = Literal["basic", "plus", "unlimited"]
-HandoffCategory = Literal["dispute", "fraud", "other"]
-_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
-
-
-def line_view(world: TelecomWorld, line: Line) -> dict[str, Any]:
-    plan = PLANS[line.plan_id]
-    customer = world.customer(line.customer_id)
-    cur = customer.currency
-    return {
-        "line_id": line.id,
-        "phone_number": line.phone_number,
-        "status": line.status,
-        "suspension_reason": line.suspension_reason,
-        "plan": {
-            "plan_id": plan.id,
-            "name": plan.name,
-            "monthly_price": money_text(plan.price(cur), cur),
-            "data": "unlimited" if not plan.data_gb else f"{plan.data_gb} GB",
-            "roaming_available": plan.roaming,
-        },
-        "currency": cur,
-        "data_used_mb": line.data_used_mb,
-        "data_limit_mb": line.data_limit_mb or "unlimited",
-        "data_exhausted": bool(line.data_limit_mb) and line.data_used_mb >= line.data_limit_mb,
-        "roaming_enabled": line.roaming_enabled,
-        "sim": {
-            "iccid": line.iccid,
-            "type": "eSIM" if line.esim else "physical SIM",
-            "last_changed_days_ago": line.sim_changed_days_ago,
-        },
-        "other_plans": [
-            {"plan_id": p.id, "name": p.name, "monthly_price": money_text(p.price(cur), cur)}
-            for p in PLANS.values()
-            if p.id != plan.id
-        ],
-        "topups": {f"{gb} GB": money_text(prices[cur], cur) for gb, prices in TOPUP_PRICE.items()},
-    }
-
-
-def bill_view(bill: Bill) -> dict[str, Any]:
-    return {
-        "bill_id": bill.id,
-        "period": bill.period,
-        "amount": money_text(bill.amount, bill.currency),
-        "currency": bill.currency,
-        "status": bill.status,
-        "due_date": bill.due_date,
-        "paid_with": bill.paid_with,
-    }
-
 
 # -- identity ---------------------------------------------------------------------------------
 
@@ -106,7 +48,7 @@ def find_customer_by_phone(
         phone_number: The line's number as the customer writes it, e.g. "+1-555-0101".
         date_of_birth: The date of birth written YYYY-MM-DD, e.g. "1988-04-12".
     """
-    if not _DATE.match(date_of_birth.strip()):
+    if not DATE.match(date_of_birth.strip()):
         raise ToolError("date_of_birth must be written YYYY-MM-DD, e.g. 1988-04-12.")
     digits = re.sub(r"\D", "", phone_number)
     for customer in world.tables["customers"].values():
@@ -341,215 +283,3 @@ def transfer_to_human(
         Handoff(category, assignee, customer, reference.strip(), summary)
     )
     return f"Transferred to {assignee}."
-
-
-# -- the customer's own phone (Actor.USER) ----------------------------------------------------
-
-
-@tool(kind=ToolKind.READ, actor=Actor.USER)
-def check_status_bar(world: TelecomWorld) -> dict[str, Any]:
-    """Look at your phone's status bar: the signal ("4 bars", "no service", "airplane mode",
-    "no SIM", "SIM locked"), the network, and whether mobile data works."""
-    bars = signal(world)
-    abroad = world.device().location == "abroad"
-    return {
-        "signal": bars,
-        "network": ("5G roaming" if abroad else "5G") if bars == "4 bars" else "",
-        "mobile_data": "working" if data_works(world) else "not working",
-    }
-
-
-@tool(kind=ToolKind.READ, actor=Actor.USER)
-def check_network_settings(world: TelecomWorld) -> dict[str, Any]:
-    """Open your phone's network settings: airplane mode, mobile data and data roaming (on or
-    off), and the access point name (APN)."""
-    d = world.device()
-    return {
-        "airplane_mode": "on" if d.airplane_mode else "off",
-        "mobile_data": "on" if d.mobile_data else "off",
-        "data_roaming": "on" if d.data_roaming else "off",
-        "apn": d.apn,
-    }
-
-
-@tool(kind=ToolKind.READ, actor=Actor.USER)
-def check_sim(world: TelecomWorld) -> dict[str, Any]:
-    """Look at your phone's SIM screen: the SIM status ("ready", "PUK locked", "not
-    detected")."""
-    d = world.device()
-    return {
-        "sim_status": {"puk_locked": "PUK locked", "not_detected": "not detected"}.get(
-            d.sim_status, d.sim_status
-        )
-    }
-
-
-@tool(kind=ToolKind.READ, actor=Actor.USER)
-def check_app_permissions(world: TelecomWorld, app: str) -> dict[str, Any]:
-    """Open an app's settings on your phone: whether it may use mobile data.
-
-    Args:
-        app: The app's name, e.g. "Maps".
-    """
-    known = dict(world.device().app_data)
-    if app not in known:
-        raise ToolError(f"There is no app called {app!r} on this phone.")
-    return {"app": app, "mobile_data": "allowed" if known[app] else "not allowed"}
-
-
-@tool(kind=ToolKind.WRITE, actor=Actor.USER)
-def set_airplane_mode(world: TelecomWorld, on: bool) -> dict[str, Any]:
-    """Turn airplane mode on or off on your phone.
-
-    Args:
-        on: true to turn it on, false to turn it off.
-    """
-    world.put_device(replace(world.device(), airplane_mode=on))
-    return {"airplane_mode": "on" if on else "off"}
-
-
-@tool(kind=ToolKind.WRITE, actor=Actor.USER)
-def set_mobile_data(world: TelecomWorld, on: bool) -> dict[str, Any]:
-    """Turn mobile data on or off on your phone.
-
-    Args:
-        on: true to turn it on, false to turn it off.
-    """
-    world.put_device(replace(world.device(), mobile_data=on))
-    return {"mobile_data": "on" if on else "off"}
-
-
-@tool(kind=ToolKind.WRITE, actor=Actor.USER)
-def set_data_roaming(world: TelecomWorld, on: bool) -> dict[str, Any]:
-    """Turn data roaming on or off on your phone.
-
-    Args:
-        on: true to turn it on, false to turn it off.
-    """
-    world.put_device(replace(world.device(), data_roaming=on))
-    return {"data_roaming": "on" if on else "off"}
-
-
-@tool(kind=ToolKind.WRITE, actor=Actor.USER)
-def restart_device(world: TelecomWorld) -> dict[str, Any]:
-    """Restart your phone; it registers on the network again."""
-    world.put_device(replace(world.device(), needs_restart=False))
-    return {"restarted": True}
-
-
-@tool(kind=ToolKind.WRITE, actor=Actor.USER)
-def unlock_sim(world: TelecomWorld, puk: str, new_pin: str) -> dict[str, Any]:
-    """Unlock a PUK-locked SIM on your phone with the PUK code and choose a new 4-digit PIN.
-
-    Args:
-        puk: The 8-digit PUK code the carrier gave you.
-        new_pin: The new PIN you choose, 4 digits.
-    """
-    d = world.device()
-    if d.sim_status != "puk_locked":
-        raise ToolError("The SIM is not PUK locked.")
-    if not re.fullmatch(r"\d{4}", new_pin.strip()):
-        raise ToolError("The new PIN must be 4 digits.")
-    line = world.tables["lines"].get(d.line_id)
-    if line is None or puk.strip() != line.puk:
-        raise ToolError("Wrong PUK code.")
-    world.put_device(replace(d, sim_status="ready", pin=new_pin.strip()))
-    return {"sim_status": "ready"}
-
-
-@tool(kind=ToolKind.WRITE, actor=Actor.USER)
-def install_carrier_settings(world: TelecomWorld) -> dict[str, Any]:
-    """Open the carrier's configuration message on your phone and install the network
-    settings it carries (only once the carrier has sent them)."""
-    d = world.device()
-    line = world.tables["lines"].get(d.line_id)
-    if line is None or not line.settings_pushes:
-        raise ToolError("No configuration message from the carrier has arrived.")
-    world.put_device(replace(d, apn=APN))
-    return {"apn": APN}
-
-
-@tool(kind=ToolKind.WRITE, actor=Actor.USER)
-def add_esim(world: TelecomWorld, activation_code: str) -> dict[str, Any]:
-    """Add an eSIM profile on your phone with the activation code the carrier gave you; it
-    replaces the SIM in the phone.
-
-    Args:
-        activation_code: The code, e.g. "LPA-1A2B3C4D".
-    """
-    d = world.device()
-    line = world.tables["lines"].get(d.line_id)
-    if line is None or not line.esim or activation_code.strip() != esim_code(line.id, line.iccid):
-        raise ToolError("That activation code is not valid.")
-    world.put_device(replace(d, sim_status="ready", iccid=line.iccid))
-    return {"esim": "added", "sim_status": "ready"}
-
-
-@tool(kind=ToolKind.WRITE, actor=Actor.USER)
-def allow_app_mobile_data(world: TelecomWorld, app: str) -> dict[str, Any]:
-    """Allow an app on your phone to use mobile data.
-
-    Args:
-        app: The app's name, e.g. "Maps".
-    """
-    d = world.device()
-    known = dict(d.app_data)
-    if app not in known:
-        raise ToolError(f"There is no app called {app!r} on this phone.")
-    known[app] = True
-    world.put_device(replace(d, app_data=tuple(known.items())))
-    return {"app": app, "mobile_data": "allowed"}
-
-
-AGENT_TOOLS = [
-    find_customer_by_email,
-    find_customer_by_phone,
-    get_lines,
-    list_bills,
-    pay_bill,
-    resume_line,
-    add_data_topup,
-    change_plan,
-    enable_roaming,
-    send_puk_code,
-    push_network_settings,
-    issue_esim,
-    transfer_to_human,
-]
-USER_TOOLS = [
-    check_status_bar,
-    check_network_settings,
-    check_sim,
-    check_app_permissions,
-    set_airplane_mode,
-    set_mobile_data,
-    set_data_roaming,
-    restart_device,
-    unlock_sim,
-    install_carrier_settings,
-    add_esim,
-    allow_app_mobile_data,
-]
-TOOLS = ToolSet([*AGENT_TOOLS, *USER_TOOLS])
-
-
-# -- user-side assertions (Task.assertions) ---------------------------------------------------
-
-
-def assert_service(world: Any) -> bool:
-    return signal(world) == "4 bars"
-
-
-def assert_mobile_data(world: Any) -> bool:
-    return data_works(world)
-
-
-def assert_app_data(world: Any, app: str) -> bool:
-    return data_works(world) and app_data_allowed(world, app)
-
-
-ASSERTIONS: dict[str, Callable[..., bool]] = {
-    "phone_has_service": assert_service,
-    "phone_mobile_data_works": assert_mobile_data,
-    "app_can_use_mobile_data": assert_app_data,
-}
