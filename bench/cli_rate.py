@@ -55,7 +55,7 @@ from latency import (  # noqa: E402
     stop_server,
 )
 
-from evals.engine.llm.client import litellm_module  # noqa: E402
+from evals.engine.llm.runtime import litellm_module  # noqa: E402
 
 
 def load() -> float:

@@ -78,7 +78,7 @@ from evals.engine.llm import (  # noqa: E402
     ProviderLimits,
     TrialAccounting,
 )
-from evals.engine.llm.client import litellm_module  # noqa: E402
+from evals.engine.llm.runtime import litellm_module  # noqa: E402
 from evals.engine.llm.shared import set_default_client  # noqa: E402
 from evals.engine.runner import MemorySink, RunSpec, plan, run  # noqa: E402
 

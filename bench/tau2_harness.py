@@ -35,7 +35,7 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
 import evals.engine.adapters  # noqa: E402, F401  (register before worker threads look up)
 from evals.engine.llm import ModelClient, ProviderLimits  # noqa: E402
-from evals.engine.llm.client import litellm_module  # noqa: E402
+from evals.engine.llm.runtime import litellm_module  # noqa: E402
 from evals.engine.llm.shared import set_default_client  # noqa: E402
 from evals.engine.runner import MemorySink, RunSpec, run  # noqa: E402
 

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from evals.engine.llm import CallRole, ModelClient, ModelSpec, RetryPolicy, TrialAccounting
-from evals.engine.llm.client import litellm_module
 from evals.engine.llm.errors import classify
+from evals.engine.llm.runtime import litellm_module
 from tests.support.openai_server import (
     OpenAIServer,
     Reply,

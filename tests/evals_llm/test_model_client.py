@@ -32,7 +32,7 @@ from evals.engine.llm import (
     RetryPolicy,
     TrialAccounting,
 )
-from evals.engine.llm.client import reset_http_pool_after_fork
+from evals.engine.llm.runtime import reset_http_pool_after_fork
 from tests.support.openai_server import (
     OpenAIServer,
     Reply,

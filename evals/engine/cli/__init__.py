@@ -20,8 +20,8 @@ from evals.engine.cli import evaluate as evaluate_command
 from evals.engine.cli.args import CommandError, Parser, at_least, csv, json_object, ks_list
 from evals.engine.errors import EngineError
 from evals.engine.llm import CallRole
-from evals.engine.llm.client import litellm_module
 from evals.engine.llm.probe import model_problem
+from evals.engine.llm.runtime import litellm_module
 from evals.engine.llm.shared import client_for_run, current_client, set_default_client
 from evals.engine.messages import GuardMode
 from evals.engine.metrics import render_table

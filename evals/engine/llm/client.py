@@ -46,11 +46,9 @@ import threading
 import time
 import weakref
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from types import MappingProxyType
+from dataclasses import dataclass
 from typing import Any, NoReturn
 
-from evals.engine.errors import EngineError
 from evals.engine.llm import direct
 from evals.engine.llm.accounting import CallRecord, CallRole, FailureClass, TrialAccounting
 from evals.engine.llm.cache import ResponseCache, cache_key
@@ -62,173 +60,9 @@ from evals.engine.llm.errors import (
     classify,
 )
 from evals.engine.llm.limits import ProviderLimits
-from evals.engine.messages import Message, ToolCall
-
-# Parameters that would let LiteLLM retry or silently answer with another model.
-_FORBIDDEN_PARAMS = frozenset(
-    {
-        "fallbacks",
-        "context_window_fallback_dict",
-        "model_list",
-        "num_retries",
-        "max_retries",
-        "messages",
-        "tools",
-        "model",
-        "api_base",
-        "api_key",
-        "timeout",
-    }
-)
-
-_litellm_module: Any = None
-_installed_pool: Any = None
-_import_lock = threading.Lock()
-
-
-def litellm_module() -> Any:
-    """Import LiteLLM once, on first use, with the local price map (no network)."""
-    global _litellm_module, _installed_pool
-    if _litellm_module is None:
-        with _import_lock:
-            if _litellm_module is None:
-                os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-                import litellm
-
-                litellm.suppress_debug_info = True  # no "Give Feedback" banner per error
-                litellm.telemetry = False
-                if litellm.client_session is None:
-                    _installed_pool = _sync_http_client()
-                    litellm.client_session = _installed_pool
-                _litellm_module = litellm
-    return _litellm_module
-
-
-def reset_http_pool_after_fork() -> None:
-    """In a forked child: a pool of its own instead of the parent's connections (two
-    processes writing to one socket interleave their requests, and each can read the
-    other's answer). Only the pool this module installed is replaced; a session the caller
-    set is theirs to manage.
-
-    LiteLLM also keeps the SDK clients it built (an `OpenAI` object around the pool of the
-    moment) in `in_memory_llm_clients_cache`. After any call made before the fork, that
-    cache still hands the child an SDK client wrapping the parent's pool and its open
-    connections, so it is emptied too; the child's first call builds a client around the
-    new pool."""
-    global _installed_pool
-    direct.forget_async_clients()
-    if _litellm_module is None:
-        return
-    pool = _installed_pool
-    if pool is not None and _litellm_module.client_session is pool:
-        _installed_pool = _sync_http_client()
-        _litellm_module.client_session = _installed_pool
-    _litellm_module.in_memory_llm_clients_cache.flush_cache()
-
-
-def _sync_http_client() -> Any:
-    """The httpx client LiteLLM's OpenAI-compatible path uses for synchronous calls.
-
-    Left to itself LiteLLM builds a bare `httpx.Client()`: at most 100 connections and 20
-    kept alive. Past 20 concurrent calls every answer then closes its connection and the
-    next call opens a new one (a TCP handshake, and a new thread on a threaded server);
-    past 100 the calls queue inside httpx, behind our own per-provider limit. The pool here
-    has no connection cap (`ProviderLimits` is the cap) and keeps every connection alive.
-    Set `litellm.client_session` before the first call to use your own (proxies, TLS)."""
-    import httpx
-
-    return httpx.Client(
-        limits=httpx.Limits(
-            max_connections=None, max_keepalive_connections=None, keepalive_expiry=30.0
-        ),
-        follow_redirects=True,
-    )
-
-
-@dataclass(frozen=True)
-class ModelSpec:
-    """One model as a suite names it. `params` go to the provider (temperature, max_tokens,
-    seed, top_p, extra_headers, and LiteLLM pricing overrides such as
-    `input_cost_per_token` for self-hosted models). The API key is read from `api_key_env`
-    (or given directly, e.g. in tests); it is never serialised."""
-
-    model: str
-    api_base: str | None = None
-    api_key_env: str | None = None
-    api_key: str | None = field(default=None, repr=False)
-    params: Mapping[str, Any] = field(default_factory=dict)
-    timeout_s: float = 60.0
-    # This model's retries (the suite's `retries` / `retry_delay_s`); None: the client's.
-    retry: RetryPolicy | None = None
-
-    def __post_init__(self) -> None:
-        if not self.model:
-            raise EngineError("a model spec needs a model name")
-        bad = sorted(_FORBIDDEN_PARAMS & set(self.params))
-        if bad:
-            raise EngineError(
-                f"model params {bad} are not allowed: the model client owns retries and "
-                "never falls back to another model"
-            )
-        if self.timeout_s <= 0:
-            raise EngineError("timeout_s must be positive")
-        object.__setattr__(self, "params", MappingProxyType(dict(self.params)))
-
-    def resolved_api_key(self) -> str | None:
-        if self.api_key is not None:
-            return self.api_key
-        if self.api_key_env:
-            return os.environ.get(self.api_key_env)
-        return None
-
-    def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"model": self.model, "timeout_s": self.timeout_s}
-        if self.api_base:
-            out["api_base"] = self.api_base
-        if self.api_key_env:
-            out["api_key_env"] = self.api_key_env
-        if self.params:
-            out["params"] = {k: v for k, v in self.params.items() if k != "extra_headers"}
-        return out
-
-
-@dataclass(frozen=True)
-class RetryPolicy:
-    """Attempts include the first one. Back-off before retry n (n = 1, 2, ...) is
-    base * 2**(n-1) capped at max_delay, half fixed and half jittered; a Retry-After from
-    the provider wins when it is longer, and one beyond `max_retry_after_s` ends the call
-    at once (waiting an hour inside a trial helps nobody)."""
-
-    max_attempts: int = 5
-    base_delay_s: float = 0.5
-    max_delay_s: float = 30.0
-    max_retry_after_s: float = 120.0
-
-    def __post_init__(self) -> None:
-        if self.max_attempts < 1:
-            raise EngineError("max_attempts must be >= 1")
-
-    def delay(self, retry: int, retry_after: float | None, rng: random.Random) -> float | None:
-        if retry_after is not None and retry_after > self.max_retry_after_s:
-            return None
-        backoff = min(self.max_delay_s, self.base_delay_s * 2 ** (retry - 1))
-        if retry_after is not None:
-            # Honour the provider's wait, plus up to 10% so woken callers do not stampede.
-            return retry_after * (1 + rng.uniform(0, 0.1))
-        return backoff / 2 + rng.uniform(0, backoff / 2)
-
-
-@dataclass(frozen=True, slots=True)
-class Completion:
-    """An assistant turn as the model produced it; tool-call arguments stay raw JSON text."""
-
-    content: str
-    tool_calls: tuple[ToolCall, ...]
-    finish_reason: str
-    record: CallRecord
-
-    def to_message(self) -> Message:
-        return Message.assistant(self.content, self.tool_calls)
+from evals.engine.llm.runtime import LoopThread, litellm_module
+from evals.engine.llm.spec import Completion, ModelSpec, RetryPolicy
+from evals.engine.messages import ToolCall
 
 
 @dataclass(frozen=True, slots=True)
@@ -271,48 +105,6 @@ def _in_price_table(litellm: Any, model: str, provider: str) -> bool:
     return info.get("input_cost_per_token") is not None
 
 
-class _LoopThread:
-    """One asyncio event loop running forever on a daemon thread of this process."""
-
-    def __init__(self) -> None:
-        import asyncio
-
-        self.pid = os.getpid()
-        self.loop = asyncio.new_event_loop()
-        self._thread = threading.Thread(
-            target=self.loop.run_forever, name="model-client-loop", daemon=True
-        )
-        self._thread.start()
-
-    def stop(self) -> None:
-        """Cancel what still runs on the loop (LiteLLM's logging worker, a call in flight),
-        stop the loop and let its thread end."""
-        import asyncio
-
-        if self.pid != os.getpid() or not self._thread.is_alive():
-            return
-
-        async def shutdown() -> None:
-            await direct.close_loop_session()
-            tasks = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
-            for task in tasks:
-                task.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
-            self.loop.stop()
-
-        asyncio.run_coroutine_threadsafe(shutdown(), self.loop)
-        self._thread.join(timeout=5)
-        if not self._thread.is_alive():
-            self.loop.close()
-
-    def run(self, coroutine: Any) -> Any:
-        """Run `coroutine` on the loop; block this thread until it is done (its result or
-        its exception)."""
-        import asyncio
-
-        return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result()
-
-
 class ModelClient:
     """Thread-safe; share one per run (it owns the per-provider semaphores).
 
@@ -344,10 +136,10 @@ class ModelClient:
         # trial's agent and customer make their own, so an entry is dropped when its spec is
         # collected (a long run would otherwise keep every trial's spec alive).
         self._prepared: dict[int, _Prepared] = {}
-        self._loop_thread: _LoopThread | None = None
+        self._loop_thread: LoopThread | None = None
         self._loop_lock = threading.Lock()
 
-    def _loop(self) -> _LoopThread:
+    def _loop(self) -> LoopThread:
         """This process's loop thread, started on first use (again in a forked child: the
         parent's thread does not exist there)."""
         loop = self._loop_thread
@@ -355,7 +147,7 @@ class ModelClient:
             with self._loop_lock:
                 loop = self._loop_thread
                 if loop is None or loop.pid != os.getpid():
-                    loop = self._loop_thread = _LoopThread()
+                    loop = self._loop_thread = LoopThread()
                     # A client that is dropped stops its loop thread with it.
                     weakref.finalize(self, loop.stop)
         return loop

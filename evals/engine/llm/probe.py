@@ -26,9 +26,10 @@ from typing import Any
 
 from evals.engine.errors import EngineError
 from evals.engine.llm.accounting import CallRole, TrialAccounting
-from evals.engine.llm.client import ModelClient, RetryPolicy
+from evals.engine.llm.client import ModelClient
 from evals.engine.llm.errors import AgentModelError, ModelCallExhausted, ModelConfigurationError
 from evals.engine.llm.shared import spec_from_params
+from evals.engine.llm.spec import RetryPolicy
 from evals.engine.registry import agent_names, name_prefix, user_names
 
 PROBE_TIMEOUT_S = 20.0

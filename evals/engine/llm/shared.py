@@ -9,8 +9,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from evals.engine.errors import EngineError
-from evals.engine.llm.client import ModelClient, ModelSpec, RetryPolicy
+from evals.engine.llm.client import ModelClient
 from evals.engine.llm.limits import ProviderLimits
+from evals.engine.llm.spec import ModelSpec, RetryPolicy
 
 _client: ModelClient | None = None
 _lock = threading.Lock()

@@ -17,9 +17,10 @@ from typing import Any
 
 from evals.engine.fidelity import SimulatorError, scenario_text, unsupported_facts
 from evals.engine.llm.accounting import CallRole, TrialAccounting
-from evals.engine.llm.client import ModelClient, ModelSpec
+from evals.engine.llm.client import ModelClient
 from evals.engine.llm.convert import IncrementalConverter
 from evals.engine.llm.shared import default_client, spec_from_params, usage_numbers
+from evals.engine.llm.spec import ModelSpec
 from evals.engine.messages import Message, Role, Signal
 from evals.engine.protocols import UserFactory, UserSimulator
 from evals.engine.tools import Actor

@@ -51,6 +51,7 @@ def _fresh_model_client(share: int) -> None:
     from evals.engine.llm import client as client_module
     from evals.engine.llm import shared
     from evals.engine.llm.limits import ProviderLimits
+    from evals.engine.llm.runtime import reset_http_pool_after_fork
 
     parent = shared.current_client()
     if parent is not None:
@@ -67,7 +68,7 @@ def _fresh_model_client(share: int) -> None:
                 direct=parent.direct,
             )
         )
-    client_module.reset_http_pool_after_fork()
+    reset_http_pool_after_fork()
 
 
 def _child(
