@@ -1,17 +1,15 @@
-"""Report pages: runs list, run report, trial, comparison, and the actions on them (start a
-run, resume it, turn a failing trial into a ticket). Pages return 404 to operators without
-the role: their existence is not advertised."""
+"""Report pages: a run's report (with its live progress while it runs), its exports, resuming
+it, and the comparison of two runs. Pages return 404 to operators without the role: their
+existence is not advertised (evals.views.shared)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django.contrib import messages
-from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.http import urlencode
 from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
@@ -24,8 +22,7 @@ from evals.exports import trial_lines
 from evals.models import EvalRun, EvalSelftest, Executor, RunStatus
 from evals.report_file import report_html
 from evals.services.gate import published_line, weakest_cells
-from evals.services.imports import MAX_BYTES, eval_run_import
-from evals.views.forms import StartRunForm
+from evals.views.shared import require, run_domains, run_or_404, trials_url
 
 PAGE_SIZE = 25
 # The run page lists this many domain x persona cells, weakest first.
@@ -37,110 +34,11 @@ def _floor(gate: dict[str, Any], domain: str, persona: str) -> float | None:
     return cell if cell is not None else (gate.get("persona_floors") or {}).get(persona)
 
 
-def _require(allowed: bool) -> None:
-    if not allowed:
-        raise Http404
-
-
-def _run_or_404(run_id: int) -> Any:
-    try:
-        return selectors.run_get(run_id=run_id)
-    except DomainError as exc:
-        raise Http404 from exc
-
-
-def _run_list_page(
-    request: HttpRequest, form: StartRunForm | None = None, status: int = 200
-) -> HttpResponse:
-    page = Paginator(selectors.run_list(), PAGE_SIZE).get_page(request.GET.get("page"))
-    can_start = access.can_start_runs(request.user)
-    return render(
-        request,
-        "evals/run_list.html",
-        {
-            "page": page,
-            "can_start": can_start,
-            "form": (form or StartRunForm()) if can_start else None,
-            "selftest": selectors.selftest_latest(),
-        },
-        status=status,
-    )
-
-
-@require_GET
-def run_list(request: HttpRequest) -> HttpResponse:
-    _require(access.can_view_runs(request.user))
-    return _run_list_page(request)
-
-
-@require_POST
-def run_start(request: HttpRequest) -> HttpResponse:
-    _require(access.can_view_runs(request.user))
-    if not access.can_start_runs(request.user):
-        raise Http404
-    form = StartRunForm(request.POST)
-    if not form.is_valid() or form.resolved is None:
-        # The form again, with what is wrong beside the field it is about.
-        return _run_list_page(request, form, status=400)
-    try:
-        run = services.eval_run_start_background(
-            actor=request_operator(request), suite=form.resolved
-        )
-    except DomainError as exc:
-        messages.error(request, exc.message)
-        return redirect("evals:run_list")
-    messages.success(
-        request,
-        gettext("Run #%(pk)s started (%(total_units)s trials).")
-        % {"pk": run.pk, "total_units": run.total_units},
-    )
-    return redirect("evals:run_detail", run.pk)
-
-
-@require_POST
-def run_import(request: HttpRequest) -> HttpResponse:
-    """A release manager's upload of a JSON-lines run of `python -m evals.engine run`: a
-    completed run to read in the trial viewer, or the line that is wrong and nothing kept."""
-    _require(access.can_view_runs(request.user) and access.can_start_runs(request.user))
-    upload = request.FILES.get("file")
-    if upload is None:
-        messages.error(request, gettext("Choose a .jsonl file written by the engine to import."))
-        return redirect("evals:run_list")
-    if upload.size is not None and upload.size > MAX_BYTES:
-        messages.error(
-            request,
-            gettext("%(file)s is larger than %(mb)d MB; import it with `golive import`.")
-            % {"file": upload.name, "mb": MAX_BYTES // (1024 * 1024)},
-        )
-        return redirect("evals:run_list")
-    try:
-        run = eval_run_import(actor=request_operator(request), name=upload.name or "", lines=upload)
-    except DomainError as exc:
-        messages.error(request, f"{upload.name}: {exc.message}")
-        return redirect("evals:run_list")
-    messages.success(
-        request,
-        gettext("Imported %(n)d trials from %(file)s as run #%(pk)s.")
-        % {"n": run.total_units, "file": upload.name, "pk": run.pk},
-    )
-    return redirect("evals:run_detail", run.pk)
-
-
 def _series(summary: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
     report = summary.get("report", {})
     series: list[tuple[str, dict[str, Any]]] = [(gettext("all"), report.get("pass_hat", {}))]
     series += [(f"{d}", est) for d, est in report.get("by_domain", {}).items()]
     return series
-
-
-def trials_url(run_id: int, **filters: str) -> str:
-    """The run's trial list narrowed by `filters` (evals.views.lists.FILTER_KEYS)."""
-    url = reverse("evals:run_trial_list", args=[run_id])
-    return f"{url}?{urlencode(filters)}" if filters else url
-
-
-def run_domains(run: Any) -> list[str]:
-    return [d["name"] for d in (run.suite_snapshot or {}).get("domains", [])]
 
 
 ROLE_LABELS = {"agent": gettext_lazy("Agent"), "user": gettext_lazy("User simulator")}
@@ -275,8 +173,8 @@ def _usage_rows(usage: dict[str, Any]) -> list[dict[str, Any]]:
 
 @require_GET
 def run_detail(request: HttpRequest, run_id: int) -> HttpResponse:
-    _require(access.can_view_runs(request.user))
-    run = _run_or_404(run_id)
+    require(access.can_view_runs(request.user))
+    run = run_or_404(run_id)
     summary = run.summary or {}
     report = summary.get("report", {})
     failures = sorted(report.get("failures", {}).items(), key=lambda kv: -kv[1])
@@ -409,8 +307,8 @@ def _live_context(run: Any) -> dict[str, Any]:
 def run_progress(request: HttpRequest, run_id: int) -> HttpResponse:
     """The live panel, polled by htmx every 2 s while the run is queued or running. Once it
     has finished, the page reloads itself (HX-Refresh) to show the verdict and the report."""
-    _require(access.can_view_runs(request.user))
-    run = _run_or_404(run_id)
+    require(access.can_view_runs(request.user))
+    run = run_or_404(run_id)
     response = render(request, "evals/_progress.html", _live_context(run))
     if run.status not in LIVE and request.headers.get("HX-Request"):
         response["HX-Refresh"] = "true"
@@ -419,8 +317,8 @@ def run_progress(request: HttpRequest, run_id: int) -> HttpResponse:
 
 @require_POST
 def run_resume(request: HttpRequest, run_id: int) -> HttpResponse:
-    _require(access.can_view_runs(request.user) and access.can_start_runs(request.user))
-    run = _run_or_404(run_id)
+    require(access.can_view_runs(request.user) and access.can_start_runs(request.user))
+    run = run_or_404(run_id)
     try:
         services.eval_run_resume(
             actor=request_operator(request),
@@ -435,33 +333,11 @@ def run_resume(request: HttpRequest, run_id: int) -> HttpResponse:
     return redirect("evals:run_detail", run.pk)
 
 
-@require_POST
-def run_selftest(request: HttpRequest, run_id: int) -> HttpResponse:
-    """Measure the oracle's sensitivity on this run's domains (offline, in-process: the
-    reference agent, or the gold replay, and seven fault-injected agents once per task they
-    apply to; seconds, about a minute for τ² retail)."""
-    _require(access.can_view_runs(request.user) and access.can_start_runs(request.user))
-    run = _run_or_404(run_id)
-    try:
-        selftest = services.eval_selftest_run(
-            actor=request_operator(request), domains=run_domains(run)
-        )
-    except DomainError as exc:
-        messages.error(request, exc.message)
-    else:
-        messages.success(
-            request,
-            gettext("Selftest #%(pk)s finished in %(seconds).1f s.")
-            % {"pk": selftest.pk, "seconds": selftest.seconds},
-        )
-    return redirect("evals:run_detail", run.pk)
-
-
 @require_GET
 def run_export(request: HttpRequest, run_id: int) -> StreamingHttpResponse:
     """The run's trials as JSON lines (evals.exports), streamed as a download."""
-    _require(access.can_view_runs(request.user))
-    run = _run_or_404(run_id)
+    require(access.can_view_runs(request.user))
+    run = run_or_404(run_id)
     response = StreamingHttpResponse(trial_lines(run), content_type="application/x-ndjson")
     response["Content-Disposition"] = f'attachment; filename="golive-run-{run.pk}.jsonl"'
     return response
@@ -470,8 +346,8 @@ def run_export(request: HttpRequest, run_id: int) -> StreamingHttpResponse:
 @require_GET
 def run_report_file(request: HttpRequest, run_id: int) -> HttpResponse:
     """The report as one self-contained HTML file (evals.report_file), as a download."""
-    _require(access.can_view_runs(request.user))
-    run = _run_or_404(run_id)
+    require(access.can_view_runs(request.user))
+    run = run_or_404(run_id)
     response = HttpResponse(
         report_html(run, request.build_absolute_uri(reverse("evals:run_detail", args=[run.pk]))),
         content_type="text/html; charset=utf-8",
@@ -482,7 +358,7 @@ def run_report_file(request: HttpRequest, run_id: int) -> HttpResponse:
 
 @require_GET
 def compare(request: HttpRequest) -> HttpResponse:
-    _require(access.can_view_runs(request.user))
+    require(access.can_view_runs(request.user))
     a, b = request.GET.get("a", ""), request.GET.get("b", "")
     if not (a.isdigit() and b.isdigit()):
         messages.error(request, gettext("Pick two runs to compare."))
@@ -508,80 +384,5 @@ def compare(request: HttpRequest) -> HttpResponse:
             # rendering time).
             "trials_a": reverse("evals:run_trial_list", args=[comparison.a.pk]),
             "trials_b": reverse("evals:run_trial_list", args=[comparison.b.pk]),
-        },
-    )
-
-
-def selftest_matrix(selftest: Any, run: Any = None) -> dict[str, Any]:
-    """A self-test as a fault x domain table (caught / applicable) and every miss, each
-    linked, when `run` is given, to that run's trials of the task the fault got through on."""
-    results = selftest.results or {}
-    domains = list(results)
-    faults = list(dict.fromkeys(f for d in domains for f in results[d]))
-    rows = []
-    misses = []
-    for fault in faults:
-        cells: list[dict[str, Any] | None] = []
-        expected = ""
-        for domain in domains:
-            r = results[domain].get(fault)
-            if r is None:
-                cells.append(None)
-                continue
-            expected = r.get("expected", expected)
-            applicable = r.get("applicable", 0)
-            caught = r.get("caught", 0)
-            cells.append(
-                {
-                    "domain": domain,
-                    "caught": caught,
-                    "applicable": applicable,
-                    "tasks": r.get("tasks"),
-                    "named": r.get("named", 0),
-                    "percent": 100 * caught / applicable if applicable else None,
-                    "ok": not applicable or caught / applicable >= MIN_SENSITIVITY,
-                    "missed": len(r.get("missed") or []),
-                }
-            )
-            for m in r.get("missed") or []:
-                misses.append(
-                    {
-                        "domain": domain,
-                        "fault": fault,
-                        "task": m.get("task", ""),
-                        "failure": m.get("failure", ""),
-                        "url": trials_url(run.pk, domain=domain, task=m.get("task", ""))
-                        if run is not None and domain in run_domains(run)
-                        else "",
-                    }
-                )
-        rows.append({"fault": fault, "expected": expected, "cells": cells})
-    short = [c for row in rows for c in row["cells"] if c and not c["ok"]]
-    return {"domains": domains, "rows": rows, "misses": misses, "short": short}
-
-
-@require_GET
-def selftest_detail(request: HttpRequest, selftest_id: int) -> HttpResponse:
-    """One stored self-test: caught / applicable per domain and fault, and every task a fault
-    got through on (linked to the trials of that task in `?run=N`, the run it is read for)."""
-    _require(access.can_view_runs(request.user))
-    selftest = selectors.selftest_get(selftest_id=selftest_id)
-    if selftest is None:
-        raise Http404
-    run_id = request.GET.get("run", "")
-    run = _run_or_404(int(run_id)) if run_id.isdigit() else None
-    used_by_run = run is not None and any(
-        (found or {}).get("selftest") == selftest.pk
-        for found in (((run.summary or {}).get("selftest") or {}).get("domains") or {}).values()
-    )
-    return render(
-        request,
-        "evals/selftest_detail.html",
-        {
-            "selftest": selftest,
-            "run": run,
-            "used_by_run": used_by_run,
-            "min_percent": 100 * MIN_SENSITIVITY,
-            **selftest_matrix(selftest, run),
         },
     )
