@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import cProfile
 import io
-import os
 import pstats
 import sys
 import time
@@ -26,7 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from inbox import ESCALATION, PG_SERVER, broker_deferred_email  # noqa: E402
+from inbox import ESCALATION, broker_deferred_email, setup_on_seeded  # noqa: E402
 
 
 def main() -> None:
@@ -37,14 +36,7 @@ def main() -> None:
     parser.add_argument("--top", type=int, default=45)
     parser.add_argument("--save", help="also write the profile here (for pstats)")
     args = parser.parse_args()
-    if args.postgres_db:
-        os.environ["DATABASE_URL"] = f"{PG_SERVER}/{args.postgres_db}"
-    elif args.sqlite_path:
-        os.environ["DATABASE_URL"] = f"sqlite:///{args.sqlite_path}"
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tests.settings")
-    import django
-
-    django.setup()
+    setup_on_seeded(postgres_db=args.postgres_db, sqlite_path=args.sqlite_path)
     from django.db import connection
     from django.test.utils import CaptureQueriesContext, setup_test_environment
 

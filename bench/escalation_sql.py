@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
 import sys
 import time
@@ -28,7 +27,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from inbox import PG_SERVER  # noqa: E402
+from inbox import setup_on_seeded  # noqa: E402
 
 
 def orm_escalation_queue(slug: str, priority: str) -> tuple[Any, Any]:
@@ -162,14 +161,7 @@ def main() -> None:
     parser.add_argument("--n", type=int, default=1000, help="calls per site and round")
     parser.add_argument("--rounds", type=int, default=2, help="SQL/ORM alternations")
     args = parser.parse_args()
-    if args.postgres_db:
-        os.environ["DATABASE_URL"] = f"{PG_SERVER}/{args.postgres_db}"
-    elif args.sqlite_path:
-        os.environ["DATABASE_URL"] = f"sqlite:///{args.sqlite_path}"
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tests.settings")
-    import django
-
-    django.setup()
+    setup_on_seeded(postgres_db=args.postgres_db, sqlite_path=args.sqlite_path)
     from django.db import transaction
 
     from tickets import routing, routing_reads

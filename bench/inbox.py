@@ -48,6 +48,20 @@ from inbox_seed import FIRST_NAMES, LAST_NAMES, log, seed  # noqa: E402
 PG_SERVER = "postgresql://postgres@127.0.0.1:5432"
 
 
+def setup_on_seeded(*, postgres_db: str | None, sqlite_path: str | None) -> None:
+    """Django set up on a database this script seeded (`--postgres-db` or `--sqlite-path`),
+    with the test settings; for the scripts that measure one path of it (escalation_sql.py,
+    escalation_profile.py)."""
+    if postgres_db:
+        os.environ["DATABASE_URL"] = f"{PG_SERVER}/{postgres_db}"
+    elif sqlite_path:
+        os.environ["DATABASE_URL"] = f"sqlite:///{sqlite_path}"
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tests.settings")
+    import django
+
+    django.setup()
+
+
 def configure(args: argparse.Namespace, prefix: str = "bench-inbox-") -> str:
     """Point DATABASE_URL at the bench database (PostgreSQL or a SQLite file), fresh unless
     --reuse; bench/run_pages.py shares it."""

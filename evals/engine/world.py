@@ -244,6 +244,11 @@ def diff(expected: Mapping[str, Any], actual: Mapping[str, Any], limit: int = 20
     a: dict[str, Any] = {}
     b: dict[str, Any] = {}
     _flatten_unequal(dict(expected), dict(actual), "", a, b)
+    return leaf_differences(a, b, limit)
+
+
+def leaf_differences(a: Mapping[str, Any], b: Mapping[str, Any], limit: int) -> list[str]:
+    """The lines of `diff` for two flattened states (path -> leaf), in path order."""
     lines: list[str] = []
     for key in sorted(set(a) | set(b)):
         if key not in b:

@@ -9,7 +9,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evals.engine.world import _flatten, diff
+from evals.engine.world import _flatten, diff, leaf_differences
 
 LEAVES = st.one_of(st.none(), st.booleans(), st.integers(-3, 3), st.sampled_from(["a", "b", ""]))
 KEYS = st.sampled_from(["a", "b", "c", "#W1", "x.y"])
@@ -21,21 +21,13 @@ STATES = st.recursive(
 
 
 def whole_flatten_diff(expected: dict[str, Any], actual: dict[str, Any], limit: int) -> list[str]:
+    """Both states flattened whole, every leaf compared: what `diff` did before it skipped
+    the equal subtrees."""
     a: dict[str, Any] = {}
     b: dict[str, Any] = {}
     _flatten(dict(expected), "", a)
     _flatten(dict(actual), "", b)
-    lines = []
-    for key in sorted(set(a) | set(b)):
-        if key not in b:
-            lines.append(f"{key}: expected {a[key]!r}, missing")
-        elif key not in a:
-            lines.append(f"{key}: unexpected {b[key]!r}")
-        elif a[key] != b[key]:
-            lines.append(f"{key}: expected {a[key]!r}, got {b[key]!r}")
-    if len(lines) > limit:
-        lines = [*lines[:limit], f"... and {len(lines) - limit} more differences"]
-    return lines
+    return leaf_differences(a, b, limit)
 
 
 @settings(max_examples=400, deadline=None)

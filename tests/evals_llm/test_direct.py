@@ -260,10 +260,13 @@ def _one_attempt(spec: ModelSpec, direct: bool) -> BaseException:
     return caught.value.__cause__
 
 
-def test_a_timeout_and_a_refused_connection_raise_what_litellm_raises(openai_server):
+@pytest.mark.parametrize("on_the_loop", [False, True], ids=["threads", "event-loop"])
+def test_a_timeout_and_a_refused_connection_raise_what_litellm_raises(openai_server, on_the_loop):
+    # _one_async_attempt is defined below, with the other event-loop tests.
+    attempt = _one_async_attempt if on_the_loop else _one_attempt
     openai_server.set_default(Reply(content="late", delay=2.0))
-    slow = _spec(openai_server, "slow", timeout_s=0.2)
-    lite, ours = _one_attempt(slow, False), _one_attempt(slow, True)
+    slow = _spec(openai_server, "aslow" if on_the_loop else "slow", timeout_s=0.2)
+    lite, ours = attempt(slow, False), attempt(slow, True)
     assert type(ours) is type(lite)
     assert classify(ours) == classify(lite)
     assert classify(ours).kind == "timeout"
@@ -271,7 +274,7 @@ def test_a_timeout_and_a_refused_connection_raise_what_litellm_raises(openai_ser
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     dead = ModelSpec("openai/x", api_base=f"http://127.0.0.1:{port}/v1", api_key="k")
-    lite, ours = _one_attempt(dead, False), _one_attempt(dead, True)
+    lite, ours = attempt(dead, False), attempt(dead, True)
     assert type(ours) is type(lite)
     assert classify(ours) == classify(lite)
 
@@ -344,23 +347,5 @@ def test_on_the_event_loop_an_error_answer_raises_what_litellm_raises(openai_ser
     spec = _spec(openai_server, "aerr")
     openai_server.script("aerr", reply, reply)
     lite, ours = _one_async_attempt(spec, False), _one_async_attempt(spec, True)
-    assert type(ours) is type(lite)
-    assert classify(ours) == classify(lite)
-
-
-def test_on_the_event_loop_a_timeout_and_a_refused_connection_raise_what_litellm_raises(
-    openai_server,
-):
-    openai_server.set_default(Reply(content="late", delay=2.0))
-    slow = _spec(openai_server, "aslow", timeout_s=0.2)
-    lite, ours = _one_async_attempt(slow, False), _one_async_attempt(slow, True)
-    assert type(ours) is type(lite)
-    assert classify(ours) == classify(lite)
-    assert classify(ours).kind == "timeout"
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    dead = ModelSpec("openai/x", api_base=f"http://127.0.0.1:{port}/v1", api_key="k")
-    lite, ours = _one_async_attempt(dead, False), _one_async_attempt(dead, True)
     assert type(ours) is type(lite)
     assert classify(ours) == classify(lite)
